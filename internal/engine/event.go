@@ -1,0 +1,167 @@
+package engine
+
+import "time"
+
+// Kind names what an event records.
+type Kind string
+
+// The kinds of events a session captures.
+const (
+	KindContext   Kind = "context"   // an execution context was created
+	KindScript    Kind = "script"    // a script was parsed
+	KindConsole   Kind = "console"   // a console API call
+	KindException Kind = "exception" // an exception reached the inspector (uncaught or unhandled rejection)
+	KindPause     Kind = "pause"     // the debugger paused
+	KindResume    Kind = "resume"    // the debugger resumed
+	KindStdout    Kind = "stdout"    // one line the child wrote to stdout
+	KindStderr    Kind = "stderr"    // one line the child wrote to stderr
+	KindExit      Kind = "exit"      // the child process ended
+)
+
+// Kinds lists every kind, in the order summaries report them.
+var Kinds = []Kind{KindContext, KindScript, KindConsole, KindException, KindPause, KindResume,
+	KindStdout, KindStderr, KindExit}
+
+// ValidKind reports whether k is a kind the engine produces.
+func ValidKind(k Kind) bool {
+	for _, x := range Kinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Event is one captured thing. Exactly one of the payload pointers is set, the one matching Kind.
+// Events are stored in their wire shape (the api package aliases these types) so the capture path
+// does not copy each event once more on its way out.
+type Event struct {
+	Seq       uint64         `json:"seq"`
+	Time      time.Time      `json:"time"`
+	Kind      Kind           `json:"kind"`
+	Context   *ContextInfo   `json:"context,omitempty"`
+	Script    *ScriptInfo    `json:"script,omitempty"`
+	Console   *ConsoleInfo   `json:"console,omitempty"`
+	Exception *ExceptionInfo `json:"exception,omitempty"`
+	Pause     *PauseInfo     `json:"pause,omitempty"`
+	Output    *OutputInfo    `json:"output,omitempty"`
+	Exit      *ExitInfo      `json:"exit,omitempty"`
+}
+
+// Frame is one 1-based source position, usually a stack frame.
+type Frame struct {
+	Function string `json:"function,omitempty"`
+	URL      string `json:"url,omitempty"`
+	// File is the local path of a file: URL, relative to the session's cwd when inside it.
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	// Internal marks node's own code (node:internal/..., node:...), shown apart from user frames.
+	Internal bool `json:"internal,omitempty"`
+}
+
+// Text is a string capped to the session's string cap. Length is the original length in bytes
+// when Truncated is set.
+type Text struct {
+	Value     string `json:"value"`
+	Truncated bool   `json:"truncated,omitempty"`
+	Length    int    `json:"length,omitempty"`
+}
+
+// ContextInfo describes an execution context.
+type ContextInfo struct {
+	ID     int    `json:"id"`
+	Name   string `json:"name,omitempty"`
+	Origin string `json:"origin,omitempty"`
+}
+
+// ScriptInfo describes a parsed script.
+type ScriptInfo struct {
+	ScriptID     string `json:"scriptId"`
+	URL          string `json:"url"`
+	File         string `json:"file,omitempty"`
+	Hash         string `json:"hash,omitempty"`
+	SourceMapURL string `json:"sourceMapURL,omitempty"`
+	// Internal marks node's own scripts (node: URLs and scripts without a URL).
+	Internal bool `json:"internal,omitempty"`
+}
+
+// ConsoleInfo is one console API call. Text joins the arguments' previews as node prints them.
+type ConsoleInfo struct {
+	Level string   `json:"level"`
+	Text  Text     `json:"text"`
+	Args  []string `json:"args,omitempty"` // type of each argument, e.g. "string", "object"
+	Frame *Frame   `json:"frame,omitempty"`
+}
+
+// ExceptionInfo is an exception the inspector reported.
+type ExceptionInfo struct {
+	Text    string  `json:"text"`             // the inspector's summary, e.g. "Uncaught"
+	Message Text    `json:"message"`          // the error message or the thrown value's preview
+	Class   string  `json:"class,omitempty"`  // constructor name, e.g. "TypeError"
+	Value   string  `json:"value,omitempty"`  // preview of the thrown value
+	URL     string  `json:"url,omitempty"`    // where it was thrown
+	File    string  `json:"file,omitempty"`   // local path of URL
+	Line    int     `json:"line,omitempty"`   // 1-based
+	Column  int     `json:"column,omitempty"` // 1-based
+	Stack   []Frame `json:"stack,omitempty"`  // innermost first
+	// Rejection marks an unhandled promise rejection rather than a synchronous throw.
+	Rejection bool `json:"rejection,omitempty"`
+}
+
+// PauseInfo records a pause of the debugger.
+type PauseInfo struct {
+	Reason         string   `json:"reason"`
+	Location       *Frame   `json:"location,omitempty"`
+	HitBreakpoints []string `json:"hitBreakpoints,omitempty"`
+}
+
+// OutputInfo is one line of the child's stdout or stderr.
+type OutputInfo struct {
+	Text Text `json:"text"`
+}
+
+// ExitInfo records how the child process ended.
+type ExitInfo struct {
+	Code   *int   `json:"code,omitempty"`   // nil when killed by a signal
+	Signal string `json:"signal,omitempty"` // e.g. "SIGKILL"
+}
+
+// Status is a session's lifecycle state.
+type Status string
+
+// Session states: starting -> running <-> paused -> exited | stopped | failed.
+const (
+	StatusStarting Status = "starting"
+	StatusRunning  Status = "running"
+	StatusPaused   Status = "paused"
+	StatusExited   Status = "exited"  // the program ended by itself
+	StatusStopped  Status = "stopped" // ended by a stop request or service shutdown
+	StatusFailed   Status = "failed"  // could not start or lost its inspector
+)
+
+// Finished reports whether the session can no longer change.
+func (s Status) Finished() bool {
+	return s == StatusExited || s == StatusStopped || s == StatusFailed
+}
+
+// Summary is a session's state at one moment.
+type Summary struct {
+	ID        string       `json:"id"`
+	Name      string       `json:"name,omitempty"`
+	Status    Status       `json:"status"`
+	Target    string       `json:"target"`
+	Args      []string     `json:"args"`
+	Cwd       string       `json:"cwd"`
+	PID       int          `json:"pid,omitempty"`
+	ExitCode  *int         `json:"exitCode,omitempty"`
+	Signal    string       `json:"signal,omitempty"`
+	Error     string       `json:"error,omitempty"` // why a failed session failed
+	Counts    map[Kind]int `json:"counts"`          // events captured per kind, dropped ones included
+	Events    int          `json:"events"`          // events retained now
+	Dropped   int          `json:"dropped"`         // events evicted from the ring
+	LastSeq   uint64       `json:"lastSeq"`
+	MaxEvents int          `json:"maxEvents"`
+	StartedAt time.Time    `json:"startedAt"`
+	EndedAt   *time.Time   `json:"endedAt,omitempty"`
+}

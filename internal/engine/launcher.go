@@ -1,0 +1,222 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// stderrTail is how much of node's stderr a start error quotes.
+const stderrTail = 4000
+
+// maxLine caps one line read from the child's stdout or stderr; longer lines are split.
+const maxLine = 1 << 20
+
+// drainWait bounds how long output readers may run after the child exits; a grandchild that
+// inherited the pipes could otherwise hold them open forever.
+const drainWait = 2 * time.Second
+
+// inspectorURL matches the line node prints when its inspector listens, the whole line, so a URL
+// elsewhere in it (or trailing text) is not taken. Only loopback is accepted: we pass 127.0.0.1
+// ourselves, anything else means something moved the inspector.
+var inspectorURL = regexp.MustCompile(`^Debugger listening on (ws://127\.0\.0\.1:([1-9][0-9]{0,4})/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\s*$`)
+
+// ParseInspectorURL returns the inspector URL in one stderr line, or "".
+func ParseInspectorURL(line string) string {
+	m := inspectorURL.FindStringSubmatch(line)
+	if m == nil {
+		return ""
+	}
+	if port, err := strconv.Atoi(m[2]); err != nil || port > 65535 {
+		return ""
+	}
+	return m[1]
+}
+
+// inspectorChatter reports stderr lines the inspector itself prints; they are not the program's.
+func inspectorChatter(line string) bool {
+	for _, p := range []string{"Debugger listening on ", "For help, see: https://nodejs.org/",
+		"Debugger attached.", "Waiting for the debugger to disconnect...", "Debugger ending on "} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// child is a spawned node process with its output pipes.
+type child struct {
+	cmd    *exec.Cmd
+	pid    int
+	stdout *os.File // read ends
+	stderr *os.File
+	exited chan struct{} // closed after Wait returned; state is then set
+	state  *os.ProcessState
+}
+
+// spawn starts node in its own process group with Pdeathsig, so that it dies with the service,
+// and returns once the process exists. Start and Wait run on one locked OS thread: Linux sends
+// Pdeathsig when the thread that forked dies, not the process (go.dev/issue/27505).
+func spawn(nodePath string, args []string, dir string, env []string) (*child, error) {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("stdout pipe: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("stderr pipe: %w", err)
+	}
+	cmd := exec.Command(nodePath, args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.Stdout = outW // *os.File: handed to the child as is, no copying goroutine
+	cmd.Stderr = errW
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+
+	c := &child{cmd: cmd, stdout: outR, stderr: errR, exited: make(chan struct{})}
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		err := cmd.Start()
+		outW.Close() // the child holds its own copies now
+		errW.Close()
+		started <- err
+		if err != nil {
+			return
+		}
+		cmd.Wait() // the exit status is read from ProcessState
+		c.state = cmd.ProcessState
+		close(c.exited)
+	}()
+	if err := <-started; err != nil {
+		outR.Close()
+		errR.Close()
+		return nil, fmt.Errorf("spawn %s: %w", nodePath, err)
+	}
+	c.pid = cmd.Process.Pid
+	return c, nil
+}
+
+// kill ends the whole process group at once.
+func (c *child) kill() {
+	_ = syscall.Kill(-c.pid, syscall.SIGKILL)
+}
+
+// exitInfo describes how the child ended; call after exited is closed.
+func (c *child) exitInfo() ExitInfo {
+	if c.state == nil {
+		return ExitInfo{}
+	}
+	if ws, ok := c.state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return ExitInfo{Signal: signalName(ws.Signal())}
+	}
+	code := c.state.ExitCode()
+	return ExitInfo{Code: &code}
+}
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGABRT:
+		return "SIGABRT"
+	case syscall.SIGSEGV:
+		return "SIGSEGV"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return fmt.Sprintf("signal %d", int(s))
+}
+
+// readLines calls fn for each line of r, without its "\n" or "\r\n", until EOF or a read error
+// (a deadline included); a last line without a newline is reported too. A line longer than maxLine
+// is reported in maxLine pieces, so memory stays bounded and nothing is lost.
+func readLines(r io.Reader, fn func(string)) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte // a line that did not fit the reader's buffer
+	for {
+		frag, err := br.ReadSlice('\n')
+		whole := err == nil
+		if whole && len(line) == 0 { // the common case: the line is in the buffer, no copy
+			fn(string(dropEOL(frag)))
+			continue
+		}
+		line = append(line, frag...)
+		if whole {
+			line = dropEOL(line)
+		}
+		for len(line) > maxLine {
+			fn(string(line[:maxLine]))
+			line = line[:copy(line, line[maxLine:])]
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull): // more of this line to come
+			continue
+		case whole || len(line) > 0:
+			fn(string(line))
+		}
+		line = line[:0]
+		if err != nil {
+			return
+		}
+	}
+}
+
+func dropEOL(b []byte) []byte {
+	b = bytes.TrimSuffix(b, []byte{'\n'})
+	return bytes.TrimSuffix(b, []byte{'\r'})
+}
+
+// tailBuffer keeps the last n bytes written to it.
+type tailBuffer struct {
+	n   int
+	buf []byte
+}
+
+func (t *tailBuffer) add(line string) {
+	t.buf = append(t.buf, line...)
+	t.buf = append(t.buf, '\n')
+	if len(t.buf) > t.n {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.n:]...)
+	}
+}
+
+func (t *tailBuffer) String() string { return string(t.buf) }
+
+// childEnv is the service's environment without what could hijack or leak into the child, then
+// the request's own variables. NODE_OPTIONS could --require code or move the inspector; the token
+// is ours alone. A request may set NODE_OPTIONS itself.
+func childEnv(base []string, extra map[string]string) []string {
+	env := make([]string, 0, len(base)+len(extra))
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "NODE_OPTIONS" || k == "TRACED_TOKEN" {
+			continue
+		}
+		if _, override := extra[k]; override {
+			continue
+		}
+		env = append(env, kv)
+	}
+	for k, v := range extra {
+		env = append(env, k+"="+v)
+	}
+	return env
+}

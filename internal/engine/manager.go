@@ -1,0 +1,356 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"traced/internal/cdp"
+)
+
+// StartRequest asks for a new traced run of target.
+type StartRequest struct {
+	Target    string
+	Args      []string
+	Cwd       string            // relative to the root, or absolute inside it; default the root
+	Env       map[string]string // added to the child's environment
+	Name      string
+	Timeout   time.Duration // stop the program after this long; 0: no limit
+	MaxEvents int           // ring size; 0: the configured default
+}
+
+// Manager owns every session: it launches them, retains at most MaxSessions and ends them all at
+// shutdown.
+type Manager struct {
+	cfg         Config
+	ws          Workspace
+	nodeVersion string
+	pub         Publisher
+	log         *slog.Logger
+
+	mu       sync.Mutex // guards the fields below
+	sessions []*Session // oldest first
+	nextID   int
+	closed   bool
+}
+
+// NewManager resolves the workspace and probes node's version once.
+func NewManager(cfg Config, pub Publisher, log *slog.Logger) (*Manager, error) {
+	cfg = cfg.withDefaults()
+	ws, err := NewWorkspace(cfg.Root)
+	if err != nil {
+		return nil, err
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if pub == nil {
+		pub = nopPublisher{}
+	}
+	m := &Manager{cfg: cfg, ws: ws, pub: pub, log: log}
+	if cfg.NodePath != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, cfg.NodePath, "--version").Output()
+		if err != nil {
+			log.Warn("node version probe failed", "node", cfg.NodePath, "err", err)
+		} else {
+			m.nodeVersion = strings.TrimSpace(string(out))
+		}
+	}
+	return m, nil
+}
+
+// FindNode resolves the node binary to an absolute path: flag if given, else PATH. A node found
+// through a relative PATH entry (exec.ErrDot) is refused: it could be planted in the workspace.
+func FindNode(flag string) (string, error) {
+	name := flag
+	if name == "" {
+		name = "node"
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("find node %q: %w", name, err)
+	}
+	return filepath.Abs(p)
+}
+
+type nopPublisher struct{}
+
+func (nopPublisher) PublishEvent(string, Event) {}
+func (nopPublisher) PublishStatus(Summary)      {}
+
+// Capabilities describes what this engine can do, for the status endpoint.
+type Capabilities struct {
+	NodePath    string
+	NodeVersion string
+	Root        string
+	Config      Config
+}
+
+// Capabilities reports the node found and the limits in force.
+func (m *Manager) Capabilities() Capabilities {
+	return Capabilities{NodePath: m.cfg.NodePath, NodeVersion: m.nodeVersion, Root: m.ws.Root(), Config: m.cfg}
+}
+
+// Start launches a session and returns once the inspector is attached and the program runs.
+func (m *Manager) Start(ctx context.Context, req StartRequest) (*Session, error) {
+	if m.cfg.NodePath == "" || m.nodeVersion == "" {
+		return nil, &StartError{Stage: "spawn", Err: errors.New("node was not found; install node 20+ or pass --node")}
+	}
+	cwd := m.ws.Root()
+	if req.Cwd != "" {
+		var err error
+		if cwd, err = m.ws.Resolve(m.ws.Root(), req.Cwd); err != nil {
+			return nil, fmt.Errorf("cwd: %w", err)
+		}
+		if !isDir(cwd) {
+			return nil, fmt.Errorf("cwd: %w: %s is not a directory", ErrBadInput, req.Cwd)
+		}
+	}
+	if req.Target == "" {
+		return nil, fmt.Errorf("target: %w: empty", ErrBadInput)
+	}
+	target, err := m.ws.Resolve(cwd, req.Target)
+	if err != nil {
+		return nil, fmt.Errorf("target: %w", err)
+	}
+	if isDir(target) {
+		return nil, fmt.Errorf("target: %w: %s is a directory", ErrBadInput, req.Target)
+	}
+	maxEvents := m.cfg.MaxEvents
+	if req.MaxEvents > 0 {
+		maxEvents = min(req.MaxEvents, MaxEventsLimit)
+	}
+	if req.Args == nil {
+		req.Args = []string{}
+	}
+
+	s, err := m.reserve(req, target, cwd, maxEvents)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.launch(ctx, s, req); err != nil {
+		m.remove(s)
+		return nil, err
+	}
+	if req.Timeout > 0 {
+		t := time.AfterFunc(req.Timeout, func() { s.kill(StatusStopped, fmt.Sprintf("stopped after timeoutMs=%d", req.Timeout.Milliseconds())) })
+		go func() { <-s.done; t.Stop() }()
+	}
+	return s, nil
+}
+
+// reserve takes a session slot before spawning, so concurrent starts never exceed the limit.
+func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (*Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrShutdown
+	}
+	if req.Name != "" {
+		for _, s := range m.sessions {
+			if s.name == req.Name {
+				return nil, fmt.Errorf("%w: name %q is taken by session %s", ErrBadInput, req.Name, s.id)
+			}
+		}
+	}
+	if len(m.sessions) >= m.cfg.MaxSessions {
+		evicted := false
+		for i, s := range m.sessions {
+			if s.Summary().Status.Finished() {
+				m.sessions = append(m.sessions[:i], m.sessions[i+1:]...)
+				evicted = true
+				break
+			}
+		}
+		if !evicted {
+			return nil, fmt.Errorf("%w: %d of %d", ErrTooMany, len(m.sessions), m.cfg.MaxSessions)
+		}
+	}
+	m.nextID++
+	s := &Session{
+		id:           "s" + strconv.Itoa(m.nextID),
+		name:         req.Name,
+		target:       target,
+		args:         req.Args,
+		cwd:          cwd,
+		stringCap:    m.cfg.StringCap,
+		discardEvery: m.cfg.DiscardEvery,
+		log:          m.log,
+		pub:          m.pub,
+		status:       StatusStarting,
+		startedAt:    time.Now().UTC(),
+		chores:       make(chan chore, 2),
+		done:         make(chan struct{}),
+	}
+	s.store = newStore(maxEvents, func(ev Event) { m.pub.PublishEvent(s.id, ev) })
+	m.sessions = append(m.sessions, s)
+	return s, nil
+}
+
+func (m *Manager) remove(s *Session) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, x := range m.sessions {
+		if x == s {
+			m.sessions = append(m.sessions[:i], m.sessions[i+1:]...)
+			return
+		}
+	}
+}
+
+// launch spawns node, waits for its inspector URL, attaches and lets the program run. On error
+// the child is dead and every goroutine of the session has ended.
+func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) error {
+	args := []string{"--inspect-brk=127.0.0.1:0", "--inspect-publish-uid=stderr", "--enable-source-maps", s.target}
+	args = append(args, req.Args...)
+	c, err := spawn(m.cfg.NodePath, args, s.cwd, childEnv(os.Environ(), req.Env))
+	if err != nil {
+		close(s.done)
+		return &StartError{Stage: "spawn", Err: err}
+	}
+	s.mu.Lock()
+	s.child = c
+	s.mu.Unlock()
+
+	// stderr: the first inspector URL goes to urls, every later line becomes an event.
+	tail := &tailBuffer{n: stderrTail}
+	urls := make(chan string, 1)
+	var readers sync.WaitGroup
+	readers.Add(2)
+	go func() {
+		defer readers.Done()
+		readLines(c.stdout, func(line string) { s.output(KindStdout, line) })
+	}()
+	go func() {
+		defer readers.Done()
+		defer close(urls)
+		found := false
+		readLines(c.stderr, func(line string) {
+			if !found {
+				tail.add(line)
+				if u := ParseInspectorURL(line); u != "" {
+					found = true
+					urls <- u
+				}
+				return
+			}
+			s.output(KindStderr, line)
+		})
+	}()
+	go s.finish(c, &readers)
+
+	fail := func(stage string, err error) error {
+		s.kill(StatusFailed, stage+": "+err.Error())
+		<-s.done
+		// The stderr reader has returned (finish waited for it), so tail is no longer written.
+		return &StartError{Stage: stage, Stderr: tail.String(), Err: err}
+	}
+
+	startCtx, cancel := context.WithTimeout(ctx, m.cfg.StartTimeout)
+	defer cancel()
+	var wsURL string
+	select {
+	case u, ok := <-urls:
+		if !ok {
+			return fail("inspector-url", errors.New("node exited before its inspector listened"))
+		}
+		wsURL = u
+	case <-startCtx.Done():
+		return fail("inspector-url", fmt.Errorf("no inspector URL on stderr: %w", startCtx.Err()))
+	}
+
+	client, err := cdp.Dial(startCtx, wsURL, cdp.Options{OnEvent: s.onEvent})
+	if err != nil {
+		return fail("attach", errors.New(strings.ReplaceAll(err.Error(), wsURL, "inspector")))
+	}
+	s.mu.Lock()
+	s.client = client
+	s.mu.Unlock()
+	go s.choresLoop(client)
+
+	for _, step := range []struct {
+		method string
+		params any
+	}{
+		{"Runtime.enable", nil},
+		{"Debugger.enable", nil},
+		// Trace sessions observe only: a `debugger;` statement must not stop the program.
+		{"Debugger.setSkipAllPauses", map[string]any{"skip": true}},
+		{"Runtime.runIfWaitingForDebugger", nil},
+	} {
+		if err := client.Call(startCtx, step.method, step.params, nil); err != nil {
+			return fail("enable", err)
+		}
+	}
+	s.setStatus(StatusRunning)
+	return nil
+}
+
+// Get finds a session by id or name.
+func (m *Manager) Get(idOrName string) (*Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, s := range m.sessions {
+		if s.id == idOrName || (s.name != "" && s.name == idOrName) {
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: %q", ErrNotFound, idOrName)
+}
+
+// List returns every retained session, oldest first.
+func (m *Manager) List() []Summary {
+	m.mu.Lock()
+	sessions := append([]*Session(nil), m.sessions...)
+	m.mu.Unlock()
+	out := make([]Summary, 0, len(sessions))
+	for _, s := range sessions {
+		out = append(out, s.Summary())
+	}
+	return out
+}
+
+// Stop kills a session's process group and waits (bounded by ctx) until its exit is recorded.
+// A finished session is returned as it is.
+func (m *Manager) Stop(ctx context.Context, idOrName string) (Summary, error) {
+	s, err := m.Get(idOrName)
+	if err != nil {
+		return Summary{}, err
+	}
+	s.kill(StatusStopped, "")
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+		return s.Summary(), fmt.Errorf("stop %s: %w", s.id, ctx.Err())
+	}
+	return s.Summary(), nil
+}
+
+// Shutdown refuses new sessions, kills every live child and waits for them (bounded by ctx).
+func (m *Manager) Shutdown(ctx context.Context) error {
+	m.mu.Lock()
+	m.closed = true
+	sessions := append([]*Session(nil), m.sessions...)
+	m.mu.Unlock()
+	for _, s := range sessions {
+		s.kill(StatusStopped, "service shut down")
+	}
+	for _, s := range sessions {
+		select {
+		case <-s.done:
+		case <-ctx.Done():
+			return fmt.Errorf("shutdown: %w", ctx.Err())
+		}
+	}
+	return nil
+}

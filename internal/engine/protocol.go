@@ -1,0 +1,103 @@
+package engine
+
+// Our own small structs for the CDP messages the engine reads. Enums are plain strings: a newer
+// V8 sends values an older list would not know. Field names follow the devtools-protocol JSON.
+
+type remoteObject struct {
+	Type                string         `json:"type"`
+	Subtype             string         `json:"subtype,omitempty"`
+	ClassName           string         `json:"className,omitempty"`
+	Value               any            `json:"value,omitempty"`
+	UnserializableValue string         `json:"unserializableValue,omitempty"`
+	Description         string         `json:"description,omitempty"`
+	ObjectID            string         `json:"objectId,omitempty"`
+	Preview             *objectPreview `json:"preview,omitempty"`
+}
+
+type objectPreview struct {
+	Type        string            `json:"type"`
+	Subtype     string            `json:"subtype,omitempty"`
+	Description string            `json:"description,omitempty"`
+	Overflow    bool              `json:"overflow"`
+	Properties  []propertyPreview `json:"properties"`
+	Entries     []entryPreview    `json:"entries,omitempty"`
+}
+
+type propertyPreview struct {
+	Name         string         `json:"name"`
+	Type         string         `json:"type"`
+	Value        string         `json:"value,omitempty"`
+	ValuePreview *objectPreview `json:"valuePreview,omitempty"`
+	Subtype      string         `json:"subtype,omitempty"`
+}
+
+type entryPreview struct {
+	Key   *objectPreview `json:"key,omitempty"`
+	Value objectPreview  `json:"value"`
+}
+
+type callFrame struct {
+	FunctionName string `json:"functionName"`
+	ScriptID     string `json:"scriptId"`
+	URL          string `json:"url"`
+	LineNumber   int    `json:"lineNumber"`   // 0-based
+	ColumnNumber int    `json:"columnNumber"` // 0-based
+}
+
+type stackTrace struct {
+	CallFrames []callFrame `json:"callFrames"`
+	Parent     *stackTrace `json:"parent,omitempty"`
+}
+
+type executionContextCreated struct {
+	Context struct {
+		ID      int            `json:"id"`
+		Origin  string         `json:"origin"`
+		Name    string         `json:"name"`
+		AuxData map[string]any `json:"auxData"`
+	} `json:"context"`
+}
+
+type executionContextDestroyed struct {
+	ExecutionContextID int `json:"executionContextId"`
+}
+
+type scriptParsed struct {
+	ScriptID           string `json:"scriptId"`
+	URL                string `json:"url"`
+	Hash               string `json:"hash"`
+	SourceMapURL       string `json:"sourceMapURL"`
+	ExecutionContextID int    `json:"executionContextId"`
+}
+
+type consoleAPICalled struct {
+	Type       string         `json:"type"`
+	Args       []remoteObject `json:"args"`
+	StackTrace *stackTrace    `json:"stackTrace,omitempty"`
+}
+
+type exceptionThrown struct {
+	ExceptionDetails struct {
+		Text         string        `json:"text"`
+		LineNumber   int           `json:"lineNumber"`   // 0-based
+		ColumnNumber int           `json:"columnNumber"` // 0-based
+		ScriptID     string        `json:"scriptId"`
+		URL          string        `json:"url"`
+		StackTrace   *stackTrace   `json:"stackTrace,omitempty"`
+		Exception    *remoteObject `json:"exception,omitempty"`
+	} `json:"exceptionDetails"`
+}
+
+type debuggerPaused struct {
+	CallFrames []struct {
+		FunctionName string `json:"functionName"`
+		Location     struct {
+			ScriptID     string `json:"scriptId"`
+			LineNumber   int    `json:"lineNumber"`
+			ColumnNumber int    `json:"columnNumber"`
+		} `json:"location"`
+		URL string `json:"url"`
+	} `json:"callFrames"`
+	Reason         string   `json:"reason"`
+	HitBreakpoints []string `json:"hitBreakpoints"`
+}

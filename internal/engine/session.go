@@ -1,0 +1,380 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"traced/internal/cdp"
+)
+
+// Publisher receives what sessions capture, for live fan-out. Both methods MUST NOT block: they
+// run on the capture path (PublishEvent under the store's lock, so calls arrive in seq order).
+type Publisher interface {
+	PublishEvent(session string, ev Event)
+	PublishStatus(s Summary)
+}
+
+// callTimeout bounds one CDP call the engine makes on its own behalf.
+const callTimeout = 5 * time.Second
+
+// Session is one node process and its inspector connection.
+//
+// Goroutines per session: the spawner (owns the child's OS thread and Wait), two output readers,
+// the CDP reader and dispatcher (package cdp), a supervisor that records the exit, and a chores
+// loop that makes CDP calls the dispatcher must not wait for. All end when the child has exited.
+type Session struct {
+	id, name  string
+	target    string
+	args      []string
+	cwd       string
+	stringCap int
+	log       *slog.Logger
+	pub       Publisher
+
+	store *store
+
+	mu          sync.Mutex // guards the fields below
+	status      Status
+	stopped     bool // a stop was asked: the exit keeps status stopped
+	reason      string
+	exit        *ExitInfo
+	startedAt   time.Time
+	endedAt     *time.Time
+	child       *child
+	client      *cdp.Client
+	mainContext int
+
+	consoleSeen  int           // dispatcher only
+	discardEvery int           // console events between two discards
+	chores       chan chore    // to the chores loop; buffered, sends never block
+	done         chan struct{} // closed once the exit is recorded and every goroutine is ending
+	wg           sync.WaitGroup
+}
+
+type chore int
+
+const (
+	choreDiscard chore = iota // Runtime.discardConsoleEntries
+	choreDetach               // the program finished: close the inspector so node can exit
+)
+
+// ID is the session's id.
+func (s *Session) ID() string { return s.id }
+
+// Name is the session's optional name.
+func (s *Session) Name() string { return s.name }
+
+// Done is closed when the session has finished.
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+// Summary reports the session's state now.
+func (s *Session) Summary() Summary {
+	counts, retained, dropped, last := s.store.stats()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sum := Summary{
+		ID: s.id, Name: s.name, Status: s.status, Target: s.target, Args: s.args, Cwd: s.cwd,
+		Error: s.reason, Counts: counts, Events: retained, Dropped: dropped, LastSeq: last,
+		MaxEvents: s.store.max, StartedAt: s.startedAt, EndedAt: s.endedAt,
+	}
+	if s.child != nil {
+		sum.PID = s.child.pid
+	}
+	if s.exit != nil {
+		sum.ExitCode, sum.Signal = s.exit.Code, s.exit.Signal
+	}
+	return sum
+}
+
+// Events returns up to limit events after the cursor (limit <= 0: all retained).
+func (s *Session) Events(after uint64, kinds KindSet, limit int) Page {
+	return s.store.page(after, kinds, limit)
+}
+
+// Snapshot returns every retained event, oldest first.
+func (s *Session) Snapshot() []Event { return s.store.snapshot() }
+
+// Wait returns the first event after the cursor matching kinds, waiting until one is captured,
+// the session finishes (then the page is empty) or ctx ends (then ctx's error is returned).
+func (s *Session) Wait(ctx context.Context, after uint64, kinds KindSet) (Page, error) {
+	for {
+		p, changed := s.store.next(after, kinds)
+		if len(p.Events) > 0 {
+			return p, nil
+		}
+		after = p.Next // skip what did not match
+		select {
+		case <-changed:
+		case <-s.done:
+			p, _ = s.store.next(after, kinds)
+			return p, nil
+		case <-ctx.Done():
+			return p, ctx.Err()
+		}
+	}
+}
+
+func (s *Session) setStatus(st Status) {
+	s.mu.Lock()
+	if s.status.Finished() || s.status == st {
+		s.mu.Unlock()
+		return
+	}
+	s.status = st
+	s.mu.Unlock()
+	s.pub.PublishStatus(s.Summary())
+}
+
+func (s *Session) record(ev Event) { s.store.append(ev) }
+
+func (s *Session) output(kind Kind, line string) {
+	if kind == KindStderr && inspectorChatter(line) {
+		return
+	}
+	s.record(Event{Kind: kind, Output: &OutputInfo{Text: capText(line, s.stringCap)}})
+}
+
+// onEvent turns inspector notifications into events. It runs on the CDP dispatcher goroutine and
+// must not wait on the inspector: CDP calls go to the chores loop.
+func (s *Session) onEvent(ev cdp.Event) {
+	switch ev.Method {
+	case "Runtime.executionContextCreated":
+		var p executionContextCreated
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		s.mu.Lock()
+		if s.mainContext == 0 {
+			s.mainContext = p.Context.ID
+		}
+		s.mu.Unlock()
+		s.record(Event{Kind: KindContext, Context: &ContextInfo{ID: p.Context.ID, Name: p.Context.Name, Origin: p.Context.Origin}})
+	case "Runtime.executionContextDestroyed":
+		var p executionContextDestroyed
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		s.mu.Lock()
+		main := p.ExecutionContextID == s.mainContext
+		s.mu.Unlock()
+		if main {
+			// With --inspect-brk node waits for the debugger to disconnect before it exits.
+			s.chore(choreDetach)
+		}
+	case "Debugger.scriptParsed":
+		var p scriptParsed
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		s.record(Event{Kind: KindScript, Script: &ScriptInfo{
+			ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, s.cwd), Hash: p.Hash,
+			SourceMapURL: capText(p.SourceMapURL, s.stringCap).Value, Internal: internalURL(p.URL),
+		}})
+	case "Runtime.consoleAPICalled":
+		var p consoleAPICalled
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		s.record(Event{Kind: KindConsole, Console: s.consoleInfo(&p)})
+		s.consoleSeen++
+		if s.consoleSeen%s.discardEvery == 0 {
+			s.chore(choreDiscard)
+		}
+	case "Runtime.exceptionThrown":
+		var p exceptionThrown
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		s.record(Event{Kind: KindException, Exception: s.exceptionInfo(&p)})
+	case "Debugger.paused":
+		var p debuggerPaused
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		info := &PauseInfo{Reason: p.Reason, HitBreakpoints: p.HitBreakpoints}
+		if len(p.CallFrames) > 0 {
+			f := p.CallFrames[0]
+			fr := frameAt(f.FunctionName, f.URL, f.Location.LineNumber, f.Location.ColumnNumber, s.cwd)
+			info.Location = &fr
+		}
+		s.record(Event{Kind: KindPause, Pause: info})
+		s.setStatus(StatusPaused)
+	case "Debugger.resumed":
+		s.record(Event{Kind: KindResume})
+		s.setStatus(StatusRunning)
+	}
+}
+
+func (s *Session) consoleInfo(p *consoleAPICalled) *ConsoleInfo {
+	info := &ConsoleInfo{Level: p.Type, Text: capText(consoleText(p.Args, s.stringCap), s.stringCap)}
+	for _, a := range p.Args {
+		info.Args = append(info.Args, a.Type)
+	}
+	if p.StackTrace != nil && len(p.StackTrace.CallFrames) > 0 {
+		f := p.StackTrace.CallFrames[0]
+		fr := frameAt(f.FunctionName, f.URL, f.LineNumber, f.ColumnNumber, s.cwd)
+		info.Frame = &fr
+	}
+	return info
+}
+
+func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
+	d := &p.ExceptionDetails
+	info := &ExceptionInfo{
+		Text:      d.Text,
+		Stack:     framesOf(d.StackTrace, s.cwd),
+		Rejection: strings.Contains(d.Text, "in promise"),
+	}
+	url, line0, col0 := d.URL, d.LineNumber, d.ColumnNumber
+	if url == "" && len(info.Stack) > 0 {
+		top := d.StackTrace.CallFrames[0]
+		url, line0, col0 = top.URL, top.LineNumber, top.ColumnNumber
+	}
+	if url != "" {
+		loc := frameAt("", url, line0, col0, s.cwd)
+		info.URL, info.File, info.Line, info.Column = loc.URL, loc.File, loc.Line, loc.Column
+	}
+	message := d.Text
+	if o := d.Exception; o != nil {
+		info.Class = o.ClassName
+		value := formatRemote(*o)
+		if o.Subtype == "error" {
+			value, message = errorMessage(o.ClassName, o.Description)
+			// A SyntaxError is thrown by node's loader; its description starts with the user's
+			// "file:line", which is the location worth showing.
+			if info.File == "" || internalURL(info.URL) {
+				if path, line, ok := pathLine(firstLine(o.Description)); ok {
+					info.URL, info.File, info.Line, info.Column = path, fileOf(path, s.cwd), line, 0
+				}
+			}
+		} else {
+			message = value
+		}
+		info.Value = capText(value, s.stringCap).Value
+	}
+	info.Message = capText(message, s.stringCap)
+	return info
+}
+
+// chore asks the chores loop for work without blocking; a chore already queued is enough.
+func (s *Session) chore(c chore) {
+	select {
+	case s.chores <- c:
+	default:
+	}
+}
+
+// choresLoop makes CDP calls on behalf of the dispatcher until the session is done.
+func (s *Session) choresLoop(client *cdp.Client) {
+	for {
+		select {
+		case <-s.done:
+			return
+		case c := <-s.chores:
+			switch c {
+			case choreDiscard:
+				ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+				if err := client.Call(ctx, "Runtime.discardConsoleEntries", nil, nil); err != nil {
+					s.log.Debug("discard console entries", "session", s.id, "err", err)
+				}
+				cancel()
+			case choreDetach:
+				client.Close()
+			}
+		}
+	}
+}
+
+// finish records the exit once the child has exited and the inspector has delivered what it had.
+func (s *Session) finish(c *child, readers *sync.WaitGroup) {
+	<-c.exited
+	// Readers end at EOF; a grandchild holding the pipes is cut off after drainWait.
+	deadline := time.Now().Add(drainWait)
+	c.stdout.SetReadDeadline(deadline)
+	c.stderr.SetReadDeadline(deadline)
+	readers.Wait()
+	c.stdout.Close()
+	c.stderr.Close()
+
+	s.mu.Lock()
+	client := s.client
+	s.mu.Unlock()
+	if client != nil {
+		client.Close()
+		select { // the socket is gone with the process; this only lets queued events land first
+		case <-client.Done():
+		case <-time.After(drainWait):
+		}
+	}
+	exit := c.exitInfo()
+	s.record(Event{Kind: KindExit, Exit: &exit})
+	now := time.Now().UTC()
+	s.mu.Lock()
+	s.exit = &exit
+	s.endedAt = &now
+	switch {
+	case s.stopped:
+		s.status = StatusStopped
+	case s.status != StatusFailed:
+		s.status = StatusExited
+	}
+	s.mu.Unlock()
+	close(s.done)
+	s.pub.PublishStatus(s.Summary())
+}
+
+// kill ends the child's process group; reason is kept for a failed session.
+func (s *Session) kill(status Status, reason string) {
+	s.mu.Lock()
+	if s.endedAt != nil {
+		s.mu.Unlock()
+		return
+	}
+	if status == StatusStopped {
+		s.stopped = true
+	} else {
+		s.status = status
+	}
+	if reason != "" && s.reason == "" {
+		s.reason = reason
+	}
+	c := s.child
+	s.mu.Unlock()
+	if c != nil {
+		c.kill()
+	}
+}
+
+// errorMessage finds "Class: message" in an Error's description (its stack). Usually the first
+// line; a SyntaxError from the loader puts "file:line" and a source excerpt before it.
+func errorMessage(class, desc string) (value, message string) {
+	lines := strings.Split(desc, "\n")
+	for _, l := range lines {
+		if class != "" && strings.HasPrefix(l, class+": ") {
+			return l, strings.TrimPrefix(l, class+": ")
+		}
+		if strings.HasPrefix(l, "    at ") {
+			break
+		}
+	}
+	return lines[0], lines[0]
+}
+
+// pathLine parses "/abs/path.js:12" as printed by node above a SyntaxError.
+func pathLine(s string) (string, int, bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i <= 0 || !filepath.IsAbs(s[:i]) {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(s[i+1:])
+	if err != nil || n < 1 {
+		return "", 0, false
+	}
+	return s[:i], n, true
+}

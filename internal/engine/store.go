@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"sync"
+	"time"
+)
+
+// Gap is a range of seqs, inclusive, that a reader asked for but the ring no longer holds.
+type Gap struct {
+	From uint64 `json:"from"`
+	To   uint64 `json:"to"`
+}
+
+// Page is a slice of a session's events after a cursor, with the window the ring retains.
+type Page struct {
+	Events []Event `json:"events"`
+	Oldest uint64  `json:"oldest"` // oldest retained seq; 0 when nothing is retained
+	Newest uint64  `json:"newest"` // newest seq produced so far; 0 before the first event
+	Gap    *Gap    `json:"gap,omitempty"`
+	// Next is the cursor to pass as after for the following page.
+	Next uint64 `json:"next"`
+	More bool   `json:"more"` // matching events remain after this page
+}
+
+// KindSet filters events by kind; an empty set matches every kind.
+type KindSet map[Kind]bool
+
+// Match reports whether the set admits k.
+func (s KindSet) Match(k Kind) bool { return len(s) == 0 || s[k] }
+
+// store is a session's capped event ring. Seqs start at 1 and never repeat.
+type store struct {
+	mu      sync.Mutex
+	ring    []Event // capacity max; ring[(start+i)%max] is the i-th oldest retained
+	start   int
+	n       int
+	max     int
+	lastSeq uint64
+	dropped int
+	counts  map[Kind]int
+	changed chan struct{} // closed and replaced on every append, to wake waiters
+	publish func(Event)   // called under mu so subscribers see seq order; must not block
+}
+
+func newStore(max int, publish func(Event)) *store {
+	return &store{
+		ring:    make([]Event, 0, min(max, 1024)),
+		max:     max,
+		counts:  make(map[Kind]int),
+		changed: make(chan struct{}),
+		publish: publish,
+	}
+}
+
+// append stamps ev with the next seq and the current time, stores it and publishes it.
+func (s *store) append(ev Event) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lastSeq++
+	ev.Seq = s.lastSeq
+	ev.Time = time.Now().UTC()
+	s.counts[ev.Kind]++
+	switch {
+	case s.n < s.max: // still growing (start is 0): allocate lazily, most sessions are small
+		s.ring = append(s.ring, ev)
+		s.n++
+	default:
+		s.ring[s.start] = ev
+		s.start = (s.start + 1) % s.max
+		s.dropped++
+	}
+	close(s.changed)
+	s.changed = make(chan struct{})
+	if s.publish != nil {
+		s.publish(ev)
+	}
+	return ev
+}
+
+func (s *store) at(i int) *Event { return &s.ring[(s.start+i)%s.max] }
+
+// page returns up to limit events with seq > after matching kinds (limit <= 0: no limit).
+func (s *store) page(after uint64, kinds KindSet, limit int) Page {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pageLocked(after, kinds, limit)
+}
+
+func (s *store) pageLocked(after uint64, kinds KindSet, limit int) Page {
+	p := Page{Newest: s.lastSeq, Next: after, Events: []Event{}}
+	if s.n == 0 {
+		return p
+	}
+	p.Oldest = s.at(0).Seq
+	if after >= s.lastSeq {
+		// Nothing is newer. Returning here also keeps a client's huge cursor from overflowing
+		// after+1 and the index arithmetic below.
+		return p
+	}
+	if after+1 < p.Oldest {
+		p.Gap = &Gap{From: after + 1, To: p.Oldest - 1}
+	}
+	// Seqs in the ring are contiguous, so the first candidate is found by arithmetic.
+	first := 0
+	if after >= p.Oldest {
+		first = int(after - p.Oldest + 1)
+	}
+	for i := first; i < s.n; i++ {
+		ev := s.at(i)
+		if !kinds.Match(ev.Kind) {
+			p.Next = ev.Seq
+			continue
+		}
+		if limit > 0 && len(p.Events) == limit {
+			p.More = true
+			break
+		}
+		p.Events = append(p.Events, *ev)
+		p.Next = ev.Seq
+	}
+	if p.More {
+		p.Next = p.Events[len(p.Events)-1].Seq
+	}
+	return p
+}
+
+// next returns the page after the cursor (limited to one event) and, when it is empty, a
+// channel closed on the next append.
+func (s *store) next(after uint64, kinds KindSet) (Page, <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pageLocked(after, kinds, 1)
+	return p, s.changed
+}
+
+// stats reports counters for a summary.
+func (s *store) stats() (counts map[Kind]int, retained, dropped int, last uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	counts = make(map[Kind]int, len(s.counts))
+	for k, v := range s.counts {
+		counts[k] = v
+	}
+	return counts, s.n, s.dropped, s.lastSeq
+}
+
+// snapshot copies every retained event, oldest first.
+func (s *store) snapshot() []Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Event, s.n)
+	for i := range s.n {
+		out[i] = *s.at(i)
+	}
+	return out
+}
