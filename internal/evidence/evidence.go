@@ -1,0 +1,116 @@
+// Package evidence turns a session's captured events into the evidence chain around its failure.
+package evidence
+
+import "traced/internal/engine"
+
+// Input is everything Build reads: one session's summary and its retained events.
+type Input struct {
+	Summary engine.Summary // status, ExitCode, Signal, Target, Args, Cwd
+	Events  []engine.Event // retained events, oldest first (seq ascending)
+}
+
+// Result is what GET /api/trace/evidence answers.
+type Result struct {
+	Evidence *Evidence `json:"evidence"`         // null for a clean run
+	Reason   string    `json:"reason,omitempty"` // why evidence is null
+}
+
+// Evidence is the chain of events observed around a failure. It records correlation only: the
+// events are near the failure in time, which does not make them its cause. Field names are
+// snake_case because an earlier IDE integration reads them.
+type Evidence struct {
+	Failure        Failure `json:"failure"`
+	ImmediateCause *Item   `json:"immediate_cause"` // closest prior user event; null when none
+	// PreviousStateTransitions are the last events before the failure that changed what the
+	// program was doing, oldest first (chronological), at most maxTransitions.
+	PreviousStateTransitions []Item        `json:"previous_state_transitions"`
+	OriginatingValue         Value         `json:"originating_value"`
+	RelevantInput            RelevantInput `json:"relevant_input"`
+	Confidence               Confidence    `json:"confidence"`
+	ConfidenceReason         string        `json:"confidence_reason"` // which confidence rule applied
+	Caveat                   string        `json:"caveat"`            // always present
+}
+
+// FailureKind names what ended the run badly.
+type FailureKind string
+
+// The kinds of failure Build reports.
+const (
+	FailureException FailureKind = "exception" // the last exception the inspector reported
+	FailureExit      FailureKind = "exit"      // a non-zero exit code or a signal, with no exception
+)
+
+// Failure is the event that made the run a failure.
+type Failure struct {
+	Kind FailureKind `json:"kind"`
+	// Seq is the failure's event seq; 0 when an exit is known only from the summary.
+	Seq      uint64         `json:"seq"`
+	Class    string         `json:"class,omitempty"`    // e.g. "TypeError"
+	Message  string         `json:"message,omitempty"`  // the error message or thrown value's preview
+	Location *engine.Frame  `json:"location,omitempty"` // where it was thrown, 1-based
+	Stack    []engine.Frame `json:"stack,omitempty"`    // innermost first, at most maxStack frames
+	ExitCode *int           `json:"exit_code,omitempty"`
+	Signal   string         `json:"signal,omitempty"`
+}
+
+// Item is one captured event retold in a line.
+type Item struct {
+	Seq      uint64        `json:"seq"`
+	Kind     engine.Kind   `json:"kind"`
+	Summary  string        `json:"summary"` // one line, at most maxSummary bytes
+	Location *engine.Frame `json:"location,omitempty"`
+}
+
+// Value is the value that failed: the thrown value for an exception, the exit status for an exit.
+type Value struct {
+	Class    string `json:"class,omitempty"`
+	Value    string `json:"value,omitempty"` // preview of the thrown value
+	Message  string `json:"message,omitempty"`
+	ExitCode *int   `json:"exit_code,omitempty"`
+	Signal   string `json:"signal,omitempty"`
+}
+
+// RelevantInput is how the program was started.
+type RelevantInput struct {
+	Target string   `json:"target"`
+	Argv   []string `json:"argv"`
+	Cwd    string   `json:"cwd"`
+}
+
+// Build finds the session's failure and the events around it. A clean, stopped or still-running
+// session yields nil Evidence and a Reason saying why.
+func Build(in Input) Result {
+	f, at, reason := findFailure(in)
+	if f == nil {
+		return Result{Reason: reason}
+	}
+	before := in.Events[:at]
+	ev := &Evidence{
+		Failure:                  *f,
+		ImmediateCause:           immediateCause(before),
+		PreviousStateTransitions: transitions(before),
+		OriginatingValue:         Value{Class: f.Class, Message: f.Message, ExitCode: f.ExitCode, Signal: f.Signal},
+		RelevantInput: RelevantInput{
+			Target: in.Summary.Target,
+			Argv:   append([]string{}, in.Summary.Args...),
+			Cwd:    in.Summary.Cwd,
+		},
+		Caveat: Caveat,
+	}
+	var ex *engine.ExceptionInfo
+	if f.Kind == FailureException {
+		ex = in.Events[at].Exception
+		ev.OriginatingValue.Value = ex.Value
+	}
+	ev.Confidence, ev.ConfidenceReason = rate(*f, ex, ev.ImmediateCause)
+	return Result{Evidence: ev}
+}
+
+// cloneFrame copies f so the result shares no memory with the caller's events.
+func cloneFrame(f *engine.Frame) *engine.Frame {
+	if f == nil {
+		return nil
+	}
+	c := *f
+	return &c
+}

@@ -1,0 +1,442 @@
+package evidence
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"traced/internal/engine"
+)
+
+// Event builders. Seqs are explicit so each case reads as a timeline.
+
+func appFrame(file string, line int) *engine.Frame {
+	return &engine.Frame{Function: "f", URL: "file:///app/" + file, File: file, Line: line, Column: 1}
+}
+
+func nodeFrame(url string, line int) *engine.Frame {
+	return &engine.Frame{Function: "g", URL: url, Line: line, Column: 1, Internal: true}
+}
+
+func consoleAt(seq uint64, text string, f *engine.Frame) engine.Event {
+	return engine.Event{Seq: seq, Kind: engine.KindConsole,
+		Console: &engine.ConsoleInfo{Level: "log", Text: engine.Text{Value: text}, Frame: f}}
+}
+
+func script(seq uint64, url string) engine.Event {
+	s := &engine.ScriptInfo{ScriptID: fmt.Sprint(seq), URL: url, Internal: strings.HasPrefix(url, "node:")}
+	if name, ok := strings.CutPrefix(url, "file:///app/"); ok {
+		s.File = name
+	}
+	return engine.Event{Seq: seq, Kind: engine.KindScript, Script: s}
+}
+
+func pauseAt(seq uint64, reason string, f *engine.Frame) engine.Event {
+	return engine.Event{Seq: seq, Kind: engine.KindPause, Pause: &engine.PauseInfo{Reason: reason, Location: f}}
+}
+
+func resume(seq uint64) engine.Event { return engine.Event{Seq: seq, Kind: engine.KindResume} }
+
+func stdout(seq uint64, text string) engine.Event {
+	return engine.Event{Seq: seq, Kind: engine.KindStdout, Output: &engine.OutputInfo{Text: engine.Text{Value: text}}}
+}
+
+// throwAt is an uncaught exception thrown at site, with stack innermost first.
+func throwAt(seq uint64, class, msg string, site *engine.Frame, stack ...*engine.Frame) engine.Event {
+	x := &engine.ExceptionInfo{Text: "Uncaught", Class: class, Message: engine.Text{Value: msg},
+		Value: class + ": " + msg}
+	if site != nil {
+		x.URL, x.File, x.Line, x.Column = site.URL, site.File, site.Line, site.Column
+	}
+	for _, f := range stack {
+		x.Stack = append(x.Stack, *f)
+	}
+	return engine.Event{Seq: seq, Kind: engine.KindException, Exception: x}
+}
+
+func exitWith(seq uint64, code int) engine.Event {
+	return engine.Event{Seq: seq, Kind: engine.KindExit, Exit: &engine.ExitInfo{Code: &code}}
+}
+
+func killed(seq uint64, signal string) engine.Event {
+	return engine.Event{Seq: seq, Kind: engine.KindExit, Exit: &engine.ExitInfo{Signal: signal}}
+}
+
+func summary(status engine.Status) engine.Summary {
+	return engine.Summary{ID: "s1", Status: status, Target: "app.js", Args: []string{"--port", "0"}, Cwd: "/app"}
+}
+
+func intPtr(n int) *int { return &n }
+
+func TestBuild(t *testing.T) {
+	appThrow := appFrame("app.js", 12)
+	tests := []struct {
+		name   string
+		in     Input
+		reason string // wanted substring of Reason when Evidence is nil; "" means evidence expected
+		kind   FailureKind
+		seq    uint64 // failure seq
+		class  string
+		conf   Confidence
+		cause  uint64 // immediate cause seq; 0 means none
+		exit   *int
+		signal string
+	}{
+		{
+			name:   "clean exit",
+			in:     Input{summary(engine.StatusExited), []engine.Event{consoleAt(1, "hi", appFrame("app.js", 1)), exitWith(2, 0)}},
+			reason: "exited with code 0 and no exception was captured",
+		},
+		{
+			name:   "still running",
+			in:     Input{summary(engine.StatusRunning), []engine.Event{consoleAt(1, "hi", appFrame("app.js", 1))}},
+			reason: "still running",
+		},
+		{
+			name:   "paused counts as running",
+			in:     Input{summary(engine.StatusPaused), []engine.Event{pauseAt(1, "breakpoint", appFrame("app.js", 1))}},
+			reason: "still running",
+		},
+		{
+			name:   "stopped by the user",
+			in:     Input{summary(engine.StatusStopped), []engine.Event{consoleAt(1, "hi", appFrame("app.js", 1)), killed(2, "SIGTERM")}},
+			reason: "stopped",
+		},
+		{
+			name:   "failed to start",
+			in:     Input{engine.Summary{Status: engine.StatusFailed, Error: "inspector never listened"}, nil},
+			reason: "inspector never listened",
+		},
+		{
+			name: "cause in the same file is high",
+			in: Input{summary(engine.StatusExited), []engine.Event{
+				script(1, "file:///app/app.js"),
+				consoleAt(2, "loading", appFrame("app.js", 10)),
+				stdout(3, "noise"),
+				throwAt(4, "TypeError", "x is undefined", appThrow, appThrow),
+				exitWith(5, 1),
+			}},
+			kind: FailureException, seq: 4, class: "TypeError", conf: ConfidenceHigh, cause: 2,
+		},
+		{
+			name: "cause in another file is medium",
+			in: Input{summary(engine.StatusExited), []engine.Event{
+				consoleAt(1, "config read", appFrame("config.js", 3)),
+				throwAt(2, "RangeError", "bad port", appThrow, appThrow),
+			}},
+			kind: FailureException, seq: 2, class: "RangeError", conf: ConfidenceMedium, cause: 1,
+		},
+		{
+			name: "no prior user event is medium",
+			in: Input{summary(engine.StatusExited), []engine.Event{
+				script(1, "file:///app/app.js"),
+				consoleAt(2, "from node", nodeFrame("node:internal/util", 5)),
+				pauseAt(3, "other", nodeFrame("node:internal/timers", 9)),
+				throwAt(4, "Error", "boom", appThrow, appThrow),
+			}},
+			kind: FailureException, seq: 4, class: "Error", conf: ConfidenceMedium,
+		},
+		{
+			name: "only internal frames is low",
+			in: Input{summary(engine.StatusExited), []engine.Event{
+				consoleAt(1, "start", appFrame("app.js", 1)),
+				throwAt(2, "Error", "ENOENT", nodeFrame("node:fs", 40), nodeFrame("node:fs", 40), nodeFrame("node:internal/main", 2)),
+			}},
+			kind: FailureException, seq: 2, class: "Error", conf: ConfidenceLow, cause: 1,
+		},
+		{
+			name: "internal throw resolves through a user stack frame",
+			in: Input{summary(engine.StatusExited), []engine.Event{
+				consoleAt(1, "reading", appFrame("app.js", 7)),
+				throwAt(2, "Error", "ENOENT", nodeFrame("node:fs", 40), nodeFrame("node:fs", 40), appFrame("app.js", 8)),
+			}},
+			kind: FailureException, seq: 2, class: "Error", conf: ConfidenceHigh, cause: 1,
+		},
+		{
+			name: "no throw site falls back to the stack",
+			in: Input{summary(engine.StatusExited), []engine.Event{
+				consoleAt(1, "reading", appFrame("app.js", 7)),
+				throwAt(2, "", "rejected", nil, appFrame("app.js", 9)),
+			}},
+			kind: FailureException, seq: 2, conf: ConfidenceHigh, cause: 1,
+		},
+		{
+			name: "pause is an immediate cause",
+			in: Input{summary(engine.StatusExited), []engine.Event{
+				consoleAt(1, "elsewhere", appFrame("lib.js", 1)),
+				pauseAt(2, "breakpoint", appFrame("app.js", 11)),
+				resume(3),
+				throwAt(4, "TypeError", "x", appThrow, appThrow),
+			}},
+			kind: FailureException, seq: 4, class: "TypeError", conf: ConfidenceHigh, cause: 2,
+		},
+		{
+			name: "last of two exceptions",
+			in: Input{summary(engine.StatusExited), []engine.Event{
+				consoleAt(1, "first", appFrame("app.js", 1)),
+				throwAt(2, "TypeError", "first", appThrow, appThrow),
+				consoleAt(3, "second", appFrame("lib.js", 2)),
+				throwAt(4, "RangeError", "second", appThrow, appThrow),
+				consoleAt(5, "after", appFrame("app.js", 30)),
+			}},
+			kind: FailureException, seq: 4, class: "RangeError", conf: ConfidenceMedium, cause: 3,
+		},
+		{
+			name: "exception wins over a user stop",
+			in: Input{summary(engine.StatusStopped), []engine.Event{
+				consoleAt(1, "x", appFrame("app.js", 2)),
+				throwAt(2, "Error", "late", appThrow, appThrow),
+				killed(3, "SIGTERM"),
+			}},
+			kind: FailureException, seq: 2, class: "Error", conf: ConfidenceHigh, cause: 1,
+		},
+		{
+			name: "non-zero exit without exception",
+			in: Input{summary(engine.StatusExited), []engine.Event{
+				consoleAt(1, "giving up", appFrame("app.js", 3)),
+				exitWith(2, 3),
+			}},
+			kind: FailureExit, seq: 2, conf: ConfidenceLow, cause: 1, exit: intPtr(3),
+		},
+		{
+			name: "killed by a signal",
+			in:   Input{summary(engine.StatusExited), []engine.Event{killed(1, "SIGKILL")}},
+			kind: FailureExit, seq: 1, conf: ConfidenceLow, signal: "SIGKILL",
+		},
+		{
+			name: "exit known only from the summary",
+			in: Input{func() engine.Summary { s := summary(engine.StatusExited); s.ExitCode = intPtr(2); return s }(),
+				[]engine.Event{consoleAt(7, "bye", appFrame("app.js", 3))}},
+			kind: FailureExit, seq: 0, conf: ConfidenceLow, cause: 7, exit: intPtr(2),
+		},
+		{
+			name: "clean exit event outranks the summary",
+			in: Input{func() engine.Summary { s := summary(engine.StatusExited); s.ExitCode = intPtr(1); return s }(),
+				[]engine.Event{exitWith(1, 0)}},
+			reason: "exited with code 0",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Build(tc.in)
+			if tc.reason != "" {
+				if r.Evidence != nil {
+					t.Fatalf("evidence = %+v, want nil", r.Evidence)
+				}
+				if !strings.Contains(r.Reason, tc.reason) {
+					t.Fatalf("reason = %q, want it to contain %q", r.Reason, tc.reason)
+				}
+				return
+			}
+			ev := r.Evidence
+			if ev == nil {
+				t.Fatalf("evidence = nil (reason %q), want a failure", r.Reason)
+			}
+			if r.Reason != "" {
+				t.Errorf("reason = %q alongside evidence, want empty", r.Reason)
+			}
+			f := ev.Failure
+			if f.Kind != tc.kind || f.Seq != tc.seq || f.Class != tc.class {
+				t.Errorf("failure = %s seq %d class %q, want %s seq %d class %q", f.Kind, f.Seq, f.Class, tc.kind, tc.seq, tc.class)
+			}
+			if ev.Confidence != tc.conf {
+				t.Errorf("confidence = %s (%s), want %s", ev.Confidence, ev.ConfidenceReason, tc.conf)
+			}
+			if !strings.HasSuffix(ev.ConfidenceReason, ".") || strings.Count(ev.ConfidenceReason, ". ") > 0 {
+				t.Errorf("confidence_reason = %q, want one sentence", ev.ConfidenceReason)
+			}
+			switch {
+			case tc.cause == 0 && ev.ImmediateCause != nil:
+				t.Errorf("immediate cause = %+v, want none", ev.ImmediateCause)
+			case tc.cause != 0 && (ev.ImmediateCause == nil || ev.ImmediateCause.Seq != tc.cause):
+				t.Errorf("immediate cause = %+v, want seq %d", ev.ImmediateCause, tc.cause)
+			}
+			if !strings.Contains(ev.Caveat, "correlation") || !strings.Contains(ev.Caveat, "not causation") {
+				t.Errorf("caveat = %q, want it to say correlation, not causation", ev.Caveat)
+			}
+			if tc.kind == FailureExit {
+				if (f.ExitCode == nil) != (tc.exit == nil) || (f.ExitCode != nil && *f.ExitCode != *tc.exit) {
+					t.Errorf("exit_code = %v, want %v", f.ExitCode, tc.exit)
+				}
+				if f.Signal != tc.signal || ev.OriginatingValue.Signal != tc.signal {
+					t.Errorf("signal = %q / %q, want %q", f.Signal, ev.OriginatingValue.Signal, tc.signal)
+				}
+				if f.Location != nil || ev.OriginatingValue.Class != "" {
+					t.Errorf("exit failure has location %v / class %q, want neither", f.Location, ev.OriginatingValue.Class)
+				}
+			}
+			if tc.kind == FailureException && (f.Location == nil || ev.OriginatingValue.Value == "" || ev.OriginatingValue.ExitCode != nil) {
+				t.Errorf("exception failure: location %v, originating value %+v", f.Location, ev.OriginatingValue)
+			}
+			for _, it := range ev.PreviousStateTransitions {
+				if it.Seq >= f.Seq && f.Seq != 0 {
+					t.Errorf("transition seq %d is not before failure seq %d", it.Seq, f.Seq)
+				}
+			}
+			if ev.RelevantInput.Target != tc.in.Summary.Target || ev.RelevantInput.Cwd != tc.in.Summary.Cwd ||
+				strings.Join(ev.RelevantInput.Argv, " ") != strings.Join(tc.in.Summary.Args, " ") {
+				t.Errorf("relevant_input = %+v, want summary's target, args, cwd", ev.RelevantInput)
+			}
+		})
+	}
+}
+
+func TestTransitions(t *testing.T) {
+	var events []engine.Event
+	seq := uint64(0)
+	next := func() uint64 { seq++; return seq }
+	for range 50 {
+		events = append(events, script(next(), "node:internal/x"))
+	}
+	events = append(events, script(next(), "file:///app/app.js")) // seq 51, too old to be kept
+	for i := range 12 {
+		events = append(events, consoleAt(next(), fmt.Sprint("tick ", i), appFrame("app.js", i+1))) // 52, 54 … 74
+		events = append(events, script(next(), "node:internal/y"))                                  // 53, 55 … 75
+	}
+	events = append(events, pauseAt(next(), "breakpoint", appFrame("app.js", 40))) // 76
+	events = append(events, resume(next()))                                        // 77
+	events = append(events, stdout(next(), "not a transition"))                    // 78
+	failSeq := next()
+	events = append(events, throwAt(failSeq, "Error", "boom", appFrame("app.js", 41), appFrame("app.js", 41)))
+	events = append(events, consoleAt(next(), "after the failure", appFrame("app.js", 50)))
+
+	ev := Build(Input{summary(engine.StatusExited), events}).Evidence
+	if ev == nil {
+		t.Fatal("evidence = nil")
+	}
+	got := ev.PreviousStateTransitions
+	if len(got) != maxTransitions {
+		t.Fatalf("len(transitions) = %d, want %d", len(got), maxTransitions)
+	}
+	for i, it := range got {
+		if it.Kind == engine.KindScript || it.Kind == engine.KindStdout {
+			t.Errorf("transition %d is a %s (%q), want internal scripts and output left out", i, it.Kind, it.Summary)
+		}
+		if i > 0 && got[i-1].Seq >= it.Seq {
+			t.Errorf("transitions not chronological: seq %d then %d", got[i-1].Seq, it.Seq)
+		}
+	}
+	last := got[len(got)-1]
+	if last.Kind != engine.KindResume || last.Summary != "resumed" {
+		t.Errorf("last transition = %+v, want the resume", last)
+	}
+	if p := got[len(got)-2]; p.Kind != engine.KindPause || p.Summary != "paused (breakpoint) at app.js:40" {
+		t.Errorf("second-last transition = %+v, want the pause", p)
+	}
+	if first := got[0]; first.Kind != engine.KindConsole || first.Summary != "console.log: tick 4" {
+		t.Errorf("first transition = %+v, want console tick 4 (the 10th newest)", first)
+	}
+
+	// A user script is a transition when it is among the last ten.
+	short := []engine.Event{script(1, "node:internal/a"), script(2, "file:///app/app.js"),
+		throwAt(3, "Error", "x", appFrame("app.js", 1))}
+	got = Build(Input{summary(engine.StatusExited), short}).Evidence.PreviousStateTransitions
+	if len(got) != 1 || got[0].Seq != 2 || got[0].Summary != "script parsed: app.js" {
+		t.Errorf("transitions = %+v, want only the user script", got)
+	}
+}
+
+func TestStackCapped(t *testing.T) {
+	var stack []*engine.Frame
+	for i := range 25 {
+		stack = append(stack, appFrame("app.js", i+1))
+	}
+	ev := Build(Input{summary(engine.StatusExited), []engine.Event{throwAt(1, "Error", "deep", stack[0], stack...)}}).Evidence
+	if len(ev.Failure.Stack) != maxStack {
+		t.Fatalf("len(stack) = %d, want %d", len(ev.Failure.Stack), maxStack)
+	}
+	if ev.Failure.Stack[0].Line != 1 || ev.Failure.Stack[maxStack-1].Line != maxStack {
+		t.Errorf("stack = %+v, want the innermost frames in order", ev.Failure.Stack)
+	}
+}
+
+func TestSummaryOneLineAndCapped(t *testing.T) {
+	long := strings.Repeat("é", 300) // 600 bytes
+	ev := Build(Input{summary(engine.StatusExited), []engine.Event{
+		consoleAt(1, "line one\nline two", appFrame("app.js", 1)),
+		consoleAt(2, long, appFrame("app.js", 2)),
+		throwAt(3, "Error", "x", appFrame("app.js", 3)),
+	}}).Evidence
+	if got := ev.PreviousStateTransitions[0].Summary; got != "console.log: line one line two" {
+		t.Errorf("summary = %q, want it folded onto one line", got)
+	}
+	s := ev.ImmediateCause.Summary
+	if len(s) > maxSummary || !utf8.ValidString(s) || !strings.HasSuffix(s, "…") {
+		t.Errorf("summary is %d bytes, valid UTF-8 %v, %q; want ≤ %d, valid, ending in …", len(s), utf8.ValidString(s), s, maxSummary)
+	}
+}
+
+func TestJSONShape(t *testing.T) {
+	r := Build(Input{summary(engine.StatusExited), []engine.Event{exitWith(1, 1)}})
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	ev := m["evidence"]
+	for _, k := range []string{"failure", "immediate_cause", "previous_state_transitions", "originating_value",
+		"relevant_input", "confidence", "confidence_reason", "caveat"} {
+		if _, ok := ev[k]; !ok {
+			t.Errorf("evidence JSON lacks %q: %s", k, b)
+		}
+	}
+	if ev["immediate_cause"] != nil {
+		t.Errorf("immediate_cause = %v, want null", ev["immediate_cause"])
+	}
+	if ts, ok := ev["previous_state_transitions"].([]any); !ok || len(ts) != 0 {
+		t.Errorf("previous_state_transitions = %v, want []", ev["previous_state_transitions"])
+	}
+	if f := ev["failure"].(map[string]any); f["exit_code"] != 1.0 || f["kind"] != "exit" {
+		t.Errorf("failure = %v, want kind exit and exit_code 1", f)
+	}
+	if in := ev["relevant_input"].(map[string]any); in["argv"] == nil || in["cwd"] != "/app" {
+		t.Errorf("relevant_input = %v, want argv and cwd", in)
+	}
+
+	b, _ = json.Marshal(Build(Input{summary(engine.StatusRunning), nil}))
+	if want := `{"evidence":null,"reason":"session still running and no exception yet"}`; string(b) != want {
+		t.Errorf("clean JSON = %s, want %s", b, want)
+	}
+}
+
+// TestNoAliasing checks that the result shares no memory with the input, so a caller may keep it
+// after the ring overwrites the events.
+func TestNoAliasing(t *testing.T) {
+	cause := appFrame("app.js", 1)
+	ex := throwAt(2, "Error", "x", appFrame("app.js", 2), appFrame("app.js", 2))
+	in := Input{summary(engine.StatusExited), []engine.Event{consoleAt(1, "a", cause), ex}}
+	ev := Build(in).Evidence
+	cause.Line = 99
+	ex.Exception.Stack[0].Line = 99
+	in.Summary.Args[0] = "changed"
+	if ev.ImmediateCause.Location.Line != 1 || ev.Failure.Stack[0].Line != 2 || ev.RelevantInput.Argv[0] != "--port" {
+		t.Errorf("result changed with its input: cause %+v, stack %+v, argv %v",
+			ev.ImmediateCause.Location, ev.Failure.Stack, ev.RelevantInput.Argv)
+	}
+}
+
+func BenchmarkBuild(b *testing.B) {
+	events := make([]engine.Event, 0, 10_000)
+	for i := range cap(events) - 1 {
+		seq := uint64(i + 1)
+		switch i % 4 {
+		case 0:
+			events = append(events, script(seq, "node:internal/x"))
+		case 1:
+			events = append(events, consoleAt(seq, "tick", appFrame("app.js", i)))
+		default:
+			events = append(events, stdout(seq, "out"))
+		}
+	}
+	events = append(events, throwAt(10_000, "Error", "x", appFrame("app.js", 1), appFrame("app.js", 1)))
+	in := Input{summary(engine.StatusExited), events}
+	b.ReportAllocs()
+	for b.Loop() {
+		Build(in)
+	}
+}

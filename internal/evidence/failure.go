@@ -1,0 +1,92 @@
+package evidence
+
+import (
+	"fmt"
+
+	"traced/internal/engine"
+)
+
+// maxStack caps the frames a failure carries: the innermost ten locate a throw; deeper frames are
+// mostly framework and node plumbing that costs an AI reader tokens without adding evidence.
+const maxStack = 10
+
+// Reasons Build gives for nil Evidence.
+const (
+	reasonClean   = "exited with code 0 and no exception was captured"
+	reasonStopped = "stopped by a stop request and no exception was captured"
+	reasonRunning = "session still running and no exception yet"
+)
+
+// findFailure picks the failure: the last exception, else a non-zero exit or signal, unless the
+// user stopped the session. It returns the failure, the index of its event in in.Events
+// (len(in.Events) when the exit is known only from the summary), and a reason when there is none.
+func findFailure(in Input) (*Failure, int, string) {
+	for i := len(in.Events) - 1; i >= 0; i-- {
+		if e := in.Events[i]; e.Kind == engine.KindException && e.Exception != nil {
+			return exceptionFailure(e), i, ""
+		}
+	}
+	s := in.Summary
+	if s.Status == engine.StatusStopped {
+		return nil, 0, reasonStopped
+	}
+	for i := len(in.Events) - 1; i >= 0; i-- {
+		if e := in.Events[i]; e.Kind == engine.KindExit && e.Exit != nil {
+			if !failed(e.Exit.Code, e.Exit.Signal) {
+				return nil, 0, reasonClean // the exit event is the fact the summary was made from
+			}
+			return exitFailure(e.Seq, e.Exit.Code, e.Exit.Signal), i, ""
+		}
+	}
+	if s.Status.Finished() && failed(s.ExitCode, s.Signal) {
+		return exitFailure(0, s.ExitCode, s.Signal), len(in.Events), ""
+	}
+	switch s.Status {
+	case engine.StatusExited:
+		return nil, 0, reasonClean
+	case engine.StatusFailed:
+		return nil, 0, fmt.Sprintf("session failed (%s) and the program raised no exception and reported no exit", s.Error)
+	default:
+		return nil, 0, reasonRunning
+	}
+}
+
+// failed reports whether an exit status is a failure: a non-zero code or a signal.
+func failed(code *int, signal string) bool {
+	return signal != "" || (code != nil && *code != 0)
+}
+
+func exceptionFailure(e engine.Event) *Failure {
+	x := e.Exception
+	f := &Failure{Kind: FailureException, Seq: e.Seq, Class: x.Class, Message: x.Message.Value,
+		Location: throwSite(x)}
+	if len(x.Stack) > 0 {
+		f.Stack = append([]engine.Frame{}, x.Stack[:min(len(x.Stack), maxStack)]...)
+	}
+	return f
+}
+
+func exitFailure(seq uint64, code *int, signal string) *Failure {
+	f := &Failure{Kind: FailureExit, Seq: seq, Signal: signal}
+	if code != nil {
+		c := *code
+		f.ExitCode = &c
+	}
+	return f
+}
+
+// throwSite is where x was thrown: its own position when the inspector gave one, else the
+// innermost stack frame, else nil.
+func throwSite(x *engine.ExceptionInfo) *engine.Frame {
+	if x.URL != "" || x.File != "" || x.Line > 0 {
+		f := &engine.Frame{URL: x.URL, File: x.File, Line: x.Line, Column: x.Column, Internal: internalURL(x.URL)}
+		if len(x.Stack) > 0 && sameFile(&x.Stack[0], f) && x.Stack[0].Line == x.Line {
+			f.Function, f.Internal = x.Stack[0].Function, x.Stack[0].Internal
+		}
+		return f
+	}
+	if len(x.Stack) > 0 {
+		return cloneFrame(&x.Stack[0])
+	}
+	return nil
+}
