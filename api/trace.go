@@ -1,0 +1,124 @@
+package api
+
+import (
+	"traced/internal/engine"
+	"traced/internal/evidence"
+)
+
+// StatusResponse answers GET /api/trace/status: what this service can do.
+type StatusResponse struct {
+	Service    string   `json:"service"` // always "traced"
+	Version    string   `json:"version"`
+	Node       NodeInfo `json:"node"`
+	SourceMaps bool     `json:"sourceMaps"` // positions mapped to original sources by traced
+	Replay     string   `json:"replay"`     // "timeline": captured events are replayed, never time travel
+	Modes      []string `json:"modes"`
+	Auth       bool     `json:"auth"`
+	Root       string   `json:"root"`
+	Limits     Limits   `json:"limits"`
+}
+
+// NodeInfo says which node the service runs.
+type NodeInfo struct {
+	Found   bool   `json:"found"`
+	Path    string `json:"path,omitempty"`
+	Version string `json:"version,omitempty"`
+}
+
+// Limits are the caps in force.
+type Limits struct {
+	MaxEvents      int   `json:"maxEvents"`
+	MaxSessions    int   `json:"maxSessions"`
+	StringCap      int   `json:"stringCap"`
+	MaxBodyBytes   int64 `json:"maxBodyBytes"`
+	StartTimeoutMs int64 `json:"startTimeoutMs"`
+	MaxWaitMs      int64 `json:"maxWaitMs"`
+	MaxPageLimit   int   `json:"maxPageLimit"`
+}
+
+// StartRequest is the body of POST /api/trace/start.
+type StartRequest struct {
+	Target    string            `json:"target" validate:"required"`
+	Args      []string          `json:"args,omitempty"`
+	Cwd       string            `json:"cwd,omitempty"`
+	Env       map[string]string `json:"env,omitempty" validate:"dive,keys,required,excludesall=\x00=,endkeys,excludesall=\x00"`
+	Name      string            `json:"name,omitempty" validate:"omitempty,excludesall=/ \x00"`
+	TimeoutMs int64             `json:"timeoutMs,omitempty"`
+	MaxEvents int               `json:"maxEvents,omitempty"`
+}
+
+// StopRequest is the body of POST /api/trace/stop.
+type StopRequest struct {
+	ID string `json:"id" validate:"required"`
+}
+
+// SessionResponse wraps one session summary.
+type SessionResponse struct {
+	Session Summary `json:"session"`
+}
+
+// ListResponse answers GET /api/trace/list.
+type ListResponse struct {
+	Sessions []Summary `json:"sessions"`
+}
+
+// TraceResponse answers GET /api/trace: the summary and every retained event.
+type TraceResponse struct {
+	Session Summary `json:"session"`
+	Events  []Event `json:"events"`
+}
+
+// EventsResponse answers GET /api/trace/events: a page after a cursor.
+type EventsResponse struct {
+	Session string  `json:"session"`
+	Status  string  `json:"status"`
+	Events  []Event `json:"events"`
+	Oldest  uint64  `json:"oldest"`
+	Newest  uint64  `json:"newest"`
+	Gap     *Gap    `json:"gap,omitempty"`
+	Next    uint64  `json:"next"`
+	More    bool    `json:"more"`
+}
+
+// WaitResponse answers GET /api/trace/wait: the first matching event, or why there is none.
+type WaitResponse struct {
+	Session  string `json:"session"`
+	Status   string `json:"status"`
+	Event    *Event `json:"event"`
+	TimedOut bool   `json:"timedOut"`
+	Finished bool   `json:"finished"` // the session ended without a matching event
+	Oldest   uint64 `json:"oldest"`
+	Newest   uint64 `json:"newest"`
+	Gap      *Gap   `json:"gap,omitempty"`
+	Next     uint64 `json:"next"`
+}
+
+// EvidenceResponse answers GET /api/trace/evidence.
+type EvidenceResponse struct {
+	Session string `json:"session"`
+	Status  string `json:"status"`
+	evidence.Result
+}
+
+// HealthResponse answers GET /healthz.
+type HealthResponse struct {
+	OK bool `json:"ok"`
+}
+
+// ConvertPage builds an events page answer.
+func ConvertPage(sum Summary, p engine.Page) EventsResponse {
+	return EventsResponse{Session: sum.ID, Status: string(sum.Status), Events: p.Events,
+		Oldest: p.Oldest, Newest: p.Newest, Gap: p.Gap, Next: p.Next, More: p.More}
+}
+
+// ConvertWait builds a wait answer from the page the wait ended with.
+func ConvertWait(sum Summary, p engine.Page, timedOut bool) WaitResponse {
+	w := WaitResponse{Session: sum.ID, Status: string(sum.Status), TimedOut: timedOut,
+		Oldest: p.Oldest, Newest: p.Newest, Gap: p.Gap, Next: p.Next}
+	if len(p.Events) > 0 {
+		w.Event = &p.Events[0]
+	} else if !timedOut {
+		w.Finished = true
+	}
+	return w
+}

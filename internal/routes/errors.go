@@ -1,0 +1,71 @@
+package routes
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"traced/api"
+	"traced/internal/engine"
+)
+
+// httpError is an error with the status, code and hint it is rendered with.
+type httpError struct {
+	status  int
+	code    string
+	message string
+	hint    string
+}
+
+func (e *httpError) Error() string { return e.message }
+
+func newError(status int, code, message, hint string) *httpError {
+	return &httpError{status: status, code: code, message: message, hint: hint}
+}
+
+func badRequest(message, hint string) *httpError {
+	return newError(http.StatusBadRequest, "bad_request", message, hint)
+}
+
+// writeError renders err as the single error envelope. Known errors map to their status; anything
+// else is a 500 whose message does not leak internals.
+func (a *app) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var he *httpError
+	var se *engine.StartError
+	switch {
+	case errors.As(err, &he):
+	case errors.Is(err, engine.ErrNotFound):
+		he = newError(http.StatusNotFound, "not_found", err.Error(), "GET /api/trace/list shows the retained sessions")
+	case errors.Is(err, engine.ErrTooMany):
+		he = newError(http.StatusTooManyRequests, "too_many_sessions", err.Error(),
+			"POST /api/trace/stop {\"id\":...} a live session, or wait until one finishes")
+	case errors.Is(err, engine.ErrOutsideRoot):
+		he = badRequest(err.Error(), "target and cwd must resolve inside the workspace root "+a.cfg.Engine.Capabilities().Root)
+		he.code = "outside_workspace"
+	case errors.Is(err, engine.ErrTargetAbsent):
+		he = badRequest(err.Error(), "target is a path to a .js/.mjs/.cjs file, relative to cwd (default: the workspace root)")
+		he.code = "target_not_found"
+	case errors.Is(err, engine.ErrBadInput):
+		he = badRequest(err.Error(), "see GET /api/openapi.yaml for the request schema")
+	case errors.Is(err, engine.ErrShutdown):
+		he = newError(http.StatusServiceUnavailable, "shutting_down", err.Error(), "the service is stopping; start it again")
+	case errors.As(err, &se):
+		he = newError(http.StatusInternalServerError, "start_failed", se.Error(),
+			"check the target runs with `node <target>`; GET /api/trace/status shows the node in use")
+	default:
+		a.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		he = newError(http.StatusInternalServerError, "internal", "internal error", "retry; if it persists, see the service log")
+	}
+	writeJSON(w, he.status, api.ErrorBody{Error: api.ErrorDetail{Code: he.code, Message: he.message, Hint: he.hint}})
+}
+
+// writeJSON renders v with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		slog.Debug("write response", "err", err) // the client went away
+	}
+}

@@ -1,0 +1,96 @@
+package routes
+
+import (
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"traced/api"
+	"traced/internal/engine"
+)
+
+// Config is what the HTTP surface needs.
+type Config struct {
+	Engine *engine.Manager
+	// Stream serves GET /api/stream (the stream hub); it runs after the Host and token checks.
+	Stream       http.Handler
+	Token        string // bearer token; "" turns auth off (--no-auth)
+	TokenFile    string // where the token is kept, named in 401 hints
+	AllowOrigins []string
+	BoundAddr    netip.Addr // the listener's address, allowed in Host besides loopback
+	MaxBodyBytes int64      // request body cap; 0: DefaultMaxBodyBytes
+	Version      string
+	Logger       *slog.Logger
+	// Done is closed when the service shuts down, ending long polls.
+	Done <-chan struct{}
+}
+
+// DefaultMaxBodyBytes caps request bodies: a start request with many args fits in a few KiB.
+const DefaultMaxBodyBytes = 1 << 20
+
+type app struct {
+	cfg      Config
+	contract *contract
+	log      *slog.Logger
+}
+
+// New builds the router. Order: Host check, Origin check, token, body cap, contract validation,
+// handler; the stream route stops after the token check (its origin check is the WebSocket one).
+func New(cfg Config) (chi.Router, error) {
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Done == nil {
+		cfg.Done = make(chan struct{})
+	}
+	c, err := newContract()
+	if err != nil {
+		return nil, err
+	}
+	a := &app{cfg: cfg, contract: c, log: cfg.Logger}
+
+	r := chi.NewRouter()
+	r.Use(middleware.Recoverer, a.checkHost, a.checkOrigin)
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		a.writeError(w, r, newError(http.StatusNotFound, "not_found", "no route "+r.Method+" "+r.URL.Path, "GET /api/openapi.yaml lists the routes"))
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		a.writeError(w, r, newError(http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path, "GET /api/openapi.yaml lists the methods"))
+	})
+
+	r.Get("/healthz", a.health)        // liveness, no auth
+	r.Get("/api/openapi.yaml", a.spec) // the contract, no auth
+	r.With(a.requireToken(true), a.validateRequest).
+		Get("/api/stream", cfg.Stream.ServeHTTP) // WebSocket event stream
+
+	r.Group(func(r chi.Router) {
+		r.Use(a.requireToken(false), a.readBody, a.validateRequest)
+		r.Get("/api/trace/status", a.status)     // capabilities and limits
+		r.Post("/api/trace/start", a.start)      // launch a traced run
+		r.Post("/api/trace/stop", a.stop)        // kill a run's process group
+		r.Get("/api/trace/list", a.list)         // every retained session
+		r.Get("/api/trace", a.trace)             // one session: summary and events
+		r.Get("/api/trace/evidence", a.evidence) // the failure evidence chain
+		r.Get("/api/trace/events", a.events)     // a page of events after a cursor
+		r.Get("/api/trace/wait", a.wait)         // long poll for the next matching event
+	})
+	return r, nil
+}
+
+func (a *app) health(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, api.HealthResponse{OK: true})
+}
+
+func (a *app) spec(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/yaml")
+	w.Write(api.Spec)
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,217 @@
+package routes
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"traced/api"
+	"traced/internal/engine"
+	"traced/internal/evidence"
+)
+
+// Defaults and caps of the trace API's query parameters (the contract states the same bounds).
+const (
+	defaultPageLimit = 100
+	maxPageLimit     = 1000
+	defaultWait      = 10 * time.Second
+	maxWait          = 60 * time.Second
+	// stopWait bounds a stop request: SIGKILL to a process group is reaped within milliseconds.
+	stopWait = 10 * time.Second
+)
+
+func (a *app) status(w http.ResponseWriter, r *http.Request) {
+	c := a.cfg.Engine.Capabilities()
+	writeJSON(w, http.StatusOK, api.StatusResponse{
+		Service: "traced",
+		Version: a.cfg.Version,
+		Node:    api.NodeInfo{Found: c.NodeVersion != "", Path: c.NodePath, Version: c.NodeVersion},
+		Replay:  "timeline",
+		Modes:   []string{"trace"},
+		Auth:    a.cfg.Token != "",
+		Root:    c.Root,
+		Limits: api.Limits{
+			MaxEvents: c.Config.MaxEvents, MaxSessions: c.Config.MaxSessions, StringCap: c.Config.StringCap,
+			MaxBodyBytes: a.cfg.MaxBodyBytes, StartTimeoutMs: c.Config.StartTimeout.Milliseconds(),
+			MaxWaitMs: maxWait.Milliseconds(), MaxPageLimit: maxPageLimit,
+		},
+	})
+}
+
+func (a *app) start(w http.ResponseWriter, r *http.Request) {
+	var req api.StartRequest
+	if err := decodeBody(r, &req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if err := checkStruct(req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	s, err := a.cfg.Engine.Start(r.Context(), engine.StartRequest{
+		Target: req.Target, Args: req.Args, Cwd: req.Cwd, Env: req.Env, Name: req.Name,
+		Timeout: time.Duration(req.TimeoutMs) * time.Millisecond, MaxEvents: req.MaxEvents,
+	})
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, api.SessionResponse{Session: s.Summary()})
+}
+
+func (a *app) stop(w http.ResponseWriter, r *http.Request) {
+	var req api.StopRequest
+	if err := decodeBody(r, &req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), stopWait)
+	defer cancel()
+	sum, err := a.cfg.Engine.Stop(ctx, req.ID)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, api.SessionResponse{Session: sum})
+}
+
+func (a *app) list(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, api.ListResponse{Sessions: a.cfg.Engine.List()})
+}
+
+func (a *app) trace(w http.ResponseWriter, r *http.Request) {
+	s, kinds, err := a.sessionAndKinds(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	sum := s.Summary() // before the events: a summary never claims fewer events than listed
+	writeJSON(w, http.StatusOK, api.TraceResponse{Session: sum, Events: s.Events(0, kinds, 0).Events})
+}
+
+func (a *app) evidence(w http.ResponseWriter, r *http.Request) {
+	s, err := a.cfg.Engine.Get(r.URL.Query().Get("id"))
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	sum := s.Summary()
+	res := evidence.Build(evidence.Input{Summary: sum, Events: s.Snapshot()})
+	writeJSON(w, http.StatusOK, api.EvidenceResponse{Session: sum.ID, Status: string(sum.Status), Result: res})
+}
+
+func (a *app) events(w http.ResponseWriter, r *http.Request) {
+	s, kinds, err := a.sessionAndKinds(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	q := r.URL.Query()
+	after, err := uintParam(q.Get("after"), 0)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	limit, err := uintParam(q.Get("limit"), defaultPageLimit)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	limit = min(max(limit, 1), maxPageLimit)
+	sum := s.Summary()
+	writeJSON(w, http.StatusOK, api.ConvertPage(sum, s.Events(after, kinds, int(limit))))
+}
+
+func (a *app) wait(w http.ResponseWriter, r *http.Request) {
+	s, kinds, err := a.sessionAndKinds(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	q := r.URL.Query()
+	after, err := uintParam(q.Get("after"), 0)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	ms, err := uintParam(q.Get("timeoutMs"), uint64(defaultWait.Milliseconds()))
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	timeout := min(time.Duration(ms)*time.Millisecond, maxWait)
+	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() {}) // no-op; keeps the shape symmetric with Done below
+	defer stop()
+	go func() { // the service is shutting down: end the poll now rather than hold Shutdown
+		select {
+		case <-a.cfg.Done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	p, err := s.Wait(ctx, after, kinds)
+	timedOut := err != nil
+	writeJSON(w, http.StatusOK, api.ConvertWait(s.Summary(), p, timedOut))
+}
+
+// sessionAndKinds reads the id and kinds query parameters every session read takes.
+func (a *app) sessionAndKinds(r *http.Request) (*engine.Session, engine.KindSet, error) {
+	q := r.URL.Query()
+	s, err := a.cfg.Engine.Get(q.Get("id"))
+	if err != nil {
+		return nil, nil, err
+	}
+	kinds, err := parseKinds(q.Get("kinds"))
+	return s, kinds, err
+}
+
+// parseKinds reads a comma-separated kind list; empty means every kind.
+func parseKinds(s string) (engine.KindSet, error) {
+	if s == "" {
+		return nil, nil
+	}
+	set := engine.KindSet{}
+	for _, k := range strings.Split(s, ",") {
+		if !engine.ValidKind(engine.Kind(k)) {
+			names := make([]string, len(engine.Kinds))
+			for i, k := range engine.Kinds {
+				names[i] = string(k)
+			}
+			return nil, badRequest("query parameter \"kinds\": unknown kind "+strconv.Quote(k),
+				"kinds is a comma-separated list of: "+strings.Join(names, ","))
+		}
+		set[engine.Kind(k)] = true
+	}
+	return set, nil
+}
+
+func uintParam(s string, def uint64) (uint64, error) {
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, badRequest("query parameter: "+strconv.Quote(s)+" is not a non-negative integer", "see GET /api/openapi.yaml")
+	}
+	return n, nil
+}
+
+// decodeBody decodes a JSON body already checked against the contract.
+func decodeBody(r *http.Request, v any) error {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return badRequest("body is not valid JSON: "+err.Error(), "send a JSON object")
+		}
+		return badRequest("body: "+err.Error(), "see GET /api/openapi.yaml for the schema")
+	}
+	return nil
+}

@@ -1,0 +1,135 @@
+package routes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/go-playground/validator/v10"
+
+	"traced/api"
+)
+
+// contract validates requests against the embedded OpenAPI document.
+type contract struct {
+	doc    *openapi3.T
+	router routers.Router
+}
+
+// LoadContract parses and checks the embedded spec; a broken spec is a build defect, found at start.
+func LoadContract() (*openapi3.T, error) {
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(api.Spec)
+	if err != nil {
+		return nil, fmt.Errorf("load openapi.yaml: %w", err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		return nil, fmt.Errorf("validate openapi.yaml: %w", err)
+	}
+	return doc, nil
+}
+
+func newContract() (*contract, error) {
+	doc, err := LoadContract()
+	if err != nil {
+		return nil, err
+	}
+	doc.Servers = nil // match any host and port: the Host check is ours
+	router, err := gorillamux.NewRouter(doc)
+	if err != nil {
+		return nil, fmt.Errorf("openapi router: %w", err)
+	}
+	return &contract{doc: doc, router: router}, nil
+}
+
+// validateRequest checks a request's parameters and body against the contract. It runs after the
+// body cap, so the validator never reads more than MaxBodyBytes.
+func (a *app) validateRequest(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		route, params, err := a.contract.router.FindRoute(r)
+		if err != nil {
+			// chi routed it, so the contract lacks it: a defect the route/spec test catches.
+			a.writeError(w, r, newError(http.StatusNotFound, "not_found", "no such route in the contract", "GET /api/openapi.yaml lists the routes"))
+			return
+		}
+		in := &openapi3filter.RequestValidationInput{
+			Request:    r,
+			PathParams: params,
+			Route:      route,
+			Options: &openapi3filter.Options{
+				AuthenticationFunc:  openapi3filter.NoopAuthenticationFunc, // checked before, by requireToken
+				SkipSettingDefaults: true,                                  // handlers apply defaults
+			},
+		}
+		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
+			a.writeError(w, r, badRequest(describeValidation(err), "GET /api/openapi.yaml gives the schema of "+r.Method+" "+route.Path))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// describeValidation names the field that failed, e.g. `body field "target": ...` or
+// `query parameter "limit": ...`.
+func describeValidation(err error) string {
+	var re *openapi3filter.RequestError
+	if !errors.As(err, &re) {
+		return err.Error()
+	}
+	var se *openapi3.SchemaError
+	reason := re.Reason
+	if errors.As(re.Err, &se) {
+		reason = se.Reason
+		if ptr := se.JSONPointer(); len(ptr) > 0 && re.RequestBody != nil {
+			return fmt.Sprintf("body field %q: %s", strings.Join(ptr, "."), reason)
+		}
+	} else if re.Err != nil {
+		if reason != "" {
+			reason += ": "
+		}
+		reason += re.Err.Error()
+	}
+	switch {
+	case re.Parameter != nil:
+		return fmt.Sprintf("%s parameter %q: %s", re.Parameter.In, re.Parameter.Name, reason)
+	case re.RequestBody != nil:
+		return "body: " + reason
+	}
+	return reason
+}
+
+// validate runs the struct rules the schema cannot state (validator/v10 tags on api types).
+var validate = func() *validator.Validate {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	v.RegisterTagNameFunc(func(f reflect.StructField) string {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		return name
+	})
+	return v
+}()
+
+func checkStruct(v any) error {
+	err := validate.Struct(v)
+	var ve validator.ValidationErrors
+	if errors.As(err, &ve) && len(ve) > 0 {
+		f := ve[0]
+		return badRequest(fmt.Sprintf("body field %q fails rule %q", jsonPath(f.Namespace()), f.Tag()),
+			"GET /api/openapi.yaml gives the schema")
+	}
+	return err
+}
+
+// jsonPath drops the struct name from validator's "StartRequest.env[X]".
+func jsonPath(ns string) string {
+	if _, rest, ok := strings.Cut(ns, "."); ok {
+		return rest
+	}
+	return ns
+}

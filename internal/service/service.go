@@ -1,0 +1,117 @@
+// Package service wires the engine, the stream hub and the HTTP routes into one running service,
+// and ends them in order at shutdown. cmd/traced and the black-box tests share this wiring.
+package service
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"traced/api"
+	"traced/internal/engine"
+	"traced/internal/routes"
+	"traced/internal/stream"
+)
+
+// Options configure a service.
+type Options struct {
+	Engine       engine.Config
+	Token        string // "" turns auth off
+	TokenFile    string
+	AllowOrigins []string
+	BoundAddr    netip.Addr
+	MaxBodyBytes int64
+	Version      string
+	Logger       *slog.Logger
+	// StreamQueue is each stream subscriber's queue length (messages); 0: the hub's default.
+	StreamQueue int
+	// StreamWriteTimeout bounds one message write to a subscriber; 0: the hub's default.
+	StreamWriteTimeout time.Duration
+}
+
+// Service is a wired traced instance.
+type Service struct {
+	Engine *engine.Manager
+	Hub    *stream.Hub
+	Router chi.Router
+	http   *http.Server
+	done   chan struct{}
+	log    *slog.Logger
+}
+
+// New builds the service without listening.
+func New(o Options) (*Service, error) {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	src := &retained{}
+	hub := stream.NewHub(stream.Config{Source: src, Logger: o.Logger, OriginPatterns: o.AllowOrigins,
+		QueueSize: o.StreamQueue, WriteTimeout: o.StreamWriteTimeout})
+	mgr, err := engine.NewManager(o.Engine, hub, o.Logger)
+	if err != nil {
+		return nil, err
+	}
+	src.engine = mgr
+	done := make(chan struct{})
+	r, err := routes.New(routes.Config{Engine: mgr, Stream: hub, Token: o.Token, TokenFile: o.TokenFile,
+		AllowOrigins: o.AllowOrigins, BoundAddr: o.BoundAddr, MaxBodyBytes: o.MaxBodyBytes,
+		Version: o.Version, Logger: o.Logger, Done: done})
+	if err != nil {
+		return nil, err
+	}
+	return &Service{
+		Engine: mgr,
+		Hub:    hub,
+		Router: r,
+		done:   done,
+		log:    o.Logger,
+		http: &http.Server{
+			Handler:           r,
+			ReadHeaderTimeout: 5 * time.Second,
+			IdleTimeout:       2 * time.Minute,
+			MaxHeaderBytes:    16 << 10,
+			ErrorLog:          slog.NewLogLogger(o.Logger.Handler(), slog.LevelDebug),
+		},
+	}, nil
+}
+
+// Serve serves on ln until Shutdown; it returns nil after a graceful shutdown.
+func (s *Service) Serve(ln net.Listener) error {
+	err := s.http.Serve(ln)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Shutdown ends long polls, closes streams with 1001, stops accepting, waits for requests in
+// flight and kills every child, all bounded by ctx.
+func (s *Service) Shutdown(ctx context.Context) error {
+	select {
+	case <-s.done:
+	default:
+		close(s.done)
+	}
+	s.Hub.Shutdown(ctx)
+	errHTTP := s.http.Shutdown(ctx)
+	errEngine := s.Engine.Shutdown(ctx)
+	return errors.Join(errHTTP, errEngine)
+}
+
+// retained lets the stream hub replay a session's retained events.
+type retained struct{ engine *engine.Manager }
+
+func (r *retained) Retained(session string, after uint64) ([]api.Event, uint64, uint64, bool) {
+	s, err := r.engine.Get(session)
+	if err != nil {
+		return nil, 0, 0, false
+	}
+	p := s.Events(after, nil, 0)
+	return p.Events, p.Oldest, p.Newest, true
+}
