@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+
+	"traced/internal/engine"
+	"traced/internal/evidence"
+)
+
+func run(args []string) int {
+	fs := newFlagSet("run", "traced run [flags] <script> [args...]")
+	var ef engineFlags
+	ef.register(fs)
+	asJSON := fs.Bool("json", false, "print a machine-readable report (summary, events, evidence) on stdout")
+	verbose := fs.Bool("verbose", false, "also print context and script events")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage(err)
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	cfg, err := ef.config()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "traced:", err)
+		return 127
+	}
+	cfg.MaxSessions = 1
+	var printer io.Writer = os.Stderr
+	if *asJSON {
+		printer = io.Discard
+	}
+	lines := &linePrinter{w: printer, verbose: *verbose}
+	mgr, err := engine.NewManager(cfg, lines, nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "traced:", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	s, err := mgr.Start(ctx, engine.StartRequest{Target: fs.Arg(0), Args: fs.Args()[1:]})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "traced:", err)
+		return 1
+	}
+	select {
+	case <-s.Done():
+	case <-ctx.Done(): // interrupted: stop the child, report what was seen
+		mgr.Shutdown(context.Background())
+	}
+	sum := s.Summary()
+	res := evidence.Build(evidence.Input{Summary: sum, Events: s.Snapshot()})
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(struct {
+			Session  engine.Summary  `json:"session"`
+			Events   []engine.Event  `json:"events"`
+			Evidence evidence.Result `json:"evidence"`
+		}{sum, s.Events(0, engine.KindSet{engine.KindConsole: true, engine.KindException: true,
+			engine.KindStdout: true, engine.KindStderr: true, engine.KindExit: true}, 0).Events, res})
+	} else if res.Evidence != nil {
+		b, _ := json.MarshalIndent(res.Evidence, "", "  ")
+		fmt.Fprintf(os.Stderr, "evidence:\n%s\n", b)
+	}
+	switch {
+	case sum.ExitCode != nil:
+		return *sum.ExitCode
+	case sum.Signal != "":
+		return 128 + signalNumber(sum.Signal)
+	}
+	return 1
+}
+
+func signalNumber(name string) int {
+	switch name {
+	case "SIGKILL":
+		return int(syscall.SIGKILL)
+	case "SIGTERM":
+		return int(syscall.SIGTERM)
+	case "SIGINT":
+		return int(syscall.SIGINT)
+	}
+	return 0
+}
+
+// linePrinter writes one compact line per event as the engine captures it.
+type linePrinter struct {
+	mu      sync.Mutex
+	w       io.Writer
+	verbose bool
+}
+
+func (p *linePrinter) PublishStatus(engine.Summary) {}
+
+func (p *linePrinter) PublishEvent(_ string, ev engine.Event) {
+	line := eventLine(ev, p.verbose)
+	if line == "" {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, "%5d %-9s %s\n", ev.Seq, ev.Kind, line)
+}
+
+// eventLine renders an event compactly; "" skips it.
+func eventLine(ev engine.Event, verbose bool) string {
+	switch ev.Kind {
+	case engine.KindConsole:
+		return fmt.Sprintf("%s %s  (%s)", ev.Console.Level, ev.Console.Text.Value, where(ev.Console.Frame))
+	case engine.KindException:
+		x := ev.Exception
+		loc := x.File
+		if loc == "" {
+			loc = x.URL
+		}
+		return fmt.Sprintf("%s: %s  (%s:%d:%d)", x.Class, x.Message.Value, loc, x.Line, x.Column)
+	case engine.KindStdout, engine.KindStderr:
+		return ev.Output.Text.Value
+	case engine.KindExit:
+		if ev.Exit.Code != nil {
+			return fmt.Sprintf("code %d", *ev.Exit.Code)
+		}
+		return "signal " + ev.Exit.Signal
+	case engine.KindPause:
+		return ev.Pause.Reason + " at " + where(ev.Pause.Location)
+	case engine.KindResume:
+		return ""
+	case engine.KindScript:
+		if verbose || !ev.Script.Internal {
+			return strings.TrimSpace(ev.Script.File + " " + ev.Script.URL)
+		}
+	case engine.KindContext:
+		if verbose {
+			return ev.Context.Name
+		}
+	}
+	return ""
+}
+
+func where(f *engine.Frame) string {
+	if f == nil {
+		return "?"
+	}
+	loc := f.File
+	if loc == "" {
+		loc = f.URL
+	}
+	return fmt.Sprintf("%s:%d", loc, f.Line)
+}

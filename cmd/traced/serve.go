@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/netip"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"traced/internal/routes"
+	"traced/internal/service"
+)
+
+// shutdownGrace bounds a graceful stop: children are killed, streams closed with 1001.
+const shutdownGrace = 5 * time.Second
+
+func serve(args []string) int {
+	fs := newFlagSet("serve", "traced [serve] [flags]")
+	var ef engineFlags
+	ef.register(fs)
+	addr := fs.String("addr", "127.0.0.1:7777", "listen address; non-loopback needs --allow-remote too")
+	allowRemote := fs.Bool("allow-remote", false, "allow a non-loopback --addr (the API runs code: keep auth on)")
+	noAuth := fs.Bool("no-auth", false, "serve without the bearer token (any local process can then run code)")
+	var origins listFlag
+	fs.Var(&origins, "allow-origin", "an exact browser Origin allowed to call the API (repeatable)")
+	maxBody := fs.Int64("max-body", routes.DefaultMaxBodyBytes, "request body cap in bytes")
+	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage(err)
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintln(os.Stderr, "traced: --log-level:", err)
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+
+	bound, err := checkAddr(*addr, *allowRemote)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "traced:", err)
+		return 2
+	}
+	cfg, err := ef.config()
+	if err != nil {
+		log.Warn("node not found; /api/trace/start will refuse until it is installed", "err", err)
+	}
+	token, tokenFile := "", ""
+	if *noAuth {
+		log.Warn("auth is off (--no-auth): any local process or user can run code through this service")
+	} else if token, tokenFile, err = loadToken(); err != nil {
+		fmt.Fprintln(os.Stderr, "traced:", err)
+		return 1
+	}
+
+	svc, err := service.New(service.Options{Engine: cfg, Token: token, TokenFile: tokenFile,
+		AllowOrigins: origins, BoundAddr: bound, MaxBodyBytes: *maxBody, Version: version, Logger: log})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "traced:", err)
+		return 1
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "traced:", err)
+		return 1
+	}
+	fmt.Fprintf(os.Stderr, "traced %s listening on http://%s\n", version, ln.Addr())
+	if tokenFile != "" {
+		fmt.Fprintf(os.Stderr, "token file: %s (send Authorization: Bearer <token>)\n", tokenFile)
+	} else if token != "" {
+		fmt.Fprintln(os.Stderr, "token: from TRACED_TOKEN")
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- svc.Serve(ln) }()
+	select {
+	case err := <-errc:
+		log.Error("serve", "err", err)
+		return 1
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := svc.Shutdown(sctx); err != nil {
+		log.Warn("shutdown", "err", err)
+	}
+	if err := <-errc; err != nil {
+		log.Error("serve", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// checkAddr refuses a non-loopback listen address unless --allow-remote says so too.
+func checkAddr(addr string, allowRemote bool) (netip.Addr, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return netip.Addr{}, fmt.Errorf("--addr %q: %w", addr, err)
+	}
+	if host == "localhost" {
+		return netip.MustParseAddr("127.0.0.1"), nil
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return netip.Addr{}, fmt.Errorf("--addr %q: the host must be an IP address or localhost", addr)
+	}
+	if !ip.IsLoopback() && !allowRemote {
+		return netip.Addr{}, fmt.Errorf("--addr %s is not loopback: anyone who reaches it can run code; add --allow-remote to mean it", addr)
+	}
+	return ip, nil
+}
+
+func exitUsage(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
+}
