@@ -1,0 +1,131 @@
+package tests
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"traced/internal/engine"
+	"traced/internal/service"
+)
+
+// benchHarness is newHarness for benchmarks: a *testing.B is not a *testing.T.
+func benchHarness(b *testing.B, opts ...func(*service.Options)) (*service.Service, string, func()) {
+	b.Helper()
+	o := service.Options{
+		Engine:  engine.Config{NodePath: nodeOrSkip(b), Root: "testdata", MaxEvents: 250_000, MaxSessions: 4},
+		Version: "bench",
+	}
+	for _, f := range opts {
+		f(&o)
+	}
+	svc, err := service.New(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- svc.Serve(ln) }()
+	return svc, ln.Addr().String(), func() {
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		defer cancel()
+		svc.Shutdown(ctx)
+		<-served
+	}
+}
+
+// countEvents subscribes to every session and counts event messages until an exit event.
+func countEvents(ctx context.Context, addr string, ready chan<- struct{}) uint64 {
+	conn, _, err := websocket.Dial(ctx, "ws://"+addr+"/api/stream", nil)
+	if err != nil {
+		close(ready)
+		return 0
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(1 << 20)
+	var n uint64
+	for {
+		_, data, err := conn.Read(ctx)
+		if err != nil {
+			return n
+		}
+		switch {
+		case bytes.Contains(data, []byte(`"type":"live"`)):
+			close(ready)
+		case bytes.Contains(data, []byte(`"type":"event"`)):
+			n++
+			if bytes.Contains(data, []byte(`"kind":"exit"`)) {
+				conn.Close(websocket.StatusNormalClosure, "")
+				return n
+			}
+		}
+	}
+}
+
+// BenchmarkSessionStart measures spawn -> attach -> running, the latency of POST /api/trace/start
+// minus HTTP.
+func BenchmarkSessionStart(b *testing.B) {
+	svc, _, done := benchHarness(b)
+	defer done()
+	ctx := context.Background()
+	for b.Loop() {
+		s, err := svc.Engine.Start(ctx, engine.StartRequest{Target: "forever.js"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if _, err := svc.Engine.Stop(ctx, s.ID()); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+}
+
+// BenchmarkConsoleCapture runs a 100,000-line script and reports captured events per second,
+// with no subscriber and with one stream subscriber receiving every event.
+func BenchmarkConsoleCapture(b *testing.B) {
+	const lines = 100_000
+	for _, subscribers := range []int{0, 1} {
+		b.Run(fmt.Sprintf("subscribers=%d", subscribers), func(b *testing.B) {
+			svc, addr, done := benchHarness(b, func(o *service.Options) { o.StreamQueue = 1 << 18 })
+			defer done()
+			var events, received uint64
+			var elapsed time.Duration
+			for b.Loop() {
+				sub := make(chan uint64, 1)
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+				if subscribers > 0 {
+					ready := make(chan struct{})
+					go func() { sub <- countEvents(ctx, addr, ready) }()
+					<-ready
+				}
+				t0 := time.Now()
+				s, err := svc.Engine.Start(ctx, engine.StartRequest{Target: "lines.js", Args: []string{fmt.Sprint(lines)}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				<-s.Done()
+				elapsed += time.Since(t0)
+				sum := s.Summary()
+				events += sum.LastSeq
+				if subscribers > 0 {
+					received += <-sub
+				}
+				cancel()
+				svc.Engine.Stop(context.Background(), s.ID())
+			}
+			b.ReportMetric(float64(events)/elapsed.Seconds(), "events/s")
+			if subscribers > 0 {
+				b.ReportMetric(float64(received)/float64(events), "received/captured")
+			}
+		})
+	}
+}

@@ -1,0 +1,227 @@
+package tests
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/coder/websocket"
+
+	"traced/api"
+	"traced/internal/engine"
+	"traced/internal/service"
+)
+
+// dialStream subscribes with query (e.g. "session=s1&after=3") and waits for the live marker.
+func (h *harness) dialStream(ctx context.Context, query string) (*websocket.Conn, []api.StreamMessage) {
+	h.t.Helper()
+	conn, _, err := websocket.Dial(ctx, "ws://"+h.addr+"/api/stream?"+query, &websocket.DialOptions{
+		HTTPHeader: http.Header{"Authorization": {"Bearer " + testToken}},
+	})
+	if err != nil {
+		h.t.Fatalf("dial stream: %v", err)
+	}
+	conn.SetReadLimit(1 << 20)
+	h.t.Cleanup(func() { conn.CloseNow() })
+	var before []api.StreamMessage // replayed messages before the live marker
+	for {
+		m := readMessage(ctx, h.t, conn)
+		if m.Type == api.MsgLive {
+			return conn, before
+		}
+		before = append(before, m)
+	}
+}
+
+func readMessage(ctx context.Context, t *testing.T, conn *websocket.Conn) api.StreamMessage {
+	t.Helper()
+	_, data, err := conn.Read(ctx)
+	if err != nil {
+		t.Fatalf("read stream: %v", err)
+	}
+	var m api.StreamMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatalf("stream message %s: %v", data, err)
+	}
+	return m
+}
+
+// collectUntilExit reads event messages of one session until its exit event.
+func collectUntilExit(ctx context.Context, t *testing.T, conn *websocket.Conn, session string) []api.Event {
+	t.Helper()
+	var evs []api.Event
+	for {
+		m := readMessage(ctx, t, conn)
+		if m.Type == api.MsgGap {
+			t.Fatalf("unexpected gap %+v", m.Gap)
+		}
+		if m.Type != api.MsgEvent || m.Session != session {
+			continue
+		}
+		evs = append(evs, *m.Event)
+		if m.Event.Kind == engine.KindExit {
+			return evs
+		}
+	}
+}
+
+func TestStreamMatchesTrace(t *testing.T) {
+	h := newHarness(t)
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	conn, _ := h.dialStream(ctx, "")
+	s := h.start(api.StartRequest{Target: "throws.js"})
+	got := collectUntilExit(ctx, t, conn, s.ID)
+	want := h.trace(s.ID, "").Events
+	if len(got) != len(want) {
+		t.Fatalf("stream gave %d events, trace %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i].Seq != want[i].Seq || got[i].Kind != want[i].Kind {
+			t.Fatalf("event %d: stream %d/%s, trace %d/%s", i, got[i].Seq, got[i].Kind, want[i].Seq, want[i].Kind)
+		}
+	}
+	conn.Close(websocket.StatusNormalClosure, "")
+}
+
+func TestStreamResumeReplaysExactlyTheMissing(t *testing.T) {
+	h := newHarness(t)
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	s := h.start(api.StartRequest{Target: "throws.js"})
+	h.waitExit(s.ID)
+	all := h.trace(s.ID, "").Events
+	cursor := all[len(all)/2].Seq
+
+	_, replay := h.dialStream(ctx, fmt.Sprintf("session=%s&after=%d", s.ID, cursor))
+	var seqs []uint64
+	for _, m := range replay {
+		if m.Type == api.MsgEvent {
+			seqs = append(seqs, m.Event.Seq)
+		}
+	}
+	var want []uint64
+	for _, ev := range all {
+		if ev.Seq > cursor {
+			want = append(want, ev.Seq)
+		}
+	}
+	if fmt.Sprint(seqs) != fmt.Sprint(want) {
+		t.Fatalf("replayed %v, want %v", seqs, want)
+	}
+
+	// A cursor older than the ring: an explicit gap, then what is retained.
+	_, replay = h.dialStream(ctx, fmt.Sprintf("session=%s&kinds=exit&after=0", s.ID))
+	if len(replay) == 0 || replay[len(replay)-1].Type != api.MsgEvent || replay[len(replay)-1].Event.Kind != engine.KindExit {
+		t.Fatalf("filtered replay %+v", replay)
+	}
+}
+
+func TestStreamGapForEvictedCursor(t *testing.T) {
+	h := newHarness(t, func(o *service.Options) { o.Engine.MaxEvents = 100 })
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	s := h.start(api.StartRequest{Target: "lines.js", Args: []string{"500"}})
+	sum := h.waitExit(s.ID)
+	_, replay := h.dialStream(ctx, fmt.Sprintf("session=%s&after=5", s.ID))
+	if len(replay) == 0 || replay[0].Type != api.MsgGap || replay[0].Gap.From != 6 || replay[0].Gap.To != sum.LastSeq-100 {
+		t.Fatalf("first replayed message %+v, want gap 6..%d", replay[0], sum.LastSeq-100)
+	}
+	if n := len(replay) - 1; n != 100 {
+		t.Fatalf("replayed %d events after the gap, want the 100 retained", n)
+	}
+}
+
+func TestSlowSubscriberIsClosedAndOthersLoseNothing(t *testing.T) {
+	h := newHarness(t, func(o *service.Options) {
+		o.StreamQueue = 4096
+		// The stalled client reads once the run is over; its blocked write must still be pending
+		// then, so that the server's 1008 can reach it rather than a cut connection.
+		o.StreamWriteTimeout = 2 * deadline
+		o.Engine.MaxEvents = 100_000
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	stalled, _ := h.dialStream(ctx, "")
+	healthy, _ := h.dialStream(ctx, "")
+	// 40,000 messages of ~1 KB: far more than the stalled one's queue plus socket buffers hold.
+	s := h.start(api.StartRequest{Target: "chatty.js", Args: []string{"20000", "900"}})
+
+	// The healthy reader keeps raw frames and decodes after the run, so that it keeps up even
+	// under the race detector.
+	var frames [][]byte
+	for {
+		_, data, err := healthy.Read(ctx)
+		if err != nil {
+			t.Fatalf("healthy subscriber: %v (after %d messages)", err, len(frames))
+		}
+		frames = append(frames, data)
+		if bytes.Contains(data, []byte(`"kind":"exit"`)) {
+			break
+		}
+	}
+	sum := h.waitExit(s.ID)
+	var seqs []uint64
+	for _, f := range frames {
+		var m api.StreamMessage
+		if err := json.Unmarshal(f, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.Type == api.MsgEvent && m.Session == s.ID {
+			seqs = append(seqs, m.Event.Seq)
+		}
+	}
+	if uint64(len(seqs)) != sum.LastSeq {
+		t.Fatalf("healthy subscriber got %d events, session produced %d", len(seqs), sum.LastSeq)
+	}
+	for i, seq := range seqs {
+		if seq != uint64(i+1) {
+			t.Fatalf("healthy subscriber: event %d has seq %d", i, seq)
+		}
+	}
+	if sum.Counts[engine.KindConsole] != 20000 {
+		t.Fatalf("capture lost events: %v", sum.Counts)
+	}
+	// The stalled subscriber now reads: what was queued, then the policy close.
+	var err error
+	for err == nil {
+		_, _, err = stalled.Read(ctx)
+	}
+	if st := websocket.CloseStatus(err); st != websocket.StatusPolicyViolation {
+		t.Fatalf("stalled subscriber ended with %v, want 1008", err)
+	}
+	healthy.Close(websocket.StatusNormalClosure, "")
+}
+
+func TestShutdownClosesStreamsGoingAway(t *testing.T) {
+	h := newHarness(t)
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	conn, _ := h.dialStream(ctx, "")
+	live := h.start(api.StartRequest{Target: "forever.js"})
+	ended := make(chan error, 1)
+	go func() { // a client reads, so the close handshake completes
+		var err error
+		for err == nil {
+			_, _, err = conn.Read(ctx)
+		}
+		ended <- err
+	}()
+	if err := h.svc.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	err := <-ended
+	if st := websocket.CloseStatus(err); st != websocket.StatusGoingAway {
+		t.Fatalf("stream ended with %v, want 1001", err)
+	}
+	s, err := h.svc.Engine.Get(live.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := s.Summary(); sum.Status != engine.StatusStopped {
+		t.Fatalf("live session after shutdown: %+v", sum)
+	}
+}

@@ -1,0 +1,2 @@
+// Exits cleanly after one line.
+console.log("all good");

@@ -1,0 +1,3 @@
+// A debugger statement must not stop a trace.
+debugger;
+console.log("after debugger");

@@ -1,0 +1,2 @@
+// Must never run: a test points NODE_OPTIONS at it.
+console.log("EVIL ran");

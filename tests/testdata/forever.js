@@ -1,0 +1,2 @@
+// Never exits on its own.
+setInterval(() => console.log("tick"), 50);

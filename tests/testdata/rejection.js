@@ -1,0 +1,5 @@
+// An unhandled promise rejection.
+async function load() {
+  throw new Error("load failed");
+}
+load();

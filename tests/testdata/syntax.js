@@ -1,0 +1,2 @@
+// A syntax error: the script never runs.
+function broken( {
