@@ -413,8 +413,8 @@ func propertyText(pr propertyPreview) string {
 		return "[Function]"
 	case pr.Type == "accessor":
 		return "[Getter/Setter]"
-	case pr.Type == "object" && pr.Subtype != "null" && pr.Value == "":
-		return "{…}"
+	case pr.Type == "object" && pr.Subtype != "null" && (pr.Value == "" || pr.Value == "Object"):
+		return "{…}" // V8 previews one level; a plain nested object is only named "Object"
 	}
 	return pr.Value
 }
