@@ -3,6 +3,8 @@
 package api
 
 import (
+	"strings"
+
 	"traced/internal/engine"
 )
 
@@ -23,6 +25,18 @@ type (
 	Gap           = engine.Gap
 	Kind          = engine.Kind
 )
+
+// ValidKind reports whether k is an event kind the engine produces.
+func ValidKind(k Kind) bool { return engine.ValidKind(k) }
+
+// KindList names every event kind, comma-separated, for error hints.
+func KindList() string {
+	names := make([]string, len(engine.Kinds))
+	for i, k := range engine.Kinds {
+		names[i] = string(k)
+	}
+	return strings.Join(names, ",")
+}
 
 // ErrorBody is the single error envelope of every failed request.
 type ErrorBody struct {

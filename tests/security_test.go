@@ -183,6 +183,9 @@ func TestStreamHandshakeIsGuarded(t *testing.T) {
 		{"null origin", wsURL, &websocket.DialOptions{HTTPHeader: http.Header{
 			"Authorization": {"Bearer " + testToken}, "Origin": {"null"}}}, 403},
 		{"no token", wsURL, nil, 401},
+		{"unknown kind", wsURL + "?kinds=console,bogus", &websocket.DialOptions{HTTPHeader: auth}, 400},
+		{"after without session", wsURL + "?after=3", &websocket.DialOptions{HTTPHeader: auth}, 400},
+		{"unknown session", wsURL + "?session=s99", &websocket.DialOptions{HTTPHeader: auth}, 404},
 		{"wrong query token", wsURL + "?token=nope", nil, 401},
 	}
 	for _, c := range cases {

@@ -179,12 +179,8 @@ func parseKinds(s string) (engine.KindSet, error) {
 	set := engine.KindSet{}
 	for _, k := range strings.Split(s, ",") {
 		if !engine.ValidKind(engine.Kind(k)) {
-			names := make([]string, len(engine.Kinds))
-			for i, k := range engine.Kinds {
-				names[i] = string(k)
-			}
 			return nil, badRequest("query parameter \"kinds\": unknown kind "+strconv.Quote(k),
-				"kinds is a comma-separated list of: "+strings.Join(names, ","))
+				"kinds is a comma-separated list of: "+api.KindList())
 		}
 		set[engine.Kind(k)] = true
 	}

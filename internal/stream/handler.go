@@ -227,6 +227,9 @@ func parseQuery(v url.Values) (query, *reqError) {
 			if name = strings.TrimSpace(name); name == "" {
 				return bad("kinds has an empty element", "pass a comma list of kinds, e.g. kinds=console,exception")
 			}
+			if !api.ValidKind(api.Kind(name)) {
+				return bad(fmt.Sprintf("kinds: unknown kind %q", name), "kinds is a comma list of: "+api.KindList())
+			}
 			q.kinds[api.Kind(name)] = true
 		}
 	}
