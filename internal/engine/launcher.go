@@ -159,17 +159,18 @@ func readLines(r io.Reader, fn func(string)) {
 			continue
 		}
 		line = append(line, frag...)
-		if whole {
+		more := errors.Is(err, bufio.ErrBufferFull) // this line goes on
+		if !more {
 			line = dropEOL(line)
 		}
 		for len(line) > maxLine {
 			fn(string(line[:maxLine]))
 			line = line[:copy(line, line[maxLine:])]
 		}
-		switch {
-		case errors.Is(err, bufio.ErrBufferFull): // more of this line to come
+		if more {
 			continue
-		case whole || len(line) > 0:
+		}
+		if whole || len(line) > 0 {
 			fn(string(line))
 		}
 		line = line[:0]

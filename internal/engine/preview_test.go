@@ -241,6 +241,10 @@ func TestConsoleText(t *testing.T) {
 		{"nested object from V8 is its description", []remoteObject{object(objectPreview{Properties: []propertyPreview{
 			prop("id", "number", "42"), {Name: "items", Type: "object", Subtype: "array", Value: "Array(2)"}}})},
 			"{ id: 42, items: Array(2) }"}, // node prints [ 'a', 'b' ]: the shallow preview has no more
+		{"nested plain object from V8 is {…}", []remoteObject{object(objectPreview{Properties: []propertyPreview{
+			{Name: "a", Type: "object", Value: "Object"}, {Name: "f", Type: "object", Value: "Foo"},
+			{Name: "n", Type: "object", Subtype: "null", Value: "null"}}})},
+			"{ a: {…}, f: Foo, n: null }"}, // node prints { b: { c: 1 } } and Foo {...}
 		{"nested value preview", []remoteObject{object(objectPreview{Properties: []propertyPreview{
 			{Name: "a", Type: "object", ValuePreview: &objectPreview{Type: "object", Description: "Object",
 				Properties: []propertyPreview{prop("b", "number", "1"), prop("c", "string", "x")}}},

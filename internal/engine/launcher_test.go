@@ -1,0 +1,310 @@
+package engine
+
+import (
+	"bytes"
+	"io"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"testing/iotest"
+	"time"
+)
+
+const uuid = "3f2b9c1e-8a4d-4e2f-9b1c-0d5e6f7a8b9c"
+
+func TestParseInspectorURL(t *testing.T) {
+	const prefix = "Debugger listening on "
+	cases := []struct {
+		name, line, want string
+	}{
+		{"node's line", prefix + "ws://127.0.0.1:9229/" + uuid, "ws://127.0.0.1:9229/" + uuid},
+		{"lowest port", prefix + "ws://127.0.0.1:1/" + uuid, "ws://127.0.0.1:1/" + uuid},
+		{"highest port", prefix + "ws://127.0.0.1:65535/" + uuid, "ws://127.0.0.1:65535/" + uuid},
+		{"trailing white space", prefix + "ws://127.0.0.1:9229/" + uuid + " \t", "ws://127.0.0.1:9229/" + uuid},
+		{"any interface", prefix + "ws://0.0.0.0:9229/" + uuid, ""},
+		{"another host", prefix + "ws://10.0.0.1:9229/" + uuid, ""},
+		{"a host with our prefix", prefix + "ws://127.0.0.10:9229/" + uuid, ""},
+		{"localhost", prefix + "ws://localhost:9229/" + uuid, ""},
+		{"ipv6", prefix + "ws://[::1]:9229/" + uuid, ""},
+		{"port too high", prefix + "ws://127.0.0.1:99999/" + uuid, ""},
+		{"port just too high", prefix + "ws://127.0.0.1:65536/" + uuid, ""},
+		{"port zero", prefix + "ws://127.0.0.1:0/" + uuid, ""},
+		{"port with a leading zero", prefix + "ws://127.0.0.1:09229/" + uuid, ""},
+		{"port of six digits", prefix + "ws://127.0.0.1:100000/" + uuid, ""},
+		{"no port", prefix + "ws://127.0.0.1/" + uuid, ""},
+		{"upper-case id", prefix + "ws://127.0.0.1:9229/" + strings.ToUpper(uuid), ""},
+		{"short id", prefix + "ws://127.0.0.1:9229/" + uuid[:35], ""},
+		{"long id", prefix + "ws://127.0.0.1:9229/" + uuid + "0", ""},
+		{"trailing text", prefix + "ws://127.0.0.1:9229/" + uuid + " and more", ""},
+		{"not at the start of the line", "x " + prefix + "ws://127.0.0.1:9229/" + uuid, ""},
+		{"a program printing a URL", "listening on ws://127.0.0.1:9229/" + uuid, ""},
+		{"bare URL", "ws://127.0.0.1:9229/" + uuid, ""},
+		{"a second URL after a rejected one", prefix + "ws://0.0.0.0:1/x ws://127.0.0.1:9229/" + uuid, ""},
+		{"wss", prefix + "wss://127.0.0.1:9229/" + uuid, ""},
+		{"prefix only", prefix, ""},
+		{"empty", "", ""},
+		{"chatter", "For help, see: https://nodejs.org/en/docs/inspector", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := ParseInspectorURL(c.line); got != c.want {
+				t.Fatalf("ParseInspectorURL(%q) = %q, want %q", c.line, got, c.want)
+			}
+		})
+	}
+}
+
+var acceptedURL = regexp.MustCompile(`^ws://127\.0\.0\.1:([0-9]+)/[0-9a-f-]{36}$`)
+
+func FuzzInspectorURL(f *testing.F) {
+	for _, s := range []string{
+		"Debugger listening on ws://127.0.0.1:9229/" + uuid,
+		"Debugger listening on ws://127.0.0.1:65536/" + uuid,
+		"Debugger listening on ws://127.0.0.1:0/" + uuid,
+		"Debugger listening on ws://0.0.0.0:9229/" + uuid,
+		"Debugger listening on ws://127.0.0.1:9229/" + uuid + "\r",
+		"Debugger listening on ",
+		"ws://127.0.0.1:9229/" + uuid,
+		"",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		got := ParseInspectorURL(line)
+		if got == "" {
+			return
+		}
+		m := acceptedURL.FindStringSubmatch(got)
+		if m == nil {
+			t.Fatalf("ParseInspectorURL(%q) accepted %q", line, got)
+		}
+		if port, err := strconv.Atoi(m[1]); err != nil || port < 1 || port > 65535 {
+			t.Fatalf("ParseInspectorURL(%q) accepted port %q", line, m[1])
+		}
+		if !strings.HasPrefix(line, "Debugger listening on "+got) {
+			t.Fatalf("ParseInspectorURL(%q) = %q, not the URL right after the prefix", line, got)
+		}
+	})
+}
+
+func TestInspectorChatter(t *testing.T) {
+	cases := []struct {
+		line string
+		want bool
+	}{
+		{"Debugger listening on ws://127.0.0.1:9229/" + uuid, true},
+		{"For help, see: https://nodejs.org/en/docs/inspector", true},
+		{"Debugger attached.", true},
+		{"Waiting for the debugger to disconnect...", true},
+		{"Debugger ending on ws://127.0.0.1:9229/" + uuid, true},
+		{"", false},
+		{"Error: boom", false},
+		{"  Debugger attached.", false},
+		{"debugger attached.", false},
+		{"my Debugger listening on thing", false},
+	}
+	for _, c := range cases {
+		if got := inspectorChatter(c.line); got != c.want {
+			t.Errorf("inspectorChatter(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}
+
+func TestChildEnv(t *testing.T) {
+	base := []string{"PATH=/usr/bin", "HOME=/home/u", "NODE_OPTIONS=--require /evil.js",
+		"TRACED_TOKEN=secret", "LANG=C", "EMPTY=", "NOEQUALS"}
+	cases := []struct {
+		name  string
+		base  []string
+		extra map[string]string
+		want  []string
+	}{
+		{"base without what could hijack or leak", base, nil,
+			[]string{"PATH=/usr/bin", "HOME=/home/u", "LANG=C", "EMPTY=", "NOEQUALS"}},
+		{"request overrides base", base, map[string]string{"LANG": "en_US.UTF-8", "PATH": "/opt/bin"},
+			[]string{"HOME=/home/u", "EMPTY=", "NOEQUALS", "LANG=en_US.UTF-8", "PATH=/opt/bin"}},
+		{"request adds", base, map[string]string{"DEBUG": "1", "EMPTY2": ""},
+			[]string{"PATH=/usr/bin", "HOME=/home/u", "LANG=C", "EMPTY=", "NOEQUALS", "DEBUG=1", "EMPTY2="}},
+		{"request may set NODE_OPTIONS", base, map[string]string{"NODE_OPTIONS": "--max-old-space-size=64"},
+			[]string{"PATH=/usr/bin", "HOME=/home/u", "LANG=C", "EMPTY=", "NOEQUALS", "NODE_OPTIONS=--max-old-space-size=64"}},
+		{"a value with =", nil, map[string]string{"A": "b=c"}, []string{"A=b=c"}},
+		{"empty", nil, nil, []string{}},
+		{"names are case-sensitive", []string{"node_options=x", "Traced_Token=y"}, nil,
+			[]string{"node_options=x", "Traced_Token=y"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := childEnv(c.base, c.extra)
+			// Base order is kept; the request's variables follow, in no particular order.
+			nBase := len(got) - len(c.extra)
+			slices.Sort(got[nBase:])
+			want := slices.Clone(c.want)
+			slices.Sort(want[len(want)-len(c.extra):])
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("childEnv\n got %q\nwant %q", got, want)
+			}
+			for _, kv := range got {
+				k, v, _ := strings.Cut(kv, "=")
+				if k == "TRACED_TOKEN" || (k == "NODE_OPTIONS" && v != c.extra["NODE_OPTIONS"]) {
+					t.Fatalf("%q passed to the child", kv)
+				}
+			}
+		})
+	}
+	if base[2] != "NODE_OPTIONS=--require /evil.js" || len(base) != 7 {
+		t.Fatalf("childEnv changed its base: %q", base)
+	}
+}
+
+func TestTailBuffer(t *testing.T) {
+	cases := []struct {
+		name  string
+		n     int
+		lines []string
+	}{
+		{"nothing", 10, nil},
+		{"fits", 10, []string{"ab", "cd"}},
+		{"exactly full", 6, []string{"ab", "cd"}},
+		{"one over", 5, []string{"ab", "cd"}},
+		{"many lines", 7, []string{"one", "two", "three", "four", "five"}},
+		{"one line longer than n", 4, []string{"a", "abcdefghij"}},
+		{"empty lines", 3, []string{"", "", "", "", ""}},
+		{"zero keeps nothing", 0, []string{"abc"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tb := &tailBuffer{n: c.n}
+			var all strings.Builder
+			for _, l := range c.lines {
+				tb.add(l)
+				all.WriteString(l + "\n")
+				s := all.String()
+				want := s[max(0, len(s)-c.n):]
+				if got := tb.String(); got != want {
+					t.Fatalf("after %q: %q, want %q", l, got, want)
+				}
+			}
+			if len(tb.String()) > c.n {
+				t.Fatalf("kept %d bytes, over %d", len(tb.String()), c.n)
+			}
+		})
+	}
+}
+
+// collectLines runs readLines on r and returns what it reported, failing if it does not return.
+func collectLines(t *testing.T, r io.Reader) []string {
+	t.Helper()
+	var lines []string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		readLines(r, func(s string) { lines = append(lines, s) })
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("readLines did not return")
+	}
+	return lines
+}
+
+func TestReadLines(t *testing.T) {
+	long := strings.Repeat("0123456789abcdef", maxLine/16*2+1) // just over 2*maxLine
+	cases := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"empty", "", nil},
+		{"one line", "a\n", []string{"a"}},
+		{"no final newline", "a\nb", []string{"a", "b"}},
+		{"empty lines", "\n\n", []string{"", ""}},
+		{"crlf", "a\r\nb\r\n", []string{"a", "b"}},
+		{"lone cr kept inside", "a\rb\n", []string{"a\rb"}},
+		{"final cr dropped", "a\r", []string{"a"}},
+		{"utf-8", "日本\n語\n", []string{"日本", "語"}},
+		{"over the reader's buffer", strings.Repeat("y", 100_000) + "\nz\n", []string{strings.Repeat("y", 100_000), "z"}},
+		{"exactly maxLine", strings.Repeat("m", maxLine) + "\nz\n", []string{strings.Repeat("m", maxLine), "z"}},
+		{"maxLine plus one", strings.Repeat("m", maxLine+1) + "\nz\n", []string{strings.Repeat("m", maxLine), "m", "z"}},
+		{"over maxLine, then lines", "before\n" + long + "\nafter\nend\n",
+			[]string{"before", long[:maxLine], long[maxLine : 2*maxLine], long[2*maxLine:], "after", "end"}},
+		{"over maxLine at EOF", long, []string{long[:maxLine], long[maxLine : 2*maxLine], long[2*maxLine:]}},
+		{"over maxLine with crlf", long + "\r\nafter\r\n",
+			[]string{long[:maxLine], long[maxLine : 2*maxLine], long[2*maxLine:], "after"}},
+	}
+	readers := map[string]func(string) io.Reader{
+		"whole":    func(s string) io.Reader { return strings.NewReader(s) },
+		"half":     func(s string) io.Reader { return iotest.HalfReader(strings.NewReader(s)) },
+		"data+EOF": func(s string) io.Reader { return iotest.DataErrReader(strings.NewReader(s)) },
+	}
+	for _, c := range cases {
+		for rname, mk := range readers {
+			t.Run(c.name+"/"+rname, func(t *testing.T) {
+				got := collectLines(t, mk(c.in))
+				if !reflect.DeepEqual(got, c.want) {
+					t.Fatalf("lines %s, want %s", summarize(got), summarize(c.want))
+				}
+				for _, l := range got {
+					if len(l) > maxLine {
+						t.Fatalf("a %d-byte line, over maxLine", len(l))
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestReadLinesReadError: a read error (a deadline, a closed pipe) ends reading, and the partial
+// line read before it is still reported.
+func TestReadLinesReadError(t *testing.T) {
+	r := io.MultiReader(strings.NewReader("a\npartial"), iotest.ErrReader(syscall.EIO))
+	if got := collectLines(t, r); !reflect.DeepEqual(got, []string{"a", "partial"}) {
+		t.Fatalf("lines %q", got)
+	}
+	r = iotest.TimeoutReader(bytes.NewReader([]byte("first\nsecond\n")))
+	// TimeoutReader fails the second read; the first read of the buffered reader took everything.
+	if got := collectLines(t, r); !reflect.DeepEqual(got, []string{"first", "second"}) {
+		t.Fatalf("lines %q", got)
+	}
+}
+
+func summarize(lines []string) string {
+	parts := make([]string, 0, min(len(lines), 6))
+	for i, l := range lines {
+		if i == 5 && len(lines) > 6 {
+			parts = append(parts, "… "+strconv.Itoa(len(lines)-5)+" more lines")
+			break
+		}
+		if len(l) > 20 {
+			parts = append(parts, strconv.Quote(l[:10])+"…("+strconv.Itoa(len(l))+" bytes)")
+		} else {
+			parts = append(parts, strconv.Quote(l))
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func TestSignalName(t *testing.T) {
+	cases := []struct {
+		sig  syscall.Signal
+		want string
+	}{
+		{syscall.SIGKILL, "SIGKILL"},
+		{syscall.SIGTERM, "SIGTERM"},
+		{syscall.SIGINT, "SIGINT"},
+		{syscall.SIGABRT, "SIGABRT"},
+		{syscall.SIGSEGV, "SIGSEGV"},
+		{syscall.SIGHUP, "SIGHUP"},
+		{syscall.SIGUSR1, "signal " + strconv.Itoa(int(syscall.SIGUSR1))},
+		{syscall.Signal(0), "signal 0"},
+	}
+	for _, c := range cases {
+		if got := signalName(c.sig); got != c.want {
+			t.Errorf("signalName(%d) = %q, want %q", int(c.sig), got, c.want)
+		}
+	}
+}
