@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 
 	"traced/api"
 	"traced/internal/engine"
@@ -58,6 +59,29 @@ func (a *app) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		he = newError(http.StatusInternalServerError, "internal", "internal error", "retry; if it persists, see the service log")
 	}
 	writeJSON(w, he.status, api.ErrorBody{Error: api.ErrorDetail{Code: he.code, Message: he.message, Hint: he.hint}})
+}
+
+// recoverPanics renders a handler's panic as the 500 envelope and logs it with its stack; chi's
+// Recoverer answers a bare 500, which breaks the contract. http.ErrAbortHandler goes on to the
+// server, which drops the connection as asked.
+func (a *app) recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			a.log.Error("handler panicked", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+			if r.Header.Get("Connection") == "Upgrade" {
+				return // the connection may be hijacked: nothing can be written on it
+			}
+			a.writeError(w, r, newError(http.StatusInternalServerError, "internal", "internal error", "retry; if it persists, see the service log"))
+		}()
+		next.ServeHTTP(w, r)
+	})
 }
 
 // writeJSON renders v with status.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"mime"
-	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -18,17 +17,16 @@ import (
 // Go's net/http applies no Host policy and the WebSocket origin check passes during DNS
 // rebinding, so this check is ours and runs before anything else.
 func HostAllowed(host string, bound netip.Addr) bool {
-	h := host
-	if hh, _, err := net.SplitHostPort(host); err == nil {
-		h = hh
-	} else if strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]") {
-		h = h[1 : len(h)-1]
+	h, bracketed, ok := splitHost(host)
+	if !ok {
+		return false
 	}
-	if strings.EqualFold(h, "localhost") {
+	if !bracketed && strings.EqualFold(h, "localhost") {
 		return true
 	}
 	ip, err := netip.ParseAddr(h)
-	if err != nil || ip.Zone() != "" {
+	// Brackets hold an IPv6 literal and nothing else, as in a URL.
+	if err != nil || ip.Zone() != "" || bracketed != ip.Is6() {
 		return false
 	}
 	ip = ip.Unmap()
@@ -36,6 +34,33 @@ func HostAllowed(host string, bound netip.Addr) bool {
 		return true
 	}
 	return bound.IsValid() && !bound.IsUnspecified() && ip == bound.Unmap()
+}
+
+// splitHost cuts a Host header into its host and whether that was bracketed, reading it as the
+// authority of a URL (RFC 3986: host [":" port], port all digits). net.SplitHostPort is laxer: it
+// takes "[localhost]:1", "::1" and "localhost:http", which no browser sends.
+func splitHost(hostport string) (host string, bracketed, ok bool) {
+	port := ""
+	if rest, found := strings.CutPrefix(hostport, "["); found {
+		host, rest, found = strings.Cut(rest, "]")
+		if !found {
+			return "", false, false
+		}
+		if rest != "" {
+			if port, found = strings.CutPrefix(rest, ":"); !found {
+				return "", false, false
+			}
+		}
+		bracketed = true
+	} else {
+		host, port, _ = strings.Cut(hostport, ":")
+	}
+	for _, c := range []byte(port) {
+		if c < '0' || c > '9' {
+			return "", false, false
+		}
+	}
+	return host, bracketed, true
 }
 
 func (a *app) checkHost(next http.Handler) http.Handler {

@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
 
 	"traced/api"
 	"traced/internal/engine"
@@ -57,7 +56,7 @@ func New(cfg Config) (chi.Router, error) {
 	a := &app{cfg: cfg, contract: c, log: cfg.Logger}
 
 	r := chi.NewRouter()
-	r.Use(middleware.Recoverer, a.checkHost, a.checkOrigin)
+	r.Use(a.recoverPanics, a.checkHost, a.checkOrigin)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, newError(http.StatusNotFound, "not_found", "no route "+r.Method+" "+r.URL.Path, "GET /api/openapi.yaml lists the routes"))
 	})
