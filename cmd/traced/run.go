@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 
+	"golang.org/x/sys/unix"
+
 	"traced/internal/engine"
 	"traced/internal/evidence"
 )
@@ -80,16 +82,9 @@ func run(args []string) int {
 	return 1
 }
 
+// signalNumber maps a signal name such as "SIGABRT" back to its number (0 when unknown).
 func signalNumber(name string) int {
-	switch name {
-	case "SIGKILL":
-		return int(syscall.SIGKILL)
-	case "SIGTERM":
-		return int(syscall.SIGTERM)
-	case "SIGINT":
-		return int(syscall.SIGINT)
-	}
-	return 0
+	return int(unix.SignalNum(name))
 }
 
 // linePrinter writes one compact line per event as the engine captures it.

@@ -34,6 +34,12 @@ func serve(args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return exitUsage(err)
 	}
+	// serve takes no arguments: one here is most likely a misspelt command ("traced rnu x.js"),
+	// which must not start a server, let alone on the default address (parsing stopped there).
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "traced: unexpected argument %q: the commands are serve and run (traced --help)\n", fs.Arg(0))
+		return 2
+	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		fmt.Fprintln(os.Stderr, "traced: --log-level:", err)

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // stderrTail is how much of node's stderr a start error quotes.
@@ -128,19 +130,8 @@ func (c *child) exitInfo() ExitInfo {
 }
 
 func signalName(s syscall.Signal) string {
-	switch s {
-	case syscall.SIGKILL:
-		return "SIGKILL"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGABRT:
-		return "SIGABRT"
-	case syscall.SIGSEGV:
-		return "SIGSEGV"
-	case syscall.SIGHUP:
-		return "SIGHUP"
+	if name := unix.SignalName(s); name != "" {
+		return name
 	}
 	return fmt.Sprintf("signal %d", int(s))
 }

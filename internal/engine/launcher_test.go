@@ -299,7 +299,8 @@ func TestSignalName(t *testing.T) {
 		{syscall.SIGABRT, "SIGABRT"},
 		{syscall.SIGSEGV, "SIGSEGV"},
 		{syscall.SIGHUP, "SIGHUP"},
-		{syscall.SIGUSR1, "signal " + strconv.Itoa(int(syscall.SIGUSR1))},
+		{syscall.SIGUSR1, "SIGUSR1"},
+		{syscall.Signal(200), "signal 200"},
 		{syscall.Signal(0), "signal 0"},
 	}
 	for _, c := range cases {
