@@ -63,6 +63,8 @@ var (
 	ErrBadInput     = errors.New("bad input")
 	ErrFinished     = errors.New("session has finished")
 	ErrShutdown     = errors.New("engine is shutting down")
+	// ErrStoppedStarting: a stop (or shutdown) reached the session before it finished starting.
+	ErrStoppedStarting = errors.New("session was stopped while starting")
 )
 
 // StartError is a failure to launch or attach, with the tail of what node wrote to stderr.

@@ -220,7 +220,11 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	}
 	s.mu.Lock()
 	s.child = c
+	killed := s.stopped || s.status == StatusFailed // a stop or shutdown came while spawning
 	s.mu.Unlock()
+	if killed {
+		c.kill()
+	}
 
 	// stderr: the first inspector URL goes to urls, every later line becomes an event.
 	tail := &tailBuffer{n: stderrTail}
@@ -252,6 +256,9 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	fail := func(stage string, err error) error {
 		s.kill(StatusFailed, stage+": "+err.Error())
 		<-s.done
+		if s.Summary().Status == StatusStopped {
+			return fmt.Errorf("%w (%s)", ErrStoppedStarting, s.id)
+		}
 		// The stderr reader has returned (finish waited for it), so tail is no longer written.
 		return &StartError{Stage: stage, Stderr: tail.String(), Err: err}
 	}

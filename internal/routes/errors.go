@@ -49,6 +49,8 @@ func (a *app) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		he.code = "target_not_found"
 	case errors.Is(err, engine.ErrBadInput):
 		he = badRequest(err.Error(), "see GET /api/openapi.yaml for the request schema")
+	case errors.Is(err, engine.ErrStoppedStarting):
+		he = newError(http.StatusConflict, "stopped", err.Error(), "the session was stopped before it started; POST /api/trace/start again")
 	case errors.Is(err, engine.ErrShutdown):
 		he = newError(http.StatusServiceUnavailable, "shutting_down", err.Error(), "the service is stopping; start it again")
 	case errors.As(err, &se):
