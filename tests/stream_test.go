@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"testing"
 
@@ -18,9 +19,34 @@ import (
 // dialStream subscribes with query (e.g. "session=s1&after=3") and waits for the live marker.
 func (h *harness) dialStream(ctx context.Context, query string) (*websocket.Conn, []api.StreamMessage) {
 	h.t.Helper()
-	conn, _, err := websocket.Dial(ctx, "ws://"+h.addr+"/api/stream?"+query, &websocket.DialOptions{
-		HTTPHeader: http.Header{"Authorization": {"Bearer " + testToken}},
-	})
+	return h.dialStreamWith(ctx, query, nil)
+}
+
+// smallReceiveBuffer returns a dialer whose connections have a 4 KiB socket receive buffer, and
+// a func that restores a large one (a tiny window makes draining slow).
+func smallReceiveBuffer() (dial func(context.Context, string, string) (net.Conn, error), restore func() error) {
+	var conn *net.TCPConn
+	dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		conn = c.(*net.TCPConn)
+		return c, conn.SetReadBuffer(4096)
+	}
+	return dial, func() error { return conn.SetReadBuffer(4 << 20) }
+}
+
+// dialStreamWith is dialStream with a custom dialer (nil: the default).
+func (h *harness) dialStreamWith(ctx context.Context, query string, dial func(context.Context, string, string) (net.Conn, error)) (*websocket.Conn, []api.StreamMessage) {
+	h.t.Helper()
+	opts := &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + testToken}}}
+	if dial != nil {
+		tr := &http.Transport{DialContext: dial}
+		h.t.Cleanup(tr.CloseIdleConnections)
+		opts.HTTPClient = &http.Client{Transport: tr}
+	}
+	conn, _, err := websocket.Dial(ctx, "ws://"+h.addr+"/api/stream?"+query, opts)
 	if err != nil {
 		h.t.Fatalf("dial stream: %v", err)
 	}
@@ -137,17 +163,20 @@ func TestStreamGapForEvictedCursor(t *testing.T) {
 
 func TestSlowSubscriberIsClosedAndOthersLoseNothing(t *testing.T) {
 	h := newHarness(t, func(o *service.Options) {
-		o.StreamQueue = 4096
+		o.StreamQueue = 16384 // ~2 s of slack for the healthy reader on a busy 2-core machine
 		// The stalled client reads once the run is over; its blocked write must still be pending
 		// then, so that the server's 1008 can reach it rather than a cut connection.
 		o.StreamWriteTimeout = 2 * deadline
 		o.Engine.MaxEvents = 100_000
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*deadline) // the heaviest test: 40,000 messages under -race
 	defer cancel()
-	stalled, _ := h.dialStream(ctx, "")
+	// A 4 KiB receive buffer: the stalled client's socket fills after a few messages, so its
+	// queue overflows soon, while the healthy client keeps the default buffer.
+	dial, restore := smallReceiveBuffer()
+	stalled, _ := h.dialStreamWith(ctx, "", dial)
 	healthy, _ := h.dialStream(ctx, "")
-	// 40,000 messages of ~1 KB: far more than the stalled one's queue plus socket buffers hold.
+	// 40,000 messages of ~1 KB: more than the stalled one's queue plus socket buffers hold.
 	s := h.start(api.StartRequest{Target: "chatty.js", Args: []string{"20000", "900"}})
 
 	// The healthy reader keeps raw frames and decodes after the run, so that it keeps up even
@@ -186,6 +215,9 @@ func TestSlowSubscriberIsClosedAndOthersLoseNothing(t *testing.T) {
 		t.Fatalf("capture lost events: %v", sum.Counts)
 	}
 	// The stalled subscriber now reads: what was queued, then the policy close.
+	if err := restore(); err != nil {
+		t.Fatal(err)
+	}
 	var err error
 	for err == nil {
 		_, _, err = stalled.Read(ctx)
