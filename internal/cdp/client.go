@@ -58,6 +58,8 @@ type Options struct {
 // dispatcher that calls Options.OnEvent. The reader never blocks on a consumer: replies go to
 // buffered channels and events to an unbounded queue, because dropping a protocol event would
 // lose a console line or a pause. The queue is bounded in practice by how fast node produces.
+// Calls write on the caller's goroutine (the websocket library serialises writes), each under
+// its own deadline and never under the caller's context; see writeTimeout.
 type Client struct {
 	conn    *websocket.Conn
 	onEvent func(Event)
