@@ -1,6 +1,7 @@
 package cdp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -288,9 +289,42 @@ func (c *Client) handle(data []byte) error {
 }
 
 func decodeMessage(data []byte) (message, error) {
+	if m, ok := splitEvent(data); ok {
+		return m, nil
+	}
 	var m message
 	err := json.Unmarshal(data, &m)
 	return m, err
+}
+
+// V8 writes every notification as {"method":"<name>","params":{...}}, in that order.
+var (
+	eventPrefix = []byte(`{"method":"`)
+	paramsKey   = []byte(`","params":`)
+)
+
+// splitEvent recognises a notification in V8's own layout without decoding it: events are most
+// of the traffic (a console line each), and the receiver decodes their params anyway, so a full
+// decode here would parse every event twice. Anything else takes the general path.
+func splitEvent(data []byte) (message, bool) {
+	rest, ok := bytes.CutPrefix(data, eventPrefix)
+	if !ok {
+		return message{}, false
+	}
+	end := bytes.IndexByte(rest, '"')
+	if end <= 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
+		return message{}, false
+	}
+	params, ok := bytes.CutPrefix(rest[end:], paramsKey)
+	if !ok || len(params) < 3 || params[0] != '{' || params[len(params)-1] != '}' {
+		return message{}, false
+	}
+	params = params[:len(params)-1] // the envelope's closing brace
+	// One JSON object and nothing after it (a key after params would fail here, not later).
+	if !json.Valid(params) {
+		return message{}, false
+	}
+	return message{Method: string(rest[:end]), Params: params}, true
 }
 
 // fail records the first cause and fails every pending call with it.
