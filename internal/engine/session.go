@@ -312,8 +312,9 @@ func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 		case <-time.After(drainWait):
 		}
 	}
+	// The final state is set before the exit event is stored, so whoever sees that event (a
+	// wait, a subscriber) reads a finished summary.
 	exit := c.exitInfo()
-	s.record(Event{Kind: KindExit, Exit: &exit})
 	now := time.Now().UTC()
 	s.mu.Lock()
 	s.exit = &exit
@@ -325,6 +326,7 @@ func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 		s.status = StatusExited
 	}
 	s.mu.Unlock()
+	s.record(Event{Kind: KindExit, Exit: &exit})
 	close(s.done)
 	s.pub.PublishStatus(s.Summary())
 }
