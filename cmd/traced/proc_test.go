@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"traced/internal/leakcheck"
 )
 
 // testdata is the fixtures' directory, relative to this package (the tests' and children's cwd).
@@ -248,9 +249,5 @@ func groupGone(pgid int) bool {
 	return errors.Is(syscall.Kill(-pgid, 0), syscall.ESRCH)
 }
 
-// processDead reports whether pid has exited: gone from /proc, or a zombie that its new parent
-// (whatever reaps orphans here) has not reaped yet.
-func processDead(pid int) bool {
-	state, _, ok := procStat(pid)
-	return !ok || state == 'Z' || state == 'X'
-}
+// processDead reports whether pid has exited.
+func processDead(pid int) bool { return leakcheck.Dead(pid) }

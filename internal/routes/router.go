@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -24,8 +25,8 @@ type Config struct {
 	MaxBodyBytes int64      // request body cap; 0: DefaultMaxBodyBytes
 	Version      string
 	Logger       *slog.Logger
-	// Done is closed when the service shuts down, ending long polls.
-	Done <-chan struct{}
+	// Shutdown is cancelled when the service shuts down, ending long polls.
+	Shutdown context.Context
 }
 
 // DefaultMaxBodyBytes caps request bodies: a start request with many args fits in a few KiB.
@@ -46,8 +47,8 @@ func New(cfg Config) (chi.Router, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.Done == nil {
-		cfg.Done = make(chan struct{})
+	if cfg.Shutdown == nil {
+		cfg.Shutdown = context.Background()
 	}
 	c, err := newContract()
 	if err != nil {

@@ -84,13 +84,13 @@ func (a *app) list(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *app) trace(w http.ResponseWriter, r *http.Request) {
-	s, kinds, err := a.sessionAndKinds(r)
+	q, err := a.sessionQuery(r)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
-	sum := s.Summary() // before the events: a summary never claims fewer events than listed
-	writeJSON(w, http.StatusOK, api.TraceResponse{Session: sum, Events: s.Events(0, kinds, 0).Events})
+	sum := q.session.Summary() // before the events: a summary never claims fewer events than listed
+	writeJSON(w, http.StatusOK, api.TraceResponse{Session: sum, Events: q.session.Events(q.after, q.kinds, 0).Events})
 }
 
 func (a *app) evidence(w http.ResponseWriter, r *http.Request) {
@@ -105,70 +105,62 @@ func (a *app) evidence(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *app) events(w http.ResponseWriter, r *http.Request) {
-	s, kinds, err := a.sessionAndKinds(r)
+	q, err := a.sessionQuery(r)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
-	q := r.URL.Query()
-	after, err := uintParam(q.Get("after"), 0)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	limit, err := uintParam(q.Get("limit"), defaultPageLimit)
+	limit, err := uintParam(r.URL.Query().Get("limit"), defaultPageLimit)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
 	limit = min(max(limit, 1), maxPageLimit)
-	sum := s.Summary()
-	writeJSON(w, http.StatusOK, api.ConvertPage(sum, s.Events(after, kinds, int(limit))))
+	sum := q.session.Summary()
+	writeJSON(w, http.StatusOK, api.ConvertPage(sum, q.session.Events(q.after, q.kinds, int(limit))))
 }
 
 func (a *app) wait(w http.ResponseWriter, r *http.Request) {
-	s, kinds, err := a.sessionAndKinds(r)
+	q, err := a.sessionQuery(r)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
-	q := r.URL.Query()
-	after, err := uintParam(q.Get("after"), 0)
+	ms, err := uintParam(r.URL.Query().Get("timeoutMs"), uint64(defaultWait.Milliseconds()))
 	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
-	ms, err := uintParam(q.Get("timeoutMs"), uint64(defaultWait.Milliseconds()))
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	timeout := min(time.Duration(ms)*time.Millisecond, maxWait)
-	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	ctx, cancel := context.WithTimeout(r.Context(), min(time.Duration(ms)*time.Millisecond, maxWait))
 	defer cancel()
-	stop := context.AfterFunc(ctx, func() {}) // no-op; keeps the shape symmetric with Done below
+	stop := context.AfterFunc(a.cfg.Shutdown, cancel) // end the poll rather than hold up shutdown
 	defer stop()
-	go func() { // the service is shutting down: end the poll now rather than hold Shutdown
-		select {
-		case <-a.cfg.Done:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	p, err := s.Wait(ctx, after, kinds)
-	timedOut := err != nil
-	writeJSON(w, http.StatusOK, api.ConvertWait(s.Summary(), p, timedOut))
+	p, err := q.session.Wait(ctx, q.after, q.kinds)
+	writeJSON(w, http.StatusOK, api.ConvertWait(q.session.Summary(), p, err != nil))
 }
 
-// sessionAndKinds reads the id and kinds query parameters every session read takes.
-func (a *app) sessionAndKinds(r *http.Request) (*engine.Session, engine.KindSet, error) {
+// sessionQuery is what every session read takes: the session (id), the kinds and the cursor.
+type sessionQuery struct {
+	session *engine.Session
+	kinds   engine.KindSet
+	after   uint64
+}
+
+func (a *app) sessionQuery(r *http.Request) (sessionQuery, error) {
 	q := r.URL.Query()
 	s, err := a.cfg.Engine.Get(q.Get("id"))
 	if err != nil {
-		return nil, nil, err
+		return sessionQuery{}, err
 	}
 	kinds, err := parseKinds(q.Get("kinds"))
-	return s, kinds, err
+	if err != nil {
+		return sessionQuery{}, err
+	}
+	after, err := uintParam(q.Get("after"), 0)
+	if err != nil {
+		return sessionQuery{}, err
+	}
+	return sessionQuery{session: s, kinds: kinds, after: after}, nil
 }
 
 // parseKinds reads a comma-separated kind list; empty means every kind.

@@ -37,12 +37,12 @@ type Options struct {
 
 // Service is a wired traced instance.
 type Service struct {
-	Engine *engine.Manager
-	Hub    *stream.Hub
-	Router chi.Router
-	http   *http.Server
-	done   chan struct{}
-	log    *slog.Logger
+	Engine   *engine.Manager
+	Hub      *stream.Hub
+	Router   chi.Router
+	http     *http.Server
+	endPolls context.CancelFunc // ends long polls at shutdown
+	log      *slog.Logger
 }
 
 // New builds the service without listening.
@@ -58,19 +58,20 @@ func New(o Options) (*Service, error) {
 		return nil, err
 	}
 	src.engine = mgr
-	done := make(chan struct{})
+	shutdown, endPolls := context.WithCancel(context.Background())
 	r, err := routes.New(routes.Config{Engine: mgr, Stream: hub, Token: o.Token, TokenFile: o.TokenFile,
 		AllowOrigins: o.AllowOrigins, BoundAddr: o.BoundAddr, MaxBodyBytes: o.MaxBodyBytes,
-		Version: o.Version, Logger: o.Logger, Done: done})
+		Version: o.Version, Logger: o.Logger, Shutdown: shutdown})
 	if err != nil {
+		endPolls()
 		return nil, err
 	}
 	return &Service{
-		Engine: mgr,
-		Hub:    hub,
-		Router: r,
-		done:   done,
-		log:    o.Logger,
+		Engine:   mgr,
+		Hub:      hub,
+		Router:   r,
+		endPolls: endPolls,
+		log:      o.Logger,
 		http: &http.Server{
 			Handler:           r,
 			ReadHeaderTimeout: 5 * time.Second,
@@ -93,11 +94,7 @@ func (s *Service) Serve(ln net.Listener) error {
 // Shutdown ends long polls, closes streams with 1001, stops accepting, waits for requests in
 // flight and kills every child, all bounded by ctx.
 func (s *Service) Shutdown(ctx context.Context) error {
-	select {
-	case <-s.done:
-	default:
-		close(s.done)
-	}
+	s.endPolls()
 	s.Hub.Shutdown(ctx)
 	errHTTP := s.http.Shutdown(ctx)
 	errEngine := s.Engine.Shutdown(ctx)
