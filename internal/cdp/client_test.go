@@ -7,19 +7,28 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
-	"go.uber.org/goleak"
 
 	"traced/internal/cdp"
+	"traced/internal/leakcheck"
 )
 
+// TestMain fails the package when a goroutine or a node child outlives its tests.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	code := m.Run()
+	if code == 0 {
+		if err := leakcheck.After(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			code = 1
+		}
+	}
+	os.Exit(code)
 }
 
 // testTimeout bounds every wait in these tests: generous for a loaded machine under -race, short
