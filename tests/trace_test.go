@@ -324,3 +324,34 @@ func TestConcurrentStartsRespectTheLimit(t *testing.T) {
 		t.Fatalf("created %d refused %d, want 3 and %d", created, refused, n-3)
 	}
 }
+
+// TestFinishedProgramDetachesUnderDiscardLoad: the detach a finished program needs must not be
+// crowded out by pending Runtime.discardConsoleEntries requests (here one per console event).
+func TestFinishedProgramDetachesUnderDiscardLoad(t *testing.T) {
+	h := newHarness(t, func(o *service.Options) { o.Engine.DiscardEvery = 1 })
+	for range 3 {
+		s := h.start(api.StartRequest{Target: "lines.js", Args: []string{"3000"}})
+		sum := h.waitExit(s.ID)
+		if sum.ExitCode == nil || *sum.ExitCode != 0 || sum.Counts[engine.KindConsole] != 3000 {
+			t.Fatalf("summary %+v", sum)
+		}
+	}
+}
+
+func TestNamesNeverShadowIDs(t *testing.T) {
+	h := newHarness(t)
+	e := h.errorOf(h.request("POST", "/api/trace/start", api.StartRequest{Target: "forever.js", Name: "s2"}), http.StatusBadRequest)
+	if !strings.Contains(e.Message, "looks like a session id") {
+		t.Fatalf("error %+v", e)
+	}
+	named := h.start(api.StartRequest{Target: "forever.js", Name: "ticker"})
+	other := h.start(api.StartRequest{Target: "forever.js"})
+	var res api.SessionResponse
+	h.call("POST", "/api/trace/stop", api.StopRequest{ID: other.ID}, &res)
+	if res.Session.ID != other.ID {
+		t.Fatalf("stop %s stopped %s", other.ID, res.Session.ID)
+	}
+	if tr := h.trace("ticker", "exit"); tr.Session.ID != named.ID || tr.Session.Status != engine.StatusRunning {
+		t.Fatalf("by name: %+v", tr.Session)
+	}
+}

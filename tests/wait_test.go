@@ -83,3 +83,31 @@ func TestEventsPagesWithCursor(t *testing.T) {
 		t.Fatalf("paged %d console events: first %q last %q", len(seen), seen[0], seen[len(seen)-1])
 	}
 }
+
+// TestWaitKeepsTheGapPastNonMatchingEvents: the gap belongs to the caller's cursor, however many
+// non-matching events the wait skips before it answers.
+func TestWaitKeepsTheGapPastNonMatchingEvents(t *testing.T) {
+	h := newHarness(t, func(o *service.Options) { o.Engine.MaxEvents = 10 })
+	s := h.start(api.StartRequest{Target: "lines.js", Args: []string{"50"}})
+	sum := h.waitExit(s.ID)
+	var w api.WaitResponse
+	h.call("GET", fmt.Sprintf("/api/trace/wait?id=%s&after=5&kinds=exit&timeoutMs=1000", s.ID), nil, &w)
+	oldest := sum.LastSeq - 9
+	if w.Event == nil || w.Event.Kind != engine.KindExit || w.Gap == nil || w.Gap.From != 6 || w.Gap.To != oldest-1 {
+		t.Fatalf("wait answered event %+v gap %+v, want the exit and gap 6..%d", w.Event, w.Gap, oldest-1)
+	}
+}
+
+// TestExpiredWaitOnFinishedSessionSaysFinished: timeoutMs=0 on a finished session has one answer.
+func TestExpiredWaitOnFinishedSessionSaysFinished(t *testing.T) {
+	h := newHarness(t)
+	s := h.start(api.StartRequest{Target: "clean.js"})
+	sum := h.waitExit(s.ID)
+	for range 50 {
+		var w api.WaitResponse
+		h.call("GET", fmt.Sprintf("/api/trace/wait?id=%s&after=%d&timeoutMs=0", s.ID, sum.LastSeq), nil, &w)
+		if !w.Finished || w.TimedOut {
+			t.Fatalf("wait answered %+v, want finished", w)
+		}
+	}
+}

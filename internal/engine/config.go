@@ -61,7 +61,6 @@ var (
 	ErrOutsideRoot  = errors.New("path is outside the workspace root")
 	ErrTargetAbsent = errors.New("target not found")
 	ErrBadInput     = errors.New("bad input")
-	ErrFinished     = errors.New("session has finished")
 	ErrShutdown     = errors.New("engine is shutting down")
 	// ErrStoppedStarting: a stop (or shutdown) reached the session before it finished starting.
 	ErrStoppedStarting = errors.New("session was stopped while starting")

@@ -157,6 +157,9 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		return nil, ErrShutdown
 	}
 	if req.Name != "" {
+		if looksLikeID(req.Name) {
+			return nil, fmt.Errorf("%w: name %q looks like a session id; pick another", ErrBadInput, req.Name)
+		}
 		for _, s := range m.sessions {
 			if s.name == req.Name {
 				return nil, fmt.Errorf("%w: name %q is taken by session %s", ErrBadInput, req.Name, s.id)
@@ -189,7 +192,8 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		pub:          m.pub,
 		status:       StatusStarting,
 		startedAt:    time.Now().UTC(),
-		chores:       make(chan chore, 2),
+		discard:      make(chan struct{}, 1),
+		detach:       make(chan struct{}, 1),
 		done:         make(chan struct{}),
 	}
 	s.store = newStore(maxEvents, func(ev Event) { m.pub.PublishEvent(s.id, ev) })
@@ -308,11 +312,26 @@ func (m *Manager) Get(idOrName string) (*Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, s := range m.sessions {
-		if s.id == idOrName || (s.name != "" && s.name == idOrName) {
+		if s.id == idOrName || (s.name != "" && s.name == idOrName) { // names never look like ids
 			return s, nil
 		}
 	}
 	return nil, fmt.Errorf("%w: %q", ErrNotFound, idOrName)
+}
+
+// looksLikeID reports whether name has the shape of a session id ("s" and digits), which a name
+// may not take: it could shadow the id of a later session.
+func looksLikeID(name string) bool {
+	digits := strings.TrimPrefix(name, "s")
+	if digits == name || digits == "" {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // List returns every retained session, oldest first.

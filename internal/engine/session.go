@@ -50,25 +50,18 @@ type Session struct {
 	client      *cdp.Client
 	mainContext int
 
-	consoleSeen  int           // dispatcher only
-	discardEvery int           // console events between two discards
-	chores       chan chore    // to the chores loop; buffered, sends never block
-	done         chan struct{} // closed once the exit is recorded and every goroutine is ending
-	wg           sync.WaitGroup
+	consoleSeen  int // dispatcher only
+	discardEvery int // console events between two discards
+	// Requests to the chores loop, one channel each (buffer 1, sends never block) so that a
+	// pending discard can never crowd out the detach a finished program waits for.
+	discard chan struct{} // Runtime.discardConsoleEntries
+	detach  chan struct{} // the program finished: close the inspector so node can exit
+	lost    bool          // the inspector connection ended without a detach: the session fails
+	done    chan struct{} // closed once the exit is recorded and every goroutine is ending
 }
-
-type chore int
-
-const (
-	choreDiscard chore = iota // Runtime.discardConsoleEntries
-	choreDetach               // the program finished: close the inspector so node can exit
-)
 
 // ID is the session's id.
 func (s *Session) ID() string { return s.id }
-
-// Name is the session's optional name.
-func (s *Session) Name() string { return s.name }
 
 // Done is closed when the session has finished.
 func (s *Session) Done() <-chan struct{} { return s.done }
@@ -103,8 +96,13 @@ func (s *Session) Snapshot() []Event { return s.store.snapshot() }
 // Wait returns the first event after the cursor matching kinds, waiting until one is captured,
 // the session finishes (then the page is empty) or ctx ends (then ctx's error is returned).
 func (s *Session) Wait(ctx context.Context, after uint64, kinds KindSet) (Page, error) {
+	var gap *Gap // what was evicted after the caller's cursor, reported whatever the outcome
 	for {
 		p, changed := s.store.next(after, kinds)
+		if gap == nil {
+			gap = p.Gap
+		}
+		p.Gap = gap
 		if len(p.Events) > 0 {
 			return p, nil
 		}
@@ -112,12 +110,23 @@ func (s *Session) Wait(ctx context.Context, after uint64, kinds KindSet) (Page, 
 		select {
 		case <-changed:
 		case <-s.done:
-			p, _ = s.store.next(after, kinds)
-			return p, nil
+			return s.last(after, kinds, gap), nil
 		case <-ctx.Done():
+			select { // a finished session answers "finished" even to an expired wait
+			case <-s.done:
+				return s.last(after, kinds, gap), nil
+			default:
+			}
 			return p, ctx.Err()
 		}
 	}
+}
+
+// last is the final page of a finished session after the cursor, with the caller's gap.
+func (s *Session) last(after uint64, kinds KindSet, gap *Gap) Page {
+	p, _ := s.store.next(after, kinds)
+	p.Gap = gap
+	return p
 }
 
 func (s *Session) setStatus(st Status) {
@@ -165,7 +174,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 		s.mu.Unlock()
 		if main {
 			// With --inspect-brk node waits for the debugger to disconnect before it exits.
-			s.chore(choreDetach)
+			signal(s.detach)
 		}
 	case "Debugger.scriptParsed":
 		var p scriptParsed
@@ -184,7 +193,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 		s.record(Event{Kind: KindConsole, Console: s.consoleInfo(&p)})
 		s.consoleSeen++
 		if s.consoleSeen%s.discardEvery == 0 {
-			s.chore(choreDiscard)
+			signal(s.discard)
 		}
 	case "Runtime.exceptionThrown":
 		var p exceptionThrown
@@ -262,33 +271,70 @@ func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 	return info
 }
 
-// chore asks the chores loop for work without blocking; a chore already queued is enough.
-func (s *Session) chore(c chore) {
+// signal asks the chores loop for work without blocking; a request already queued is enough.
+func signal(c chan struct{}) {
 	select {
-	case s.chores <- c:
+	case c <- struct{}{}:
 	default:
 	}
 }
 
-// choresLoop makes CDP calls on behalf of the dispatcher until the session is done.
+// choresLoop makes CDP calls on behalf of the dispatcher until the session is done, and notices
+// an inspector connection that ends on its own.
 func (s *Session) choresLoop(client *cdp.Client) {
+	detached := false
+	lost := client.Done()
 	for {
 		select {
 		case <-s.done:
 			return
-		case c := <-s.chores:
-			switch c {
-			case choreDiscard:
-				ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-				if err := client.Call(ctx, "Runtime.discardConsoleEntries", nil, nil); err != nil {
-					s.log.Debug("discard console entries", "session", s.id, "err", err)
-				}
-				cancel()
-			case choreDetach:
-				client.Close()
+		case <-s.discard:
+			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+			if err := client.Call(ctx, "Runtime.discardConsoleEntries", nil, nil); err != nil {
+				s.log.Debug("discard console entries", "session", s.id, "err", err)
 			}
+			cancel()
+		case <-s.detach:
+			detached = true
+			client.Close()
+		case <-lost:
+			lost = nil // closed: stop selecting on it
+			if detached || s.childExits(drainWait) {
+				continue // the usual end: the socket closes with the process
+			}
+			s.mu.Lock()
+			if s.endedAt == nil && !s.stopped {
+				// Not our doing and the child still runs: capture is blind from here on.
+				s.lost = true
+				if s.reason == "" {
+					s.reason = "inspector connection lost: " + errText(client.Err())
+				}
+			}
+			s.mu.Unlock()
 		}
 	}
+}
+
+// childExits reports whether the child exits within d.
+func (s *Session) childExits(d time.Duration) bool {
+	s.mu.Lock()
+	c := s.child
+	s.mu.Unlock()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-c.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "closed"
+	}
+	return err.Error()
 }
 
 // finish records the exit once the child has exited and the inspector has delivered what it had.
@@ -322,6 +368,8 @@ func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 	switch {
 	case s.stopped:
 		s.status = StatusStopped
+	case s.lost:
+		s.status = StatusFailed
 	case s.status != StatusFailed:
 		s.status = StatusExited
 	}

@@ -38,7 +38,7 @@ type store struct {
 	lastSeq uint64
 	dropped int
 	counts  map[Kind]int
-	changed chan struct{} // closed and replaced on every append, to wake waiters
+	changed chan struct{} // made by the first waiter, closed by the next append; nil if none waits
 	publish func(Event)   // called under mu so subscribers see seq order; must not block
 }
 
@@ -47,7 +47,6 @@ func newStore(max int, publish func(Event)) *store {
 		ring:    make([]Event, 0, min(max, 1024)),
 		max:     max,
 		counts:  make(map[Kind]int),
-		changed: make(chan struct{}),
 		publish: publish,
 	}
 }
@@ -69,8 +68,10 @@ func (s *store) append(ev Event) Event {
 		s.start = (s.start + 1) % s.max
 		s.dropped++
 	}
-	close(s.changed)
-	s.changed = make(chan struct{})
+	if s.changed != nil { // someone waits: wake them
+		close(s.changed)
+		s.changed = nil
+	}
 	if s.publish != nil {
 		s.publish(ev)
 	}
@@ -125,11 +126,17 @@ func (s *store) pageLocked(after uint64, kinds KindSet, limit int) Page {
 }
 
 // next returns the page after the cursor (limited to one event) and, when it is empty, a
-// channel closed on the next append.
+// channel closed on the next append (nil otherwise).
 func (s *store) next(after uint64, kinds KindSet) (Page, <-chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.pageLocked(after, kinds, 1)
+	if len(p.Events) > 0 {
+		return p, nil
+	}
+	if s.changed == nil {
+		s.changed = make(chan struct{})
+	}
 	return p, s.changed
 }
 
