@@ -131,8 +131,8 @@ func fileOf(rawURL, cwd string) string {
 	return p
 }
 
-// internalURL reports whether a script URL is node's own code rather than the user's.
-func internalURL(u string) bool {
+// InternalURL reports whether a script URL is node's own code rather than the user's.
+func InternalURL(u string) bool {
 	return u == "" || strings.HasPrefix(u, "node:") || strings.HasPrefix(u, "internal/")
 }
 

@@ -232,8 +232,8 @@ func TestInternalURL(t *testing.T) {
 		{"file:///work/node_modules/internal/x.js", false},
 	}
 	for _, c := range cases {
-		if got := internalURL(c.url); got != c.want {
-			t.Errorf("internalURL(%q) = %v, want %v", c.url, got, c.want)
+		if got := InternalURL(c.url); got != c.want {
+			t.Errorf("InternalURL(%q) = %v, want %v", c.url, got, c.want)
 		}
 	}
 }

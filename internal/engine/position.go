@@ -9,7 +9,7 @@ func frameAt(function, url string, line0, col0 int, cwd string) Frame {
 		File:     fileOf(url, cwd),
 		Line:     line0 + 1,
 		Column:   col0 + 1,
-		Internal: internalURL(url),
+		Internal: InternalURL(url),
 	}
 }
 

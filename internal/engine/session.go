@@ -183,7 +183,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 		}
 		s.record(Event{Kind: KindScript, Script: &ScriptInfo{
 			ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, s.cwd), Hash: p.Hash,
-			SourceMapURL: capText(p.SourceMapURL, s.stringCap).Value, Internal: internalURL(p.URL),
+			SourceMapURL: capText(p.SourceMapURL, s.stringCap).Value, Internal: InternalURL(p.URL),
 		}})
 	case "Runtime.consoleAPICalled":
 		var p consoleAPICalled
@@ -257,7 +257,7 @@ func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 			value, message = errorMessage(o.ClassName, o.Description)
 			// A SyntaxError is thrown by node's loader; its description starts with the user's
 			// "file:line", which is the location worth showing.
-			if info.File == "" || internalURL(info.URL) {
+			if info.File == "" || InternalURL(info.URL) {
 				if path, line, ok := pathLine(firstLine(o.Description)); ok {
 					info.URL, info.File, info.Line, info.Column = path, fileOf(path, s.cwd), line, 0
 				}

@@ -2,7 +2,6 @@ package evidence
 
 import (
 	"fmt"
-	"strings"
 
 	"traced/internal/engine"
 )
@@ -60,11 +59,8 @@ func userSite(x *engine.ExceptionInfo) *engine.Frame {
 
 // userFrame reports whether f is in the user's own code: not internal, with a file or a non-node URL.
 func userFrame(f *engine.Frame) bool {
-	return f != nil && !f.Internal && (f.File != "" || (f.URL != "" && !internalURL(f.URL)))
+	return f != nil && !f.Internal && (f.File != "" || (f.URL != "" && !engine.InternalURL(f.URL)))
 }
-
-// internalURL reports whether url names node's own code.
-func internalURL(url string) bool { return strings.HasPrefix(url, "node:") }
 
 // sameFile reports whether a and b are in the same file, by local path when both have one.
 func sameFile(a, b *engine.Frame) bool {

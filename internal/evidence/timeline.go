@@ -58,7 +58,7 @@ func transition(e engine.Event) bool {
 	case engine.KindConsole:
 		return e.Console != nil
 	case engine.KindScript:
-		return e.Script != nil && !e.Script.Internal && !internalURL(e.Script.URL)
+		return e.Script != nil && !e.Script.Internal
 	case engine.KindPause, engine.KindResume:
 		return true
 	}
