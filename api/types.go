@@ -3,6 +3,7 @@
 package api
 
 import (
+	"fmt"
 	"strings"
 
 	"traced/internal/engine"
@@ -36,6 +37,29 @@ func KindList() string {
 		names[i] = string(k)
 	}
 	return strings.Join(names, ",")
+}
+
+// ParseKinds reads a kinds query parameter, a comma list such as "console,exception", into a set.
+// "" gives a nil set, which filters nothing. Spaces are not trimmed: the contract's pattern
+// ^[a-z]+(,[a-z]+)*$ admits none, and the REST routes and the stream must agree on what they take.
+func ParseKinds(s string) (map[Kind]bool, error) {
+	if s == "" {
+		return nil, nil
+	}
+	set := make(map[Kind]bool)
+	i := 0
+	for name := range strings.SplitSeq(s, ",") {
+		i++
+		k := Kind(name)
+		switch {
+		case name == "":
+			return nil, fmt.Errorf("element %d is empty; kinds is a comma list of: %s", i, KindList())
+		case !ValidKind(k):
+			return nil, fmt.Errorf("unknown kind %q; kinds is a comma list of: %s", name, KindList())
+		}
+		set[k] = true
+	}
+	return set, nil
 }
 
 // ErrorBody is the single error envelope of every failed request.

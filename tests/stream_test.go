@@ -117,9 +117,14 @@ func TestStreamResumeReplaysExactlyTheMissing(t *testing.T) {
 	h := newHarness(t)
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
-	s := h.start(api.StartRequest{Target: "throws.js"})
-	h.waitExit(s.ID)
+	// A ring smaller than the run, so that the start of the session is evicted.
+	const ring = 4
+	s := h.start(api.StartRequest{Target: "throws.js", MaxEvents: ring})
+	sum := h.waitExit(s.ID)
 	all := h.trace(s.ID, "").Events
+	if sum.Dropped == 0 || len(all) != ring {
+		t.Fatalf("throws.js produced %d events, dropped %d: the ring of %d must lose some", sum.LastSeq, sum.Dropped, ring)
+	}
 	cursor := all[len(all)/2].Seq
 
 	_, replay := h.dialStream(ctx, fmt.Sprintf("session=%s&after=%d", s.ID, cursor))
@@ -139,11 +144,43 @@ func TestStreamResumeReplaysExactlyTheMissing(t *testing.T) {
 		t.Fatalf("replayed %v, want %v", seqs, want)
 	}
 
-	// A cursor older than the ring: an explicit gap, then what is retained.
+	// A cursor older than the ring: an explicit gap up to the oldest retained, then what is
+	// retained, filtered by kind.
 	_, replay = h.dialStream(ctx, fmt.Sprintf("session=%s&kinds=exit&after=0", s.ID))
-	if len(replay) == 0 || replay[len(replay)-1].Type != api.MsgEvent || replay[len(replay)-1].Event.Kind != engine.KindExit {
-		t.Fatalf("filtered replay %+v", replay)
+	if len(replay) != 2 {
+		t.Fatalf("filtered replay %+v, want a gap and the exit event", replay)
 	}
+	if g := replay[0]; g.Type != api.MsgGap || g.Session != s.ID || g.Gap.From != 1 || g.Gap.To != all[0].Seq-1 {
+		t.Fatalf("first replayed message %+v, want gap 1..%d", g, all[0].Seq-1)
+	}
+	if m := replay[1]; m.Type != api.MsgEvent || m.Event.Kind != engine.KindExit || m.Event.Seq != sum.LastSeq {
+		t.Fatalf("second replayed message %+v, want the exit event %d", m, sum.LastSeq)
+	}
+}
+
+// TestStreamSubscribeByName: a session may be subscribed to by its name; its messages name it by id.
+func TestStreamSubscribeByName(t *testing.T) {
+	h := newHarness(t)
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	s := h.start(api.StartRequest{Target: "forever.js", Name: "ticker"})
+	conn, replay := h.dialStream(ctx, "session=ticker&kinds=console")
+	if len(replay) != 0 {
+		t.Fatalf("replay without a cursor: %+v", replay)
+	}
+	for {
+		m := readMessage(ctx, t, conn)
+		if m.Session != s.ID {
+			t.Fatalf("message %+v names session %q, want the id %q", m, m.Session, s.ID)
+		}
+		if m.Type == api.MsgEvent {
+			if m.Event.Kind != engine.KindConsole {
+				t.Fatalf("event %+v: kinds=console let another kind through", m.Event)
+			}
+			break
+		}
+	}
+	conn.Close(websocket.StatusNormalClosure, "")
 }
 
 func TestStreamGapForEvictedCursor(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"traced/api"
@@ -163,18 +162,12 @@ func (a *app) sessionQuery(r *http.Request) (sessionQuery, error) {
 	return sessionQuery{session: s, kinds: kinds, after: after}, nil
 }
 
-// parseKinds reads a comma-separated kind list; empty means every kind.
+// parseKinds reads the kinds parameter as the stream does (api.ParseKinds); empty means every kind.
 func parseKinds(s string) (engine.KindSet, error) {
-	if s == "" {
-		return nil, nil
-	}
-	set := engine.KindSet{}
-	for _, k := range strings.Split(s, ",") {
-		if !engine.ValidKind(engine.Kind(k)) {
-			return nil, badRequest("query parameter \"kinds\": unknown kind "+strconv.Quote(k),
-				"kinds is a comma-separated list of: "+api.KindList())
-		}
-		set[engine.Kind(k)] = true
+	set, err := api.ParseKinds(s)
+	if err != nil {
+		return nil, badRequest("query parameter \"kinds\": "+err.Error(),
+			"kinds is a comma-separated list of: "+api.KindList())
 	}
 	return set, nil
 }

@@ -101,11 +101,19 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	return errors.Join(errHTTP, errEngine)
 }
 
-// retained lets the stream hub replay a session's retained events.
+// retained lets the stream hub resolve session names and replay a session's retained events.
 type retained struct{ engine *engine.Manager }
 
-func (r *retained) Retained(session string, after uint64) ([]api.Event, uint64, uint64, bool) {
-	s, err := r.engine.Get(session)
+func (r *retained) Resolve(session string) (string, bool) {
+	s, err := r.engine.Get(session) // an id or a name
+	if err != nil {
+		return "", false
+	}
+	return s.ID(), true
+}
+
+func (r *retained) Retained(id string, after uint64) ([]api.Event, uint64, uint64, bool) {
+	s, err := r.engine.Get(id)
 	if err != nil {
 		return nil, 0, 0, false
 	}

@@ -33,7 +33,7 @@ func benchPublish(b *testing.B, subscribers int) {
 				}
 				if err != nil {
 					errc <- err
-					close(p.stop)
+					p.halt() // another reader may have failed too
 					return
 				}
 				p.saw(i, seq)

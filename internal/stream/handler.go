@@ -17,16 +17,17 @@ import (
 	"traced/api"
 )
 
-// Error codes of the responses /api/stream gives before upgrading.
+// Error codes of the responses /api/stream gives before upgrading, the same the REST routes give.
 const (
-	CodeInvalidQuery    = "invalid_query"
-	CodeSessionNotFound = "session_not_found"
-	CodeShuttingDown    = "shutting_down"
+	CodeBadRequest      = "bad_request"      // 400: the query is malformed
+	CodeNotFound        = "not_found"        // 404: no session has the id or name asked for
+	CodeUpgradeRequired = "upgrade_required" // 426: a plain HTTP request, not a WebSocket handshake
+	CodeShuttingDown    = "shutting_down"    // 503: the hub takes no new subscribers
 )
 
 // query is a parsed /api/stream request.
 type query struct {
-	session string
+	session string // as asked: an id or a name; "" for every session
 	kinds   map[api.Kind]bool
 	after   uint64
 	resume  bool // after was given
@@ -48,17 +49,33 @@ type reqError struct {
 	detail api.ErrorDetail
 }
 
-// ServeHTTP serves GET /api/stream?session=&kinds=&after=. It validates the query, registers the
-// subscriber, reads the replay window, upgrades, then writes until the client leaves, the
-// subscriber overflows, or the hub shuts down.
+// ServeHTTP serves GET /api/stream?session=&kinds=&after=. It validates the query, resolves the
+// session to its id, checks that the request is a WebSocket handshake, registers the subscriber,
+// reads the replay window, upgrades, then writes until the client leaves, the subscriber
+// overflows, or the hub shuts down.
 func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	q, rerr := parseQuery(r.URL.Query())
 	if rerr != nil {
 		writeError(w, rerr)
 		return
 	}
+	// The query is checked first, so that a plain GET (curl) can debug it; a good one answers 426.
+	id, rerr := h.resolve(q.session)
+	if rerr != nil {
+		writeError(w, rerr)
+		return
+	}
+	if !isHandshake(r.Header) {
+		// Our envelope, not the library's text/plain 426: Accept would answer before we could.
+		w.Header().Set("Connection", "Upgrade")
+		w.Header().Set("Upgrade", "websocket")
+		writeError(w, &reqError{http.StatusUpgradeRequired, api.ErrorDetail{Code: CodeUpgradeRequired,
+			Message: "GET /api/stream is a WebSocket endpoint: the request is not a WebSocket handshake",
+			Hint:    "connect with a WebSocket client: " + wsURL(r)}})
+		return
+	}
 	s := &subscriber{
-		session:  q.session,
+		session:  id,
 		kinds:    q.kinds,
 		queue:    make(chan *message, h.queueSize),
 		overflow: make(chan struct{}),
@@ -70,7 +87,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer h.leave(s)
 	// Joined before reading the window, so an event is either in the replay or in the queue.
-	st, rerr := h.window(q)
+	st, rerr := h.window(id, q)
 	if rerr != nil {
 		writeError(w, rerr)
 		return
@@ -101,9 +118,28 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// window reads what a session subscriber is owed before live messages; nothing for the others.
-func (h *Hub) window(q query) (start, *reqError) {
-	if q.session == "" {
+// resolve returns the id of the session asked for by id or name; "" stays "" (every session).
+func (h *Hub) resolve(session string) (string, *reqError) {
+	if session == "" {
+		return "", nil
+	}
+	if h.src != nil {
+		if id, ok := h.src.Resolve(session); ok {
+			return id, nil
+		}
+	}
+	return "", notFound(session)
+}
+
+func notFound(session string) *reqError {
+	return &reqError{http.StatusNotFound, api.ErrorDetail{Code: CodeNotFound,
+		Message: fmt.Sprintf("no session %q", session), Hint: "GET /api/trace/list shows the retained sessions"}}
+}
+
+// window reads what a subscriber of session id is owed before live messages; nothing for the
+// others.
+func (h *Hub) window(id string, q query) (start, *reqError) {
+	if id == "" {
 		return start{}, nil
 	}
 	after := uint64(math.MaxUint64) // live only: learn the window, replay nothing
@@ -116,11 +152,10 @@ func (h *Hub) window(q query) (start, *reqError) {
 		ok             bool
 	)
 	if h.src != nil {
-		evs, oldest, newest, ok = h.src.Retained(q.session, after)
+		evs, oldest, newest, ok = h.src.Retained(id, after)
 	}
-	if !ok {
-		return start{}, &reqError{http.StatusNotFound, api.ErrorDetail{Code: CodeSessionNotFound,
-			Message: fmt.Sprintf("no session %q", q.session), Hint: "list sessions with GET /api/trace/list"}}
+	if !ok { // resolved a moment ago, since evicted
+		return start{}, notFound(q.session)
 	}
 	st := start{replay: evs, newest: newest, cutoff: newest}
 	if q.resume {
@@ -218,21 +253,13 @@ func (h *Hub) writeRaw(ctx context.Context, conn *websocket.Conn, data []byte) e
 
 func parseQuery(v url.Values) (query, *reqError) {
 	bad := func(msg, hint string) (query, *reqError) {
-		return query{}, &reqError{http.StatusBadRequest, api.ErrorDetail{Code: CodeInvalidQuery, Message: msg, Hint: hint}}
+		return query{}, &reqError{http.StatusBadRequest, api.ErrorDetail{Code: CodeBadRequest, Message: msg, Hint: hint}}
 	}
-	q := query{session: v.Get("session")}
-	if k := v.Get("kinds"); k != "" {
-		q.kinds = make(map[api.Kind]bool)
-		for name := range strings.SplitSeq(k, ",") {
-			if name = strings.TrimSpace(name); name == "" {
-				return bad("kinds has an empty element", "pass a comma list of kinds, e.g. kinds=console,exception")
-			}
-			if !api.ValidKind(api.Kind(name)) {
-				return bad(fmt.Sprintf("kinds: unknown kind %q", name), "kinds is a comma list of: "+api.KindList())
-			}
-			q.kinds[api.Kind(name)] = true
-		}
+	kinds, err := api.ParseKinds(v.Get("kinds"))
+	if err != nil {
+		return bad(`query parameter "kinds": `+err.Error(), "pass a comma list of kinds without spaces, e.g. kinds=console,exception")
 	}
+	q := query{session: v.Get("session"), kinds: kinds}
 	if a, ok := v["after"]; ok {
 		n, err := strconv.ParseUint(a[0], 10, 64)
 		if err != nil {
@@ -244,6 +271,38 @@ func parseQuery(v url.Values) (query, *reqError) {
 		q.after, q.resume = n, true
 	}
 	return q, nil
+}
+
+// isHandshake reports whether h asks for a WebSocket upgrade, as RFC 6455 has it: Connection
+// holds the token "upgrade" and Upgrade the token "websocket" (comma lists, any case; browsers
+// send "Connection: keep-alive, Upgrade"). The rest of the handshake is Accept's to check.
+func isHandshake(h http.Header) bool {
+	return hasToken(h, "Connection", "upgrade") && hasToken(h, "Upgrade", "websocket")
+}
+
+func hasToken(h http.Header, key, token string) bool {
+	for _, v := range h.Values(key) {
+		for t := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(t), token) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wsURL is the WebSocket URL of the request r made over plain HTTP, with a ?token= (the browsers'
+// way to authenticate) masked: a hint is no place to repeat a password.
+func wsURL(r *http.Request) string {
+	u := url.URL{Scheme: "ws", Host: r.Host, Path: r.URL.Path, RawQuery: r.URL.RawQuery}
+	if r.TLS != nil {
+		u.Scheme = "wss"
+	}
+	if v := r.URL.Query(); v.Has("token") {
+		v.Set("token", "TOKEN")
+		u.RawQuery = v.Encode()
+	}
+	return u.String()
 }
 
 func writeError(w http.ResponseWriter, e *reqError) {

@@ -26,7 +26,8 @@ const waitFor = 10 * time.Second
 type fakeSource struct {
 	hub      *Hub
 	mu       sync.Mutex
-	sessions map[string]*fakeSession
+	sessions map[string]*fakeSession // by id
+	names    map[string]string       // session name -> id
 	// beforeRetained, when set, runs once at the start of Retained: a test publishes there, in the
 	// window between a subscriber joining and its replay being read.
 	beforeRetained func()
@@ -42,6 +43,24 @@ func (f *fakeSource) add(id string, max int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.sessions[id] = &fakeSession{max: max}
+}
+
+// addNamed adds a session that can also be asked for by name.
+func (f *fakeSource) addNamed(id, name string, max int) {
+	f.add(id, max)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.names[name] = id
+}
+
+func (f *fakeSource) Resolve(session string) (string, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.sessions[session]; ok {
+		return session, true
+	}
+	id, ok := f.names[session]
+	return id, ok
 }
 
 // append stores and publishes the session's next event.
@@ -111,7 +130,7 @@ type env struct {
 
 func newEnv(t testing.TB, cfg Config) *env {
 	t.Helper()
-	src := &fakeSource{sessions: make(map[string]*fakeSession)}
+	src := &fakeSource{sessions: make(map[string]*fakeSession), names: make(map[string]string)}
 	cfg.Source = src
 	h := NewHub(cfg)
 	src.hub = h
@@ -221,7 +240,8 @@ func tryRead(c *websocket.Conn) (api.StreamMessage, error) {
 type pacer struct {
 	window uint64
 	wake   chan struct{}
-	stop   chan struct{}
+	stop   chan struct{} // closed by halt
+	halted sync.Once     // several readers may fail and halt
 	mu     sync.Mutex
 	seen   []uint64 // highest seq each reader has received
 }
@@ -241,7 +261,10 @@ func (p *pacer) saw(i int, seq uint64) {
 	}
 }
 
-// wait blocks until seq may be published; false once stopped.
+// halt stops the publisher; any number of goroutines may call it.
+func (p *pacer) halt() { p.halted.Do(func() { close(p.stop) }) }
+
+// wait blocks until seq may be published; false once halted.
 func (p *pacer) wait(seq uint64) bool {
 	for {
 		p.mu.Lock()

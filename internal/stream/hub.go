@@ -28,13 +28,17 @@ const (
 	readLimit = 512
 )
 
-// Source lets the hub replay retained events when a subscriber resumes with a cursor.
+// Source tells the hub which sessions exist and replays their retained events when a subscriber
+// resumes with a cursor.
 type Source interface {
+	// Resolve returns the id of the session named by session, an id or a name; ok=false when no
+	// session has it. Publishers name sessions by id, so subscribers are matched by id.
+	Resolve(session string) (id string, ok bool)
 	// Retained returns the session's retained events with seq > after (oldest first), the oldest
 	// retained seq (0 if none) and newest produced seq; ok=false when the session is unknown.
 	// after may exceed newest: the hub passes math.MaxUint64 to learn only the window and
 	// expects no events then. The window must be read under the lock PublishEvent is called with.
-	Retained(session string, after uint64) (events []api.Event, oldest, newest uint64, ok bool)
+	Retained(id string, after uint64) (events []api.Event, oldest, newest uint64, ok bool)
 }
 
 // Config configures a Hub.
@@ -57,10 +61,11 @@ type Config struct {
 // queue and, when it is full, mark the subscriber overflowed; its own goroutine then closes it
 // with 1008, because a close performs a handshake.
 //
-// Locks: mu guards subs and closed. Publishers hold it for reading while they walk subs; a
-// subscriber takes it for writing only to join and to leave, so a publisher can wait at most for a
-// map insert or delete, never for I/O. No lock is held while writing to a connection. wg counts subscribers that joined and have not left; Add happens under mu while
-// closed is false, so Shutdown's Wait never races an Add.
+// Locks: mu guards subs, closed and each subscriber's conn. Publishers hold it for reading while
+// they walk subs; a subscriber takes it for writing only to join, to record its conn and to leave,
+// so a publisher can wait at most for a field or map write, never for I/O. No lock is held while
+// writing to or closing a connection. wg counts subscribers that joined and have not left; Add
+// happens under mu while closed is false, so Shutdown's Wait never races an Add.
 type Hub struct {
 	src          Source
 	queueSize    int
@@ -77,7 +82,7 @@ type Hub struct {
 
 // subscriber is one /api/stream connection and what it asked for.
 type subscriber struct {
-	session  string            // only this session's messages; "" for every session
+	session  string            // only this session's messages (its id, never a name); "" for every session
 	kinds    map[api.Kind]bool // event kinds wanted; empty for every kind
 	queue    chan *message     // bounded: a full queue overflows the subscriber
 	overflow chan struct{}     // closed once, by the publisher that found queue full
@@ -182,13 +187,19 @@ func (h *Hub) Shutdown(ctx context.Context) {
 	select {
 	case <-left:
 	case <-ctx.Done():
+		// Cut outside the lock: a cut can take a while, and meanwhile leave would wait for the
+		// write lock and publishers, holding a session's store lock, would queue behind it.
 		h.mu.RLock()
+		conns := make([]*websocket.Conn, 0, len(h.subs))
 		for s := range h.subs {
 			if s.conn != nil {
-				s.conn.CloseNow()
+				conns = append(conns, s.conn)
 			}
 		}
 		h.mu.RUnlock()
+		for _, c := range conns {
+			c.CloseNow()
+		}
 	}
 }
 

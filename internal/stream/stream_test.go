@@ -97,7 +97,7 @@ func TestResumeReplaysThenLive(t *testing.T) {
 			e.src.append("s", "stdout", "live")
 		}
 	}()
-	t.Cleanup(func() { close(p.stop); <-published })
+	t.Cleanup(func() { p.halt(); <-published })
 
 	c, _, err := e.dial(t, "session=s&after=50", nil)
 	if err != nil {
@@ -217,7 +217,7 @@ func TestSlowSubscriberClosed(t *testing.T) {
 			e.src.append("s", "stdout", text)
 		}
 	}()
-	t.Cleanup(func() { close(p.stop); <-published })
+	t.Cleanup(func() { p.halt(); <-published })
 
 	for want := uint64(1); want <= n; want++ {
 		m := readMsg(t, healthy)
@@ -295,12 +295,15 @@ func TestBadQueryRefusedBeforeUpgrade(t *testing.T) {
 		status      int
 		code        string
 	}{
-		{"after not a number", "session=a&after=x", http.StatusBadRequest, CodeInvalidQuery},
-		{"after negative", "session=a&after=-1", http.StatusBadRequest, CodeInvalidQuery},
-		{"after without session", "after=3", http.StatusBadRequest, CodeInvalidQuery},
-		{"empty kind", "kinds=console,,exception", http.StatusBadRequest, CodeInvalidQuery},
-		{"unknown session", "session=nope", http.StatusNotFound, CodeSessionNotFound},
-		{"unknown session with cursor", "session=nope&after=1", http.StatusNotFound, CodeSessionNotFound},
+		{"after not a number", "session=a&after=x", http.StatusBadRequest, CodeBadRequest},
+		{"after negative", "session=a&after=-1", http.StatusBadRequest, CodeBadRequest},
+		{"after without session", "after=3", http.StatusBadRequest, CodeBadRequest},
+		{"empty kind", "kinds=console,,exception", http.StatusBadRequest, CodeBadRequest},
+		{"trailing comma", "kinds=console,", http.StatusBadRequest, CodeBadRequest},
+		{"unknown kind", "kinds=console,bogus", http.StatusBadRequest, CodeBadRequest},
+		{"space in kinds", "kinds=console,%20exception", http.StatusBadRequest, CodeBadRequest},
+		{"unknown session", "session=nope", http.StatusNotFound, CodeNotFound},
+		{"unknown session with cursor", "session=nope&after=1", http.StatusNotFound, CodeNotFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -316,7 +319,7 @@ func TestBadQueryRefusedBeforeUpgrade(t *testing.T) {
 	}
 }
 
-func checkErrorBody(t *testing.T, resp *http.Response, code string) {
+func checkErrorBody(t *testing.T, resp *http.Response, code string) api.ErrorDetail {
 	t.Helper()
 	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
 		t.Errorf("Content-Type %q", ct)
@@ -328,6 +331,7 @@ func checkErrorBody(t *testing.T, resp *http.Response, code string) {
 	if body.Error.Code != code || body.Error.Message == "" || body.Error.Hint == "" {
 		t.Errorf("error body %+v, want code %q with a message and a hint", body.Error, code)
 	}
+	return body.Error
 }
 
 func TestOrigins(t *testing.T) {
@@ -357,5 +361,133 @@ func TestServerTimeoutsDoNotEndTheStream(t *testing.T) {
 	e.src.append("s", "console", "late")
 	if m := readMsg(t, c); m.Type != api.MsgEvent || m.Event.Seq != 1 {
 		t.Fatalf("got %s, want event 1", describe(m))
+	}
+}
+
+// TestSubscribeByName: a subscriber may name its session; it is matched, and every message it
+// is sent names the session, by id, as publishers do.
+func TestSubscribeByName(t *testing.T) {
+	e := newEnv(t, Config{})
+	e.src.addNamed("s1", "ticker", 2)
+	e.src.add("s2", 10)
+	for range 3 { // the ring keeps 2..3: seq 1 is a gap for after=0
+		e.src.append("s1", "console", "before")
+	}
+	c, _, err := e.dial(t, "session=ticker&after=0&kinds=console", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for m := readMsg(t, c); ; m = readMsg(t, c) {
+		if m.Type == api.MsgGap {
+			got = append(got, fmt.Sprintf("gap %s %d..%d", m.Session, m.Gap.From, m.Gap.To))
+			continue
+		}
+		if m.Type == api.MsgLive {
+			got = append(got, fmt.Sprintf("live %s %d", m.Session, m.Newest))
+			break
+		}
+		got = append(got, describe(m))
+	}
+	e.src.append("s2", "console", "another session's")
+	e.src.append("s1", "stdout", "filtered out")
+	e.hub.PublishStatus(api.Summary{ID: "s1", Name: "ticker", Status: "running"})
+	e.src.append("s1", "console", "live")
+	for range 2 {
+		got = append(got, describe(readMsg(t, c)))
+	}
+	want := []string{"gap s1 1..1", "s1/2/console", "s1/3/console", "live s1 3", "session s1 running", "s1/5/console"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestPlainRequestAnswersUpgradeRequired: a request that is not a WebSocket handshake gets the
+// JSON error envelope with 426, not the library's text, and never joins.
+func TestPlainRequestAnswersUpgradeRequired(t *testing.T) {
+	e := newEnv(t, Config{})
+	e.src.add("a", 10)
+	tests := []struct {
+		name    string
+		query   string
+		headers map[string]string
+		status  int
+		code    string
+	}{
+		{"plain GET", "session=a&kinds=console", nil, http.StatusUpgradeRequired, CodeUpgradeRequired},
+		{"Upgrade without Connection", "", map[string]string{"Upgrade": "websocket"}, http.StatusUpgradeRequired, CodeUpgradeRequired},
+		{"Connection without Upgrade", "", map[string]string{"Connection": "Upgrade"}, http.StatusUpgradeRequired, CodeUpgradeRequired},
+		{"another protocol", "", map[string]string{"Connection": "Upgrade", "Upgrade": "h2c"}, http.StatusUpgradeRequired, CodeUpgradeRequired},
+		// The query is checked first, so that it can be debugged without a WebSocket client.
+		{"bad query", "kinds=bogus", nil, http.StatusBadRequest, CodeBadRequest},
+		{"unknown session", "session=nope", nil, http.StatusNotFound, CodeNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := http.NewRequest("GET", e.srv.URL+"/api/stream?"+tt.query, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range tt.headers {
+				req.Header.Set(k, v)
+			}
+			resp, err := e.srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			if resp.StatusCode != tt.status {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tt.status)
+			}
+			if tt.status == http.StatusUpgradeRequired {
+				if u := resp.Header.Get("Upgrade"); u != "websocket" {
+					t.Errorf("426 with Upgrade %q, want websocket", u)
+				}
+			}
+			body := checkErrorBody(t, resp, tt.code)
+			want := "ws://" + e.srv.Listener.Addr().String() + "/api/stream"
+			if tt.query != "" {
+				want += "?" + tt.query
+			}
+			if tt.status == http.StatusUpgradeRequired && !strings.HasSuffix(body.Hint, want) {
+				t.Errorf("hint %q does not end with the URL %s", body.Hint, want)
+			}
+		})
+	}
+	if n := e.hub.Subscribers(); n != 0 {
+		t.Errorf("Subscribers() = %d after refusals", n)
+	}
+}
+
+func TestIsHandshake(t *testing.T) {
+	tests := []struct {
+		connection, upgrade []string
+		want                bool
+	}{
+		{[]string{"Upgrade"}, []string{"websocket"}, true},
+		{[]string{"upgrade"}, []string{"WebSocket"}, true},
+		{[]string{"keep-alive, Upgrade"}, []string{"websocket"}, true}, // Firefox
+		{[]string{"keep-alive", "Upgrade"}, []string{"websocket"}, true},
+		{[]string{"keep-alive,upgrade "}, []string{" websocket"}, true},
+		{nil, nil, false},
+		{[]string{"keep-alive"}, []string{"websocket"}, false},
+		{[]string{"Upgraded"}, []string{"websocket"}, false},
+		{[]string{"Upgrade"}, nil, false},
+		{[]string{"Upgrade"}, []string{"h2c"}, false},
+		{[]string{"Upgrade"}, []string{"websocket2"}, false},
+	}
+	for _, tt := range tests {
+		h := http.Header{"Connection": tt.connection, "Upgrade": tt.upgrade}
+		if got := isHandshake(h); got != tt.want {
+			t.Errorf("isHandshake(Connection %q, Upgrade %q) = %v, want %v", tt.connection, tt.upgrade, got, tt.want)
+		}
+	}
+}
+
+func TestUpgradeHintMasksToken(t *testing.T) {
+	r := httptest.NewRequest("GET", "http://127.0.0.1:7070/api/stream?session=a&token=secret", nil)
+	got := wsURL(r)
+	if strings.Contains(got, "secret") || !strings.HasPrefix(got, "ws://127.0.0.1:7070/api/stream?") || !strings.Contains(got, "session=a") {
+		t.Errorf("wsURL = %q", got)
 	}
 }
