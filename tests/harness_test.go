@@ -38,7 +38,7 @@ type harness struct {
 	base   string // http://127.0.0.1:port
 	addr   string // 127.0.0.1:port
 	client *http.Client
-	root   string
+	root   string // the workspace root: tests/testdata unless an option changed Engine.Root
 }
 
 // contractRouter finds the contract operation of a request, to validate responses.
@@ -64,7 +64,8 @@ func nodeOrSkip(t testing.TB) string {
 	return node
 }
 
-// newHarness starts a service rooted at tests/testdata; opts adjust its options.
+// newHarness starts a service rooted at tests/testdata; opts adjust its options (a test that
+// writes into its workspace sets Engine.Root to a t.TempDir of its own).
 func newHarness(t *testing.T, opts ...func(*service.Options)) *harness {
 	t.Helper()
 	root, err := filepath.Abs("testdata")
@@ -90,7 +91,7 @@ func newHarness(t *testing.T, opts ...func(*service.Options)) *harness {
 	served := make(chan error, 1)
 	go func() { served <- svc.Serve(ln) }()
 	h := &harness{t: t, svc: svc, base: "http://" + ln.Addr().String(), addr: ln.Addr().String(),
-		client: &http.Client{Transport: &http.Transport{}}, root: root}
+		client: &http.Client{Transport: &http.Transport{}}, root: o.Engine.Root}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), deadline)
 		defer cancel()
@@ -160,7 +161,8 @@ func (h *harness) send(req *http.Request) (int, []byte) {
 	return resp.StatusCode, body
 }
 
-// checkResponse validates a response against the contract: status documented, body schema.
+// checkResponse validates a response against the contract: status declared by the operation (not
+// merely covered by `default`), body schema.
 func checkResponse(t *testing.T, req *http.Request, resp *http.Response, body []byte) {
 	t.Helper()
 	route, params, err := contractRouter.FindRoute(req)
@@ -170,6 +172,11 @@ func checkResponse(t *testing.T, req *http.Request, resp *http.Response, body []
 			return // a path outside the contract answers with the error envelope
 		}
 		t.Fatalf("%s %s is not in the contract: %v", req.Method, req.URL.Path, err)
+	}
+	// ValidateResponse falls back to `default` for any status, so it alone cannot catch an
+	// undeclared one: the status itself must be declared by the operation.
+	if route.Operation.Responses.Status(resp.StatusCode) == nil {
+		t.Fatalf("%s %s -> %d: the contract does not declare this status\nbody: %.2000s", req.Method, req.URL.Path, resp.StatusCode, body)
 	}
 	in := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: &openapi3filter.RequestValidationInput{

@@ -16,20 +16,25 @@ import (
 func decodeJSON(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }
 
 func TestBadInputIsRefusedWithAHint(t *testing.T) {
-	h := newHarness(t, func(o *service.Options) { o.MaxBodyBytes = 4096 })
+	// A workspace of its own: the cases below put a symlink in the root and a directory beside it,
+	// which must not land in the source tree.
+	root := t.TempDir()
+	copyFile(t, filepath.Join("testdata", "clean.js"), filepath.Join(root, "clean.js"))
 	// A symlink inside the root that points outside it.
-	link := filepath.Join(h.root, "escape-link.js")
-	os.Remove(link)
-	if err := os.Symlink("/etc/hostname", link); err != nil {
+	if err := os.Symlink("/etc/hostname", filepath.Join(root, "escape-link.js")); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.Remove(link) })
-	// A sibling of the root sharing its prefix.
-	sibling := h.root + "-evil"
+	// A sibling of the root sharing its prefix, holding a script that exists outside the root.
+	sibling := root + "-evil"
 	if err := os.MkdirAll(sibling, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(sibling) })
+	copyFile(t, filepath.Join("testdata", "clean.js"), filepath.Join(sibling, "outside.js"))
+	h := newHarness(t, func(o *service.Options) {
+		o.Engine.Root = root
+		o.MaxBodyBytes = 4096
+	})
 
 	post := func(body string) *http.Request { return h.request("POST", "/api/trace/start", body) }
 	cases := []struct {
@@ -40,7 +45,7 @@ func TestBadInputIsRefusedWithAHint(t *testing.T) {
 		inMsg  string // a word the message must contain (the field it names)
 	}{
 		{"missing target", post(`{"target":"nope.js"}`), 400, "target_not_found", "nope.js"},
-		{"parent escape", post(`{"target":"../harness_test.go"}`), 400, "outside_workspace", "outside"},
+		{"parent escape", post(`{"target":"../` + filepath.Base(sibling) + `/outside.js"}`), 400, "outside_workspace", "outside"},
 		{"absolute outside", post(`{"target":"/etc/passwd"}`), 400, "outside_workspace", "outside"},
 		{"dot-dot inside path", post(`{"target":"sub/../../x.js"}`), 400, "outside_workspace", "outside"},
 		{"symlink escape", post(`{"target":"escape-link.js"}`), 400, "outside_workspace", "outside"},
@@ -60,6 +65,10 @@ func TestBadInputIsRefusedWithAHint(t *testing.T) {
 		{"unknown kind", h.request("GET", "/api/trace/events?id=s1&kinds=console,bogus", nil), 400, "bad_request", "bogus"},
 		{"wait too long", h.request("GET", "/api/trace/wait?id=s1&timeoutMs=999999", nil), 400, "bad_request", "timeoutMs"},
 		{"unknown route", h.request("GET", "/api/trace/nope", nil), 404, "not_found", "/api/trace/nope"},
+		// The stream refuses before upgrading, with the REST envelope and codes.
+		{"stream after without session", h.request("GET", "/api/stream?after=3", nil), 400, "bad_request", "session"},
+		{"stream unknown session", h.request("GET", "/api/stream?session=s999", nil), 404, "not_found", "s999"},
+		{"stream without upgrade", h.request("GET", "/api/stream?session=s1", nil), 426, "upgrade_required", "WebSocket"},
 	}
 	// s1 must exist for the query-parameter cases to reach parameter checks of a real session.
 	h.start(api.StartRequest{Target: "clean.js"})
@@ -80,4 +89,16 @@ func TestBadInputIsRefusedWithAHint(t *testing.T) {
 			t.Fatalf("error %+v", e)
 		}
 	})
+}
+
+// copyFile copies the file src to dst, creating dst with mode 0644.
+func copyFile(t *testing.T, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

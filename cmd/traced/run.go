@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
-	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -40,7 +38,8 @@ func run(args []string) int {
 	if *asJSON {
 		printer = io.Discard
 	}
-	lines := &linePrinter{w: printer, verbose: *verbose}
+	lines := newLinePrinter(printer, *verbose)
+	defer lines.Close() // on the early returns; Close is idempotent
 	mgr, err := engine.NewManager(cfg, lines, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "traced:", err)
@@ -50,6 +49,7 @@ func run(args []string) int {
 	defer stop()
 	s, err := mgr.Start(ctx, engine.StartRequest{Target: fs.Arg(0), Args: fs.Args()[1:]})
 	if err != nil {
+		lines.Close() // node's own output, if any, comes before the reason
 		fmt.Fprintln(os.Stderr, "traced:", err)
 		return 1
 	}
@@ -58,6 +58,7 @@ func run(args []string) int {
 	case <-ctx.Done(): // interrupted: stop the child, report what was seen
 		mgr.Shutdown(context.Background())
 	}
+	lines.Close() // every event line is out before the evidence
 	sum := s.Summary()
 	res := evidence.Build(evidence.Input{Summary: sum, Events: s.Snapshot()})
 	if *asJSON {
@@ -85,69 +86,4 @@ func run(args []string) int {
 // signalNumber maps a signal name such as "SIGABRT" back to its number (0 when unknown).
 func signalNumber(name string) int {
 	return int(unix.SignalNum(name))
-}
-
-// linePrinter writes one compact line per event as the engine captures it.
-type linePrinter struct {
-	mu      sync.Mutex
-	w       io.Writer
-	verbose bool
-}
-
-func (p *linePrinter) PublishStatus(engine.Summary) {}
-
-func (p *linePrinter) PublishEvent(_ string, ev engine.Event) {
-	line := eventLine(ev, p.verbose)
-	if line == "" {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, "%5d %-9s %s\n", ev.Seq, ev.Kind, line)
-}
-
-// eventLine renders an event compactly; "" skips it.
-func eventLine(ev engine.Event, verbose bool) string {
-	switch ev.Kind {
-	case engine.KindConsole:
-		return fmt.Sprintf("%s %s  (%s)", ev.Console.Level, ev.Console.Text.Value, where(ev.Console.Frame))
-	case engine.KindException:
-		x := ev.Exception
-		loc := x.File
-		if loc == "" {
-			loc = x.URL
-		}
-		return fmt.Sprintf("%s: %s  (%s:%d:%d)", x.Class, x.Message.Value, loc, x.Line, x.Column)
-	case engine.KindStdout, engine.KindStderr:
-		return ev.Output.Text.Value
-	case engine.KindExit:
-		if ev.Exit.Code != nil {
-			return fmt.Sprintf("code %d", *ev.Exit.Code)
-		}
-		return "signal " + ev.Exit.Signal
-	case engine.KindPause:
-		return ev.Pause.Reason + " at " + where(ev.Pause.Location)
-	case engine.KindResume:
-		return ""
-	case engine.KindScript:
-		if verbose || !ev.Script.Internal {
-			return strings.TrimSpace(ev.Script.File + " " + ev.Script.URL)
-		}
-	case engine.KindContext:
-		if verbose {
-			return ev.Context.Name
-		}
-	}
-	return ""
-}
-
-func where(f *engine.Frame) string {
-	if f == nil {
-		return "?"
-	}
-	loc := f.File
-	if loc == "" {
-		loc = f.URL
-	}
-	return fmt.Sprintf("%s:%d", loc, f.Line)
 }

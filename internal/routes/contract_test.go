@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -97,6 +98,59 @@ func TestDiffRoutes(t *testing.T) {
 	} {
 		if got := diffRoutes(c.served, c.documented); len(got) != c.want {
 			t.Errorf("%s: %d differences %q, want %d", c.name, len(got), got, c.want)
+		}
+	}
+}
+
+// TestGuardStatusesAreDeclared: every contract operation declares the statuses the guards in
+// front of its handler answer (a `default` response would otherwise hide a missing one): 403 for
+// a foreign Host or Origin, 401 without the token where one is needed, 413 and 415 where there is
+// a body.
+func TestGuardStatusesAreDeclared(t *testing.T) {
+	const limit = 64
+	f := newFixture(t, func(c *Config) { c.MaxBodyBytes = limit })
+	c, err := newContract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, item := range c.doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			body := ""
+			if op.RequestBody != nil {
+				body = "{}"
+			}
+			type refusal struct {
+				name   string
+				status int
+				code   string
+				change func(*http.Request)
+			}
+			refusals := []refusal{
+				{"foreign host", http.StatusForbidden, "host_refused", func(r *http.Request) { r.Host = "attacker.example" }},
+				{"foreign origin", http.StatusForbidden, "origin_refused", func(r *http.Request) { r.Header.Set("Origin", "http://attacker.example") }},
+			}
+			if op.Security == nil || len(*op.Security) > 0 {
+				refusals = append(refusals, refusal{"no token", http.StatusUnauthorized, "unauthorized",
+					func(r *http.Request) { r.Header.Del("Authorization") }})
+			}
+			if op.RequestBody != nil {
+				refusals = append(refusals,
+					refusal{"not json", http.StatusUnsupportedMediaType, "unsupported_media_type",
+						func(r *http.Request) { r.Header.Set("Content-Type", "text/plain") }},
+					refusal{"too large", http.StatusRequestEntityTooLarge, "payload_too_large", func(r *http.Request) {
+						big := `{"x":"` + strings.Repeat("a", limit) + `"}`
+						r.Body, r.ContentLength = io.NopCloser(strings.NewReader(big)), int64(len(big))
+					}})
+			}
+			for _, rf := range refusals {
+				t.Run(method+" "+path+" "+rf.name, func(t *testing.T) {
+					r := request(method, pathParam.ReplaceAllString(path, "x"), body)
+					rf.change(r)
+					w := f.serve(r)
+					wantError(t, w, rf.status, rf.code)
+					checkContractResponse(t, c, r, body, w)
+				})
+			}
 		}
 	}
 }

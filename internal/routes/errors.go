@@ -3,9 +3,9 @@ package routes
 import (
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 
 	"traced/api"
 	"traced/internal/engine"
@@ -77,7 +77,7 @@ func (a *app) recoverPanics(next http.Handler) http.Handler {
 				panic(v)
 			}
 			a.log.Error("handler panicked", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
-			if r.Header.Get("Connection") == "Upgrade" {
+			if headerHasToken(r.Header, "Connection", "upgrade") {
 				return // the connection may be hijacked: nothing can be written on it
 			}
 			a.writeError(w, r, newError(http.StatusInternalServerError, "internal", "internal error", "retry; if it persists, see the service log"))
@@ -86,12 +86,24 @@ func (a *app) recoverPanics(next http.Handler) http.Handler {
 	})
 }
 
-// writeJSON renders v with status.
+// headerHasToken reports whether the comma-separated values of header name include token, compared
+// case-insensitively (RFC 9110 §7.6.1): browsers send "Connection: keep-alive, Upgrade".
+func headerHasToken(h http.Header, name, token string) bool {
+	for _, v := range h.Values(name) {
+		for t := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(t), token) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writeJSON renders v with status. A failed write is not reported: the status is already sent,
+// and it means the client went away.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
-	if err := json.NewEncoder(w).Encode(v); err != nil {
-		slog.Debug("write response", "err", err) // the client went away
-	}
+	_ = json.NewEncoder(w).Encode(v)
 }

@@ -18,11 +18,15 @@ import (
 
 // FuzzHostAllowed checks that an accepted Host header names this service as a browser reads it:
 // the authority of http://<host>/ is exactly host, and its name is localhost, a loopback address
-// without a zone, or the bound address.
+// without a zone, the bound address, or, when bound is unspecified, any IP literal without a zone
+// that is not itself unspecified (a literal cannot be rebound by DNS).
 func FuzzHostAllowed(f *testing.F) {
 	for _, c := range hostCases {
 		f.Add(c.host)
 	}
+	f.Add("198.51.100.4:80")     // passes only when bound everywhere
+	f.Add("[2001:db8::1]:80")    // likewise
+	f.Add("[::ffff:0.0.0.0]:80") // unspecified in disguise
 	bounds := []netip.Addr{{}, netip.IPv4Unspecified(), netip.IPv6Unspecified(),
 		netip.MustParseAddr("192.0.2.7"), netip.MustParseAddr("2001:db8::7")}
 	f.Fuzz(func(t *testing.T, host string) {
@@ -57,8 +61,12 @@ func notThisService(host string, bound netip.Addr) string {
 		return strconv.Quote(name) + " is neither localhost nor an IP literal"
 	case ip.Zone() != "":
 		return "the address has a zone"
+	case ip.Unmap().IsUnspecified():
+		return "the address is unspecified"
 	case ip.Unmap().IsLoopback():
 		return ""
+	case bound.IsValid() && bound.IsUnspecified():
+		return "" // bound everywhere: any literal may name one of our interfaces
 	case bound.IsValid() && ip.Unmap() == bound.Unmap():
 		return ""
 	}
@@ -212,13 +220,18 @@ func rawRequest(method, path, body string) (*http.Request, bool) {
 	return r, true
 }
 
-// checkContractResponse validates an answer of a contract route against its documented response.
+// checkContractResponse validates an answer of a contract route against its documented response:
+// the status declared by the operation (not merely covered by `default`), then the body.
 func checkContractResponse(t *testing.T, c *contract, r *http.Request, body string, w *httptest.ResponseRecorder) {
 	t.Helper()
 	r.Body = io.NopCloser(strings.NewReader(body))
 	route, params, err := c.router.FindRoute(r)
 	if err != nil {
 		return // not a contract route: the envelope check above is all there is
+	}
+	// ValidateResponse falls back to `default` for any status; the status must be declared itself.
+	if route.Operation.Responses.Status(w.Code) == nil {
+		t.Fatalf("%s %q -> %d: the contract does not declare this status\nbody: %.500s", r.Method, r.URL, w.Code, w.Body.Bytes())
 	}
 	in := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: &openapi3filter.RequestValidationInput{

@@ -14,6 +14,10 @@ import (
 
 // HostAllowed reports whether a Host header names this service rather than a rebinding domain:
 // "localhost" exactly, or an IP literal (strictly parsed, no zone) that is loopback or bound.
+// When bound is unspecified (0.0.0.0 or ::, listening on every interface, which needs
+// --allow-remote) any IP literal names this service except an unspecified one: the service cannot
+// know which of its addresses a client dialled, and a literal, unlike a name, cannot be rebound by
+// DNS. Names other than localhost are refused whatever the bound address.
 // Go's net/http applies no Host policy and the WebSocket origin check passes during DNS
 // rebinding, so this check is ours and runs before anything else.
 func HostAllowed(host string, bound netip.Addr) bool {
@@ -30,10 +34,17 @@ func HostAllowed(host string, bound netip.Addr) bool {
 		return false
 	}
 	ip = ip.Unmap()
-	if ip.IsLoopback() {
+	switch {
+	case ip.IsUnspecified():
+		return false // names no interface in particular; a client cannot have dialled it
+	case ip.IsLoopback():
+		return true
+	case !bound.IsValid():
+		return false
+	case bound.IsUnspecified():
 		return true
 	}
-	return bound.IsValid() && !bound.IsUnspecified() && ip == bound.Unmap()
+	return ip == bound.Unmap()
 }
 
 // splitHost cuts a Host header into its host and whether that was bracketed, reading it as the

@@ -77,12 +77,49 @@ func TestHostAllowed(t *testing.T) {
 		{"[::ffff:192.0.2.7]:80", bound, true},
 		{"192.0.2.8:80", bound, false},
 		{"192.0.2.7:80", netip.MustParseAddr("::ffff:192.0.2.7"), true},
+		// Bound everywhere (--addr 0.0.0.0:p --allow-remote): any IP literal may be one of our
+		// interfaces and cannot be rebound; names and unspecified or zoned literals stay refused.
+		{"192.0.2.8:80", netip.IPv4Unspecified(), true},
+		{"10.1.2.3", netip.IPv4Unspecified(), true},
+		{"[2001:db8::1]:80", netip.IPv6Unspecified(), true},
+		{"198.51.100.4:80", netip.IPv6Unspecified(), true},
+		{"[::ffff:192.0.2.8]:80", netip.IPv4Unspecified(), true},
+		{"127.0.0.1:80", netip.IPv4Unspecified(), true},
+		{"localhost:80", netip.IPv6Unspecified(), true},
 		{"0.0.0.0:80", netip.IPv4Unspecified(), false}, // binding everywhere names no address
 		{"[::]:80", netip.IPv6Unspecified(), false},
+		{"[::]:80", netip.IPv4Unspecified(), false},
+		{"[::ffff:0.0.0.0]:80", netip.IPv4Unspecified(), false},
+		{"[fe80::1%25eth0]:80", netip.IPv6Unspecified(), false}, // a zone
+		{"[fe80::1%eth0]:80", netip.IPv6Unspecified(), false},
+		{"attacker.example:80", netip.IPv4Unspecified(), false}, // a name can be rebound
+		{"localhost.attacker.example:80", netip.IPv6Unspecified(), false},
+		{"0x7f.0.0.1:80", netip.IPv4Unspecified(), false},  // not a strict literal
+		{"2130706433:80", netip.IPv4Unspecified(), false},  // likewise
+		{"[192.0.2.8]:80", netip.IPv4Unspecified(), false}, // brackets hold IPv6 only
+		{"2001:db8::1", netip.IPv6Unspecified(), false},    // an IPv6 literal must be bracketed
 	} {
 		if got := HostAllowed(c.host, c.bound); got != c.want {
 			t.Errorf("HostAllowed(%q, bound %v) = %v, want %v", c.host, c.bound, got, c.want)
 		}
+	}
+}
+
+// TestHostBoundEverywhere: a service listening on 0.0.0.0 (--allow-remote) answers requests
+// that name it by any of its addresses, and still refuses names.
+func TestHostBoundEverywhere(t *testing.T) {
+	f := newFixture(t, func(c *Config) { c.BoundAddr = netip.IPv4Unspecified() })
+	for _, host := range []string{"192.0.2.8:7777", "[2001:db8::1]:7777", "127.0.0.1:7777"} {
+		r := request("GET", "/api/trace/list", "")
+		r.Host = host
+		if w := f.serve(r); w.Code != http.StatusOK {
+			t.Errorf("Host %s: status %d, want 200: %s", host, w.Code, w.Body.Bytes())
+		}
+	}
+	for _, host := range []string{"attacker.example:7777", "0.0.0.0:7777"} {
+		r := request("GET", "/api/trace/list", "")
+		r.Host = host
+		wantError(t, f.serve(r), http.StatusForbidden, "host_refused")
 	}
 }
 
@@ -405,6 +442,24 @@ func TestPanicAnswersTheEnvelope(t *testing.T) {
 	if !strings.Contains(logged.String(), "secret detail") {
 		t.Fatalf("the panic is not logged: %q (error %+v)", logged.String(), e)
 	}
+
+	// A panicking upgrade may have hijacked the connection: nothing is written on it, however the
+	// client spells the Connection header.
+	for _, conn := range []string{"Upgrade", "upgrade", "keep-alive, Upgrade", "Keep-Alive,UPGRADE"} {
+		t.Run("upgrade "+conn, func(t *testing.T) {
+			r := request("GET", "/panic", "")
+			r.Header.Set("Connection", conn)
+			r.Header.Set("Upgrade", "websocket")
+			if w := f.serve(r); w.Body.Len() != 0 || w.Header().Get("Content-Type") != "" {
+				t.Fatalf("Connection %q: wrote %d %q on a possibly hijacked connection", conn, w.Code, w.Body.Bytes())
+			}
+		})
+	}
+	t.Run("keep-alive is rendered", func(t *testing.T) {
+		r := request("GET", "/panic", "")
+		r.Header.Set("Connection", "keep-alive, upgrade-insecure-requests")
+		wantError(t, f.serve(r), http.StatusInternalServerError, "internal")
+	})
 
 	t.Run("abort is not rendered", func(t *testing.T) {
 		f.router.(chi.Router).Get("/abort", func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) })

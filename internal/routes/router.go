@@ -16,7 +16,8 @@ import (
 // Config is what the HTTP surface needs.
 type Config struct {
 	Engine *engine.Manager
-	// Stream serves GET /api/stream (the stream hub); it runs after the Host and token checks.
+	// Stream serves GET /api/stream (the stream hub); it runs after the Host, Origin and token
+	// checks and the contract validation of the query.
 	Stream       http.Handler
 	Token        string // bearer token; "" turns auth off (--no-auth)
 	TokenFile    string // where the token is kept, named in 401 hints
@@ -39,7 +40,8 @@ type app struct {
 }
 
 // New builds the router. Order: Host check, Origin check, token, body cap, contract validation,
-// handler; the stream route stops after the token check (its origin check is the WebSocket one).
+// handler. The stream route has the same chain without the body cap (an upgrade has no body); its
+// token may also come as ?token=, and the hub checks the Origin once more when it upgrades.
 func New(cfg Config) (chi.Router, error) {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
