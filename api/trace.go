@@ -45,6 +45,11 @@ type StartRequest struct {
 	Name      string            `json:"name,omitempty" validate:"omitempty,excludesall=/ \x00"`
 	TimeoutMs int64             `json:"timeoutMs,omitempty"`
 	MaxEvents int               `json:"maxEvents,omitempty"`
+
+	Mode              string   `json:"mode,omitempty" validate:"omitempty,oneof=trace debug"` // default trace
+	PauseOnStart      bool     `json:"pauseOnStart,omitempty"`                                // debug: stay paused at the first line
+	PauseOnExceptions string   `json:"pauseOnExceptions,omitempty" validate:"omitempty,oneof=none uncaught caught all"`
+	Breakpoints       []string `json:"breakpoints,omitempty" validate:"max=100"` // debug: file:line[:col], set before the program runs
 }
 
 // StopRequest is the body of POST /api/trace/stop.

@@ -62,6 +62,7 @@ var (
 	ErrTargetAbsent = errors.New("target not found")
 	ErrBadInput     = errors.New("bad input")
 	ErrShutdown     = errors.New("engine is shutting down")
+	ErrFinished     = errors.New("session has finished")
 	// ErrStoppedStarting: a stop (or shutdown) reached the session before it finished starting.
 	ErrStoppedStarting = errors.New("session was stopped while starting")
 )

@@ -25,6 +25,11 @@ type StartRequest struct {
 	Name      string
 	Timeout   time.Duration // stop the program after this long; 0: no limit
 	MaxEvents int           // ring size; 0: the configured default
+
+	Mode              string           // ModeTrace (default) or ModeDebug
+	PauseOnStart      bool             // debug: stay paused at the first line
+	PauseOnExceptions string           // debug: none (default), uncaught, caught or all
+	Breakpoints       []BreakpointSpec // debug: set before the program runs
 }
 
 // Manager owns every session: it launches them, retains at most MaxSessions and ends them all at
@@ -119,6 +124,9 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (*Session, error)
 	if req.Target == "" {
 		return nil, fmt.Errorf("target: %w: empty", ErrBadInput)
 	}
+	if err := checkMode(&req); err != nil {
+		return nil, err
+	}
 	target, err := m.ws.Resolve(cwd, req.Target)
 	if err != nil {
 		return nil, fmt.Errorf("target: %w", err)
@@ -194,6 +202,12 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		startedAt:    time.Now().UTC(),
 		discard:      make(chan struct{}, 1),
 		detach:       make(chan struct{}, 1),
+		startPause:   make(chan struct{}),
+		scripts:      make(map[string]string),
+		sources:      make(map[string][]string),
+		nextPause:    make(chan struct{}),
+		mode:         req.Mode,
+		pauseOnStart: req.PauseOnStart,
 		done:         make(chan struct{}),
 	}
 	s.store = newStore(maxEvents, func(ev Event) { m.pub.PublishEvent(s.id, ev) })
@@ -295,15 +309,82 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	}{
 		{"Runtime.enable", nil},
 		{"Debugger.enable", nil},
-		// Trace sessions observe only: a `debugger;` statement must not stop the program.
-		{"Debugger.setSkipAllPauses", map[string]any{"skip": true}},
-		{"Runtime.runIfWaitingForDebugger", nil},
 	} {
 		if err := client.Call(startCtx, step.method, step.params, nil); err != nil {
 			return fail("enable", err)
 		}
 	}
+	if err := s.prepare(startCtx, client, req); err != nil {
+		return fail("prepare", err)
+	}
+	if err := client.Call(startCtx, "Runtime.runIfWaitingForDebugger", nil, nil); err != nil {
+		return fail("run", err)
+	}
+	if s.mode == ModeDebug {
+		// Answer only once node stands at the user's first line, so that a pause or breakpoint
+		// asked for right after start concerns the user's code, not node's start-up.
+		select {
+		case <-s.startPause:
+			if !s.pauseOnStart {
+				s.mu.Lock()
+				from := s.paused
+				s.mu.Unlock()
+				if err := client.Call(startCtx, "Debugger.resume", nil, nil); err != nil {
+					return fail("run", err)
+				}
+				s.leftPause(from)
+			}
+		case <-s.done: // ended before its first line, e.g. a syntax error: the timeline says why
+		case <-startCtx.Done():
+			return fail("run", fmt.Errorf("no first-line break: %w", startCtx.Err()))
+		}
+	}
 	s.setStatus(StatusRunning)
+	return nil
+}
+
+// checkMode defaults the mode to trace and refuses debugger settings on a trace session.
+func checkMode(req *StartRequest) error {
+	switch req.Mode {
+	case "":
+		req.Mode = ModeTrace
+	case ModeTrace, ModeDebug:
+	default:
+		return fmt.Errorf("mode: %w: %q is not trace or debug", ErrBadInput, req.Mode)
+	}
+	switch req.PauseOnExceptions {
+	case "", "none", "uncaught", "caught", "all":
+	default:
+		return fmt.Errorf("pauseOnExceptions: %w: %q is not none, uncaught, caught or all", ErrBadInput, req.PauseOnExceptions)
+	}
+	if req.Mode == ModeTrace && (req.PauseOnStart || len(req.Breakpoints) > 0 || (req.PauseOnExceptions != "" && req.PauseOnExceptions != "none")) {
+		return fmt.Errorf("%w: pauseOnStart, pauseOnExceptions and breakpoints need mode \"debug\"", ErrBadInput)
+	}
+	return nil
+}
+
+// prepare sets what a session needs before the program runs: trace sessions skip every pause
+// (a `debugger;` statement must not stop them); debug sessions get their exception mode and
+// initial breakpoints.
+func (s *Session) prepare(ctx context.Context, c *cdp.Client, req StartRequest) error {
+	if s.mode != ModeDebug {
+		return c.Call(ctx, "Debugger.setSkipAllPauses", map[string]any{"skip": true}, nil)
+	}
+	mode := req.PauseOnExceptions
+	if mode == "" {
+		mode = "none"
+	}
+	if mode == "caught" { // V8 has no caught-only mode: all includes the caught ones
+		mode = "all"
+	}
+	if err := c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": mode}, nil); err != nil {
+		return err
+	}
+	for _, spec := range req.Breakpoints {
+		if _, err := s.setBreakpoint(ctx, c, spec); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

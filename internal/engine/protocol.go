@@ -89,15 +89,56 @@ type exceptionThrown struct {
 }
 
 type debuggerPaused struct {
-	CallFrames []struct {
-		FunctionName string `json:"functionName"`
-		Location     struct {
-			ScriptID     string `json:"scriptId"`
-			LineNumber   int    `json:"lineNumber"`
-			ColumnNumber int    `json:"columnNumber"`
-		} `json:"location"`
-		URL string `json:"url"`
-	} `json:"callFrames"`
-	Reason         string   `json:"reason"`
-	HitBreakpoints []string `json:"hitBreakpoints"`
+	CallFrames     []pausedFrame `json:"callFrames"`
+	Reason         string        `json:"reason"`
+	HitBreakpoints []string      `json:"hitBreakpoints"`
+}
+
+type pausedFrame struct {
+	CallFrameID  string `json:"callFrameId"`
+	FunctionName string `json:"functionName"`
+	Location     struct {
+		ScriptID     string `json:"scriptId"`
+		LineNumber   int    `json:"lineNumber"`   // 0-based
+		ColumnNumber int    `json:"columnNumber"` // 0-based
+	} `json:"location"`
+	URL        string  `json:"url"` // empty in node 20: resolve by scriptId
+	ScopeChain []scope `json:"scopeChain"`
+}
+
+type scope struct {
+	Type   string       `json:"type"` // global, local, with, closure, catch, block, script, eval, module...
+	Name   string       `json:"name,omitempty"`
+	Object remoteObject `json:"object"`
+}
+
+type propertyDescriptor struct {
+	Name  string        `json:"name"`
+	Value *remoteObject `json:"value,omitempty"`
+}
+
+type evaluateResult struct {
+	Result           remoteObject `json:"result"`
+	ExceptionDetails *struct {
+		Text      string        `json:"text"`
+		Exception *remoteObject `json:"exception,omitempty"`
+	} `json:"exceptionDetails,omitempty"`
+}
+
+type setBreakpointResult struct {
+	BreakpointID string `json:"breakpointId"`
+	Locations    []struct {
+		ScriptID     string `json:"scriptId"`
+		LineNumber   int    `json:"lineNumber"`
+		ColumnNumber int    `json:"columnNumber"`
+	} `json:"locations"`
+}
+
+type breakpointResolved struct {
+	BreakpointID string `json:"breakpointId"`
+	Location     struct {
+		ScriptID     string `json:"scriptId"`
+		LineNumber   int    `json:"lineNumber"`
+		ColumnNumber int    `json:"columnNumber"`
+	} `json:"location"`
 }

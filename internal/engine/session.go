@@ -49,6 +49,18 @@ type Session struct {
 	child       *child
 	client      *cdp.Client
 	mainContext int
+	scripts     map[string]string // scriptId -> url, from scriptParsed
+
+	// Debugger state (debug sessions), under mu.
+	mode         string
+	pauseOnStart bool
+	startPause   chan struct{}       // closed at node's first-line break (debug sessions)
+	startSeen    bool                // that break was seen
+	paused       *debuggerPaused     // the current pause; nil while running
+	nextPause    chan struct{}       // closed at the next pause (or the end), then replaced
+	breakpoints  []*breakpoint       // in creation order
+	nextBP       int                 // the last bp ref number given
+	sources      map[string][]string // scriptId -> lines, fetched on first view
 
 	consoleSeen  int // dispatcher only
 	discardEvery int // console events between two discards
@@ -181,6 +193,9 @@ func (s *Session) onEvent(ev cdp.Event) {
 		if json.Unmarshal(ev.Params, &p) != nil {
 			return
 		}
+		s.mu.Lock()
+		s.scripts[p.ScriptID] = p.URL
+		s.mu.Unlock()
 		s.record(Event{Kind: KindScript, Script: &ScriptInfo{
 			ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, s.cwd), Hash: p.Hash,
 			SourceMapURL: capText(p.SourceMapURL, s.stringCap).Value, Internal: InternalURL(p.URL),
@@ -206,18 +221,69 @@ func (s *Session) onEvent(ev cdp.Event) {
 		if json.Unmarshal(ev.Params, &p) != nil {
 			return
 		}
-		info := &PauseInfo{Reason: p.Reason, HitBreakpoints: p.HitBreakpoints}
-		if len(p.CallFrames) > 0 {
-			f := p.CallFrames[0]
-			fr := frameAt(f.FunctionName, f.URL, f.Location.LineNumber, f.Location.ColumnNumber, s.cwd)
-			info.Location = &fr
-		}
-		s.record(Event{Kind: KindPause, Pause: info})
-		s.setStatus(StatusPaused)
+		s.onPaused(&p)
 	case "Debugger.resumed":
-		s.record(Event{Kind: KindResume})
-		s.setStatus(StatusRunning)
+		s.onResumed()
+	case "Debugger.breakpointResolved":
+		var p breakpointResolved
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		s.mu.Lock()
+		for _, bp := range s.breakpoints {
+			if bp.v8ID == p.BreakpointID {
+				l := p.Location
+				bp.Resolved = append(bp.Resolved, frameAt("", s.scripts[l.ScriptID], l.LineNumber, l.ColumnNumber, s.cwd))
+			}
+		}
+		s.mu.Unlock()
 	}
+}
+
+// onPaused records a pause, counts breakpoint hits and wakes whoever waits for the next pause.
+// Node's first-line break is kept out of the timeline unless pauseOnStart asked for it: launch
+// waits for it and runs past it.
+func (s *Session) onPaused(p *debuggerPaused) {
+	info := &PauseInfo{Reason: p.Reason}
+	if len(p.CallFrames) > 0 {
+		fr := s.pausedFrame(p.CallFrames[0])
+		info.Location = &fr
+	}
+	s.mu.Lock()
+	first := p.Reason == startReason && !s.startSeen
+	if first {
+		s.startSeen = true
+		close(s.startPause)
+	}
+	s.paused = p
+	if !s.status.Finished() && !(first && !s.pauseOnStart) {
+		s.status = StatusPaused // before anyone is woken: a state read after the wake-up says paused
+	}
+	for _, id := range p.HitBreakpoints {
+		for _, bp := range s.breakpoints {
+			if bp.v8ID == id {
+				bp.Hits++
+				info.HitBreakpoints = append(info.HitBreakpoints, bp.Ref)
+			}
+		}
+	}
+	close(s.nextPause)
+	s.nextPause = make(chan struct{})
+	s.mu.Unlock()
+	if first && !s.pauseOnStart {
+		return // not a pause anyone asked for
+	}
+	s.record(Event{Kind: KindPause, Pause: info})
+	s.pub.PublishStatus(s.Summary())
+}
+
+// onResumed forgets the pause, if it is still the current one.
+func (s *Session) onResumed() {
+	s.mu.Lock()
+	s.paused = nil
+	s.mu.Unlock()
+	s.record(Event{Kind: KindResume})
+	s.setStatus(StatusRunning)
 }
 
 func (s *Session) consoleInfo(p *consoleAPICalled) *ConsoleInfo {

@@ -38,6 +38,15 @@ func (a *app) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.As(err, &he):
 	case errors.Is(err, engine.ErrNotFound):
 		he = newError(http.StatusNotFound, "not_found", err.Error(), "GET /api/trace/list shows the retained sessions")
+	case errors.Is(err, engine.ErrTraceMode):
+		he = newError(http.StatusForbidden, "trace_session", err.Error(),
+			`start a debug session: POST /api/trace/start {"target":...,"mode":"debug"}`)
+	case errors.Is(err, engine.ErrRunning):
+		he = newError(http.StatusConflict, "running", err.Error(), "process is running; POST "+debugPath(r, "pause"))
+	case errors.Is(err, engine.ErrNoRef):
+		he = newError(http.StatusNotFound, "no_such_ref", err.Error(), "GET "+debugPath(r, "breakpoints")+" lists them")
+	case errors.Is(err, engine.ErrFinished):
+		he = newError(http.StatusConflict, "finished", err.Error(), "the program has ended; start a new session")
 	case errors.Is(err, engine.ErrTooMany):
 		he = newError(http.StatusTooManyRequests, "too_many_sessions", err.Error(),
 			"POST /api/trace/stop {\"id\":...} a live session, or wait until one finishes")

@@ -82,6 +82,8 @@ func New(cfg Config) (chi.Router, error) {
 		r.Get("/api/trace/evidence", a.evidence) // the failure evidence chain
 		r.Get("/api/trace/events", a.events)     // a page of events after a cursor
 		r.Get("/api/trace/wait", a.wait)         // long poll for the next matching event
+
+		a.mountDebug(r) // /api/debug/{session}/...: the debugger of debug sessions (debug.go)
 	})
 	return r, nil
 }

@@ -30,7 +30,7 @@ func (a *app) status(w http.ResponseWriter, r *http.Request) {
 		Version: a.cfg.Version,
 		Node:    api.NodeInfo{Found: c.NodeVersion != "", Path: c.NodePath, Version: c.NodeVersion},
 		Replay:  "timeline",
-		Modes:   []string{"trace"},
+		Modes:   []string{api.ModeTrace, api.ModeDebug},
 		Auth:    a.cfg.Token != "",
 		Root:    c.Root,
 		Limits: api.Limits{
@@ -54,6 +54,8 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 	s, err := a.cfg.Engine.Start(r.Context(), engine.StartRequest{
 		Target: req.Target, Args: req.Args, Cwd: req.Cwd, Env: req.Env, Name: req.Name,
 		Timeout: time.Duration(req.TimeoutMs) * time.Millisecond, MaxEvents: req.MaxEvents,
+		Mode: req.Mode, PauseOnStart: req.PauseOnStart, PauseOnExceptions: req.PauseOnExceptions,
+		Breakpoints: breakpointSpecs(req.Breakpoints),
 	})
 	if err != nil {
 		a.writeError(w, r, err)

@@ -1,0 +1,499 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Session modes.
+const (
+	ModeTrace = "trace" // observe only: nothing evaluates user text or stops the program
+	ModeDebug = "debug" // breakpoints, stepping, eval
+)
+
+// Errors of debugger operations; the HTTP layer maps them to statuses.
+var (
+	ErrTraceMode = errors.New("trace sessions observe only")
+	ErrRunning   = errors.New("process is running")
+	ErrNoRef     = errors.New("no such ref")
+)
+
+// startReason is node's pause reason for --inspect-brk's first-line break.
+const startReason = "Break on start"
+
+// BreakpointSpec asks for a line breakpoint.
+type BreakpointSpec struct {
+	Location  string // file:line[:col], file relative to the session's cwd
+	Condition string // JS expression; pause only when truthy
+	HitCount  int    // pause only on the Nth hit (counted while the condition holds)
+}
+
+// Breakpoint is a breakpoint as the user sees it.
+type Breakpoint struct {
+	Ref       string  `json:"ref"` // bp1, bp2...
+	Location  string  `json:"location"`
+	Condition string  `json:"condition,omitempty"`
+	HitCount  int     `json:"hitCount,omitempty"`
+	Hits      int     `json:"hits"`     // times it paused the program
+	Resolved  []Frame `json:"resolved"` // where V8 bound it; empty until a matching script loads
+}
+
+type breakpoint struct {
+	Breakpoint
+	v8ID string
+}
+
+// SourceLine is one line of source around a pause.
+type SourceLine struct {
+	Line    int    `json:"line"`
+	Text    string `json:"text"`
+	Current bool   `json:"current,omitempty"`
+}
+
+// Variable is one named value of a scope, previewed.
+type Variable struct {
+	Name  string `json:"name"`
+	Type  string `json:"type"`
+	Value string `json:"value"`
+	Scope string `json:"scope"` // local, block, catch, closure...
+}
+
+// StackFrame is a frame of the paused stack, with its ref (f0 is the top).
+type StackFrame struct {
+	Ref string `json:"ref"`
+	Frame
+}
+
+// State is where a debug session is: its status and, when paused, why, where, the source around,
+// the variables of the chosen frame and the stack.
+type State struct {
+	Session  string       `json:"session"`
+	Status   Status       `json:"status"`
+	Reason   string       `json:"reason,omitempty"`
+	Hit      []string     `json:"hit,omitempty"` // breakpoint refs that caused the pause
+	Location *Frame       `json:"location,omitempty"`
+	Frame    string       `json:"frame,omitempty"` // the frame the source and variables are of
+	Source   []SourceLine `json:"source,omitempty"`
+	Locals   []Variable   `json:"locals,omitempty"`
+	Stack    []StackFrame `json:"stack,omitempty"`
+}
+
+// EvalResult is the value of an expression, or the exception it threw.
+type EvalResult struct {
+	Type      string `json:"type"`
+	Value     string `json:"value"`
+	Exception string `json:"exception,omitempty"`
+}
+
+// Mode is the session's mode.
+func (s *Session) Mode() string { return s.mode }
+
+func (s *Session) debugOnly() error {
+	if s.mode != ModeDebug {
+		return fmt.Errorf("%w: session %s is a trace session", ErrTraceMode, s.id)
+	}
+	return nil
+}
+
+// client returns the inspector connection of a live session.
+func (s *Session) liveClient() (clientCaller, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.endedAt != nil || s.client == nil {
+		return nil, fmt.Errorf("%w: %s", ErrFinished, s.id)
+	}
+	return s.client, nil
+}
+
+// clientCaller is the part of the CDP client the debugger uses.
+type clientCaller interface {
+	Call(ctx context.Context, method string, params, result any) error
+}
+
+var locationRE = regexp.MustCompile(`^(.+?):([0-9]+)(?::([0-9]+))?$`)
+
+// SetBreakpoint binds a line breakpoint by URL, so it also binds in scripts loaded later.
+func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakpoint, error) {
+	if err := s.debugOnly(); err != nil {
+		return Breakpoint{}, err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return Breakpoint{}, err
+	}
+	return s.setBreakpoint(ctx, c, spec)
+}
+
+func (s *Session) setBreakpoint(ctx context.Context, c clientCaller, spec BreakpointSpec) (Breakpoint, error) {
+	m := locationRE.FindStringSubmatch(spec.Location)
+	if m == nil {
+		return Breakpoint{}, fmt.Errorf("%w: location %q is not file:line[:col]", ErrBadInput, spec.Location)
+	}
+	line, _ := strconv.Atoi(m[2])
+	col := 0
+	if m[3] != "" {
+		col, _ = strconv.Atoi(m[3])
+	}
+	if line < 1 {
+		return Breakpoint{}, fmt.Errorf("%w: line %d: lines start at 1", ErrBadInput, line)
+	}
+	path := m[1]
+	if !strings.HasPrefix(path, "/") {
+		path = s.cwd + "/" + path
+	}
+	s.mu.Lock()
+	s.nextBP++
+	ref := "bp" + strconv.Itoa(s.nextBP)
+	s.mu.Unlock()
+
+	params := map[string]any{
+		"urlRegex":   "^(file://)?" + regexp.QuoteMeta(path) + "$",
+		"lineNumber": line - 1, // CDP lines are 0-based
+		"condition":  breakpointCondition(ref, spec),
+	}
+	if col > 0 {
+		params["columnNumber"] = col - 1
+	}
+	var res setBreakpointResult
+	if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
+		return Breakpoint{}, fmt.Errorf("set breakpoint %s: %w", spec.Location, err)
+	}
+	bp := &breakpoint{
+		Breakpoint: Breakpoint{Ref: ref, Location: spec.Location, Condition: spec.Condition, HitCount: spec.HitCount, Resolved: []Frame{}},
+		v8ID:       res.BreakpointID,
+	}
+	s.mu.Lock()
+	for _, l := range res.Locations {
+		bp.Resolved = append(bp.Resolved, frameAt("", s.scripts[l.ScriptID], l.LineNumber, l.ColumnNumber, s.cwd))
+	}
+	s.breakpoints = append(s.breakpoints, bp)
+	out := bp.Breakpoint
+	s.mu.Unlock()
+	return out, nil
+}
+
+// breakpointCondition composes the user's condition with a hit counter kept in the program,
+// so that V8 itself decides whether to pause: no round trip per hit.
+func breakpointCondition(ref string, spec BreakpointSpec) string {
+	cond := spec.Condition
+	if spec.HitCount > 0 {
+		count := fmt.Sprintf(`((globalThis.__tracedHits ??= {})[%q] = (globalThis.__tracedHits[%q] || 0) + 1) === %d`,
+			ref, ref, spec.HitCount)
+		if cond == "" {
+			cond = count
+		} else {
+			cond = "(" + cond + ") && " + count
+		}
+	}
+	return cond
+}
+
+// Breakpoints lists the session's breakpoints.
+func (s *Session) Breakpoints() ([]Breakpoint, error) {
+	if err := s.debugOnly(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Breakpoint, 0, len(s.breakpoints))
+	for _, bp := range s.breakpoints {
+		b := bp.Breakpoint
+		b.Resolved = append([]Frame{}, bp.Resolved...)
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// RemoveBreakpoint removes one breakpoint by ref ("bp1", or "BP#1"), or every one with "all". It
+// returns the refs removed.
+func (s *Session) RemoveBreakpoint(ctx context.Context, ref string) ([]string, error) {
+	if err := s.debugOnly(); err != nil {
+		return nil, err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return nil, err
+	}
+	ref = normalizeRef(ref, "bp", "BP#")
+	s.mu.Lock()
+	var gone []*breakpoint
+	kept := s.breakpoints[:0]
+	for _, bp := range s.breakpoints {
+		if ref == "all" || bp.Ref == ref {
+			gone = append(gone, bp)
+		} else {
+			kept = append(kept, bp)
+		}
+	}
+	s.breakpoints = kept
+	s.mu.Unlock()
+	if len(gone) == 0 && ref != "all" {
+		return nil, fmt.Errorf("%w: breakpoint %q", ErrNoRef, ref)
+	}
+	refs := []string{}
+	for _, bp := range gone {
+		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": bp.v8ID}, nil); err != nil {
+			return refs, fmt.Errorf("remove %s: %w", bp.Ref, err)
+		}
+		refs = append(refs, bp.Ref)
+	}
+	return refs, nil
+}
+
+// normalizeRef accepts the aliases "@v1" and "BP#1" for "v1" and "bp1".
+func normalizeRef(ref, prefix, alias string) string {
+	ref = strings.TrimPrefix(ref, "@")
+	if n, ok := strings.CutPrefix(ref, alias); ok {
+		return prefix + n
+	}
+	return ref
+}
+
+// Execution commands.
+const (
+	ExecContinue = "continue"
+	ExecOver     = "over"
+	ExecInto     = "into"
+	ExecOut      = "out"
+	ExecPause    = "pause"
+)
+
+// Execute runs one execution command and returns the state at the next pause, or a running
+// state once wait has passed without one.
+func (s *Session) Execute(ctx context.Context, cmd string, wait time.Duration) (State, error) {
+	if err := s.debugOnly(); err != nil {
+		return State{}, err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return State{}, err
+	}
+	method := map[string]string{ExecContinue: "Debugger.resume", ExecOver: "Debugger.stepOver",
+		ExecInto: "Debugger.stepInto", ExecOut: "Debugger.stepOut", ExecPause: "Debugger.pause"}[cmd]
+	if method == "" {
+		return State{}, fmt.Errorf("%w: unknown command %q", ErrBadInput, cmd)
+	}
+	s.mu.Lock()
+	paused := s.paused != nil
+	next := s.nextPause
+	s.mu.Unlock()
+	switch {
+	case cmd == ExecPause && paused:
+		return s.State(ctx, 0, 0) // already there
+	case cmd != ExecPause && !paused:
+		return State{}, fmt.Errorf("%w: %s needs a paused program", ErrRunning, cmd)
+	}
+	if cmd != ExecPause {
+		// Values of evals made during this pause die with it; release them in the program.
+		if err := c.Call(ctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": evalGroup}, nil); err != nil {
+			return State{}, fmt.Errorf("%s: %w", cmd, err)
+		}
+	}
+	s.mu.Lock()
+	from := s.paused
+	s.mu.Unlock()
+	if err := c.Call(ctx, method, nil, nil); err != nil {
+		return State{}, fmt.Errorf("%s: %w", cmd, err)
+	}
+	if cmd != ExecPause {
+		s.leftPause(from)
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-next:
+	case <-s.done:
+	case <-t.C:
+	case <-ctx.Done():
+		return State{}, ctx.Err()
+	}
+	return s.State(ctx, 0, 0)
+}
+
+// leftPause marks the program running once a resume or step was accepted, unless a newer pause
+// already arrived: Debugger.resumed comes later, and a state read meanwhile must not describe a
+// pause that is gone.
+func (s *Session) leftPause(from *debuggerPaused) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.paused == from && from != nil {
+		s.paused = nil
+		if !s.status.Finished() {
+			s.status = StatusRunning
+		}
+	}
+}
+
+// defaultLines is how many source lines a state shows above and below the current one.
+const defaultLines = 3
+
+// State describes the session now; when paused, from frame (0: the top) with lines of source
+// around the current line (0: defaultLines).
+func (s *Session) State(ctx context.Context, frame, lines int) (State, error) {
+	if err := s.debugOnly(); err != nil {
+		return State{}, err
+	}
+	s.mu.Lock()
+	st := State{Session: s.id, Status: s.status}
+	p := s.paused
+	c := s.client
+	var hit []string
+	if p != nil {
+		for _, id := range p.HitBreakpoints {
+			for _, bp := range s.breakpoints {
+				if bp.v8ID == id {
+					hit = append(hit, bp.Ref)
+				}
+			}
+		}
+	}
+	s.mu.Unlock()
+	if p == nil || st.Status.Finished() || c == nil {
+		return st, nil
+	}
+	if frame < 0 || frame >= len(p.CallFrames) {
+		return State{}, fmt.Errorf("%w: frame f%d (the stack has %d frames)", ErrNoRef, frame, len(p.CallFrames))
+	}
+	if lines <= 0 {
+		lines = defaultLines
+	}
+	st.Reason, st.Hit, st.Frame = p.Reason, hit, "f"+strconv.Itoa(frame)
+	for i, f := range p.CallFrames {
+		st.Stack = append(st.Stack, StackFrame{Ref: "f" + strconv.Itoa(i), Frame: s.pausedFrame(f)})
+	}
+	top := st.Stack[0].Frame
+	st.Location = &top
+
+	f := p.CallFrames[frame]
+	src, err := s.source(ctx, c, f.Location.ScriptID)
+	if err == nil {
+		cur := f.Location.LineNumber // 0-based index into src
+		for i := max(cur-lines, 0); i <= min(cur+lines, len(src)-1); i++ {
+			st.Source = append(st.Source, SourceLine{Line: i + 1, Text: src[i], Current: i == cur})
+		}
+	}
+	for _, sc := range f.ScopeChain {
+		if sc.Type == "global" || sc.Type == "script" || sc.Object.ObjectID == "" {
+			continue // globals are not locals; ask for them by name
+		}
+		var props struct {
+			Result []propertyDescriptor `json:"result"`
+		}
+		if err := c.Call(ctx, "Runtime.getProperties", map[string]any{
+			"objectId": sc.Object.ObjectID, "ownProperties": true, "generatePreview": true,
+		}, &props); err != nil {
+			s.mu.Lock()
+			moved := s.paused != p
+			s.mu.Unlock()
+			if moved { // resumed meanwhile (another request): the pause's objects are gone
+				return State{}, fmt.Errorf("%w: the program resumed while its state was read", ErrRunning)
+			}
+			return State{}, fmt.Errorf("scope %s: %w", sc.Type, err)
+		}
+		for _, pd := range props.Result {
+			if pd.Value == nil {
+				continue
+			}
+			st.Locals = append(st.Locals, Variable{Name: pd.Name, Type: typeOf(*pd.Value),
+				Value: capText(formatRemote(*pd.Value), s.stringCap).Value, Scope: sc.Type})
+		}
+		if sc.Type == "local" {
+			break // the function's own scope ends the locals; closures are for allScopes
+		}
+	}
+	return st, nil
+}
+
+func typeOf(o remoteObject) string {
+	if o.Subtype != "" {
+		return o.Subtype
+	}
+	return o.Type
+}
+
+// pausedFrame converts a paused call frame; node 20 leaves its url empty, so the script's url
+// comes from scriptParsed.
+func (s *Session) pausedFrame(f pausedFrame) Frame {
+	url := f.URL
+	if url == "" {
+		s.mu.Lock()
+		url = s.scripts[f.Location.ScriptID]
+		s.mu.Unlock()
+	}
+	return frameAt(f.FunctionName, url, f.Location.LineNumber, f.Location.ColumnNumber, s.cwd)
+}
+
+// maxSourceBytes caps a script source kept for source views.
+const maxSourceBytes = 4 << 20
+
+// source returns a script's lines, fetched once per script.
+func (s *Session) source(ctx context.Context, c clientCaller, scriptID string) ([]string, error) {
+	s.mu.Lock()
+	lines, ok := s.sources[scriptID]
+	s.mu.Unlock()
+	if ok {
+		return lines, nil
+	}
+	var res struct {
+		ScriptSource string `json:"scriptSource"`
+	}
+	if err := c.Call(ctx, "Debugger.getScriptSource", map[string]any{"scriptId": scriptID}, &res); err != nil {
+		return nil, err
+	}
+	src := res.ScriptSource
+	if len(src) > maxSourceBytes {
+		src = src[:maxSourceBytes]
+	}
+	lines = strings.Split(src, "\n")
+	for i, l := range lines {
+		lines[i] = capText(strings.TrimSuffix(l, "\r"), s.stringCap).Value
+	}
+	s.mu.Lock()
+	s.sources[scriptID] = lines
+	s.mu.Unlock()
+	return lines, nil
+}
+
+// evalGroup holds the remote objects evals create, released at the next resume.
+const evalGroup = "traced-eval"
+
+// Eval evaluates expression in a frame of the paused program, or globally while it runs.
+func (s *Session) Eval(ctx context.Context, expression string, frame int) (EvalResult, error) {
+	if err := s.debugOnly(); err != nil {
+		return EvalResult{}, err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return EvalResult{}, err
+	}
+	s.mu.Lock()
+	p := s.paused
+	s.mu.Unlock()
+	var res evaluateResult
+	params := map[string]any{"expression": expression, "generatePreview": true, "objectGroup": evalGroup}
+	if p != nil {
+		if frame < 0 || frame >= len(p.CallFrames) {
+			return EvalResult{}, fmt.Errorf("%w: frame f%d (the stack has %d frames)", ErrNoRef, frame, len(p.CallFrames))
+		}
+		params["callFrameId"] = p.CallFrames[frame].CallFrameID
+		err = c.Call(ctx, "Debugger.evaluateOnCallFrame", params, &res)
+	} else {
+		err = c.Call(ctx, "Runtime.evaluate", params, &res)
+	}
+	if err != nil {
+		return EvalResult{}, fmt.Errorf("eval: %w", err)
+	}
+	out := EvalResult{Type: typeOf(res.Result), Value: capText(formatRemote(res.Result), s.stringCap).Value}
+	if d := res.ExceptionDetails; d != nil {
+		out.Exception = d.Text
+		if d.Exception != nil {
+			out.Exception = firstLine(formatRemote(*d.Exception))
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,264 @@
+package routes
+
+import (
+	"context"
+	"errors"
+	"math"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"traced/api"
+	"traced/internal/engine"
+)
+
+// Defaults and caps of the debug API (the contract states the same bounds).
+const (
+	// defaultExecWait is how long an execution command waits for the next pause before it answers
+	// a running state: long enough for a step or a nearby breakpoint, short enough to come back.
+	defaultExecWait = 5 * time.Second
+	maxExecWait     = 60 * time.Second
+	// defaultSourceLines and maxSourceLines are the lines of source a state shows on each side of
+	// the current one: enough to read the statement by default, a bounded answer at most.
+	defaultSourceLines = 3
+	maxSourceLines     = 50
+)
+
+// debugRoutes is the prefix of the debugger's routes; {session} is an id or a name.
+const debugRoutes = "/api/debug/{session}"
+
+// mountDebug serves the debugger of debug sessions. Its routes are registered one by one rather
+// than as a mounted subrouter, so that an unknown path or method under the prefix answers 404 or
+// 405 from chi like any other, before the body and contract checks.
+func (a *app) mountDebug(r chi.Router) {
+	r.Post(debugRoutes+"/breakpoints", a.setBreakpoint)            // set a line breakpoint
+	r.Get(debugRoutes+"/breakpoints", a.listBreakpoints)           // every breakpoint, with hits and resolved locations
+	r.Delete(debugRoutes+"/breakpoints/{ref}", a.removeBreakpoint) // remove one (bp1, BP#1) or all
+	r.Post(debugRoutes+"/continue", a.resume)                      // run to the next pause
+	r.Post(debugRoutes+"/step", a.step)                            // step over, into or out
+	r.Post(debugRoutes+"/pause", a.pause)                          // pause a running program
+	r.Get(debugRoutes+"/state", a.state)                           // location, source, locals, stack
+	r.Post(debugRoutes+"/eval", a.eval)                            // evaluate an expression in a paused frame
+}
+
+// breakpointSpecs converts the locations of a start request.
+func breakpointSpecs(locations []string) []engine.BreakpointSpec {
+	specs := make([]engine.BreakpointSpec, 0, len(locations))
+	for _, l := range locations {
+		specs = append(specs, engine.BreakpointSpec{Location: l})
+	}
+	return specs
+}
+
+func (a *app) setBreakpoint(w http.ResponseWriter, r *http.Request) {
+	var req api.BreakpointRequest
+	if err := decodeBody(r, &req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if err := checkStruct(req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	s, err := a.debugSession(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	bp, err := s.SetBreakpoint(r.Context(), engine.BreakpointSpec{
+		Location: req.Location, Condition: req.Condition, HitCount: req.HitCount,
+	})
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, api.BreakpointResponse{Breakpoint: bp})
+}
+
+func (a *app) listBreakpoints(w http.ResponseWriter, r *http.Request) {
+	s, err := a.debugSession(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	bps, err := s.Breakpoints()
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, api.BreakpointsResponse{Breakpoints: bps})
+}
+
+func (a *app) removeBreakpoint(w http.ResponseWriter, r *http.Request) {
+	ref, err := url.PathUnescape(chi.URLParam(r, "ref")) // chi leaves it escaped when the path had odd escapes
+	if err != nil {
+		a.writeError(w, r, badRequest("path parameter \"ref\": "+err.Error(), "a ref is bp1, BP#1 (escaped as BP%231) or all"))
+		return
+	}
+	s, err := a.debugSession(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	removed, err := s.RemoveBreakpoint(r.Context(), ref)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, api.RemoveBreakpointResponse{Removed: removed})
+}
+
+func (a *app) resume(w http.ResponseWriter, r *http.Request) {
+	var req api.ContinueRequest
+	if err := decodeBody(r, &req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if err := checkStruct(req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.execute(w, r, engine.ExecContinue, req.WaitMs)
+}
+
+// stepCommands maps the step kinds of the API to the engine's commands.
+var stepCommands = map[string]string{
+	"":           engine.ExecOver,
+	api.StepOver: engine.ExecOver,
+	api.StepInto: engine.ExecInto,
+	api.StepOut:  engine.ExecOut,
+}
+
+func (a *app) step(w http.ResponseWriter, r *http.Request) {
+	var req api.StepRequest
+	if err := decodeBody(r, &req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if err := checkStruct(req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	cmd, ok := stepCommands[req.Kind]
+	if !ok {
+		a.writeError(w, r, badRequest("body field \"kind\": "+req.Kind+" is not over, into or out", "GET /api/openapi.yaml gives the schema"))
+		return
+	}
+	a.execute(w, r, cmd, req.WaitMs)
+}
+
+func (a *app) pause(w http.ResponseWriter, r *http.Request) {
+	var req api.PauseRequest
+	if err := decodeBody(r, &req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if err := checkStruct(req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.execute(w, r, engine.ExecPause, req.WaitMs)
+}
+
+// execute runs an execution command and renders the state it ends in. The wait ends early when
+// the service shuts down: HTTP shutdown waits for handlers before the engine ends the sessions.
+func (a *app) execute(w http.ResponseWriter, r *http.Request, cmd string, waitMs *int64) {
+	s, err := a.debugSession(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	wait := defaultExecWait
+	if waitMs != nil {
+		wait = min(time.Duration(max(*waitMs, 0))*time.Millisecond, maxExecWait)
+	}
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	stop := context.AfterFunc(a.cfg.Shutdown, cancel)
+	defer stop()
+	st, err := s.Execute(ctx, cmd, wait)
+	if err != nil {
+		if a.cfg.Shutdown.Err() != nil && errors.Is(err, context.Canceled) {
+			err = engine.ErrShutdown
+		}
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+func (a *app) state(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	frame, err := uintParam(q.Get("frame"), 0)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	lines, err := uintParam(q.Get("lines"), defaultSourceLines)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	s, err := a.debugSession(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	st, err := s.State(r.Context(), frameIndex(frame), int(min(max(lines, 1), maxSourceLines)))
+	if err != nil {
+		a.writeError(w, r, frameError(r, err))
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+func (a *app) eval(w http.ResponseWriter, r *http.Request) {
+	var req api.EvalRequest
+	if err := decodeBody(r, &req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if err := checkStruct(req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	s, err := a.debugSession(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	res, err := s.Eval(r.Context(), req.Expression, req.Frame)
+	if err != nil {
+		a.writeError(w, r, frameError(r, err))
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// debugSession finds the session named by the path, by id or name.
+func (a *app) debugSession(r *http.Request) (*engine.Session, error) {
+	return a.cfg.Engine.Get(chi.URLParam(r, "session"))
+}
+
+// frameIndex bounds a frame number from the query to an int; the engine refuses one past the stack.
+func frameIndex(n uint64) int { return int(min(n, math.MaxInt32)) }
+
+// frameError gives an unknown frame its own hint: the refs that exist are in the stack.
+func frameError(r *http.Request, err error) error {
+	if errors.Is(err, engine.ErrNoRef) {
+		return newError(http.StatusNotFound, "no_such_ref", err.Error(),
+			"GET "+debugPath(r, "state")+" lists the stack; frame 0 is the top")
+	}
+	return err
+}
+
+// debugPath is the path of a debug operation on the request's session, for hints.
+func debugPath(r *http.Request, op string) string {
+	session := chi.URLParam(r, "session")
+	if session == "" {
+		session = "{id}"
+	}
+	return "/api/debug/" + session + "/" + op
+}
