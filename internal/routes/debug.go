@@ -53,12 +53,8 @@ func breakpointSpecs(locations []string) []engine.BreakpointSpec {
 }
 
 func (a *app) setBreakpoint(w http.ResponseWriter, r *http.Request) {
-	var req api.BreakpointRequest
-	if err := decodeBody(r, &req); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	if err := checkStruct(req); err != nil {
+	req, err := decodeValid[api.BreakpointRequest](r)
+	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -111,12 +107,8 @@ func (a *app) removeBreakpoint(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *app) resume(w http.ResponseWriter, r *http.Request) {
-	var req api.ContinueRequest
-	if err := decodeBody(r, &req); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	if err := checkStruct(req); err != nil {
+	req, err := decodeValid[api.ContinueRequest](r)
+	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -132,12 +124,8 @@ var stepCommands = map[string]string{
 }
 
 func (a *app) step(w http.ResponseWriter, r *http.Request) {
-	var req api.StepRequest
-	if err := decodeBody(r, &req); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	if err := checkStruct(req); err != nil {
+	req, err := decodeValid[api.StepRequest](r)
+	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -150,12 +138,8 @@ func (a *app) step(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *app) pause(w http.ResponseWriter, r *http.Request) {
-	var req api.PauseRequest
-	if err := decodeBody(r, &req); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	if err := checkStruct(req); err != nil {
+	req, err := decodeValid[api.PauseRequest](r)
+	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -215,12 +199,8 @@ func (a *app) state(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *app) eval(w http.ResponseWriter, r *http.Request) {
-	var req api.EvalRequest
-	if err := decodeBody(r, &req); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	if err := checkStruct(req); err != nil {
+	req, err := decodeValid[api.EvalRequest](r)
+	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}

@@ -42,12 +42,8 @@ func (a *app) status(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *app) start(w http.ResponseWriter, r *http.Request) {
-	var req api.StartRequest
-	if err := decodeBody(r, &req); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	if err := checkStruct(req); err != nil {
+	req, err := decodeValid[api.StartRequest](r)
+	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -65,8 +61,8 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *app) stop(w http.ResponseWriter, r *http.Request) {
-	var req api.StopRequest
-	if err := decodeBody(r, &req); err != nil {
+	req, err := decodeValid[api.StopRequest](r)
+	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -183,6 +179,16 @@ func uintParam(s string, def uint64) (uint64, error) {
 		return 0, badRequest("query parameter: "+strconv.Quote(s)+" is not a non-negative integer", "see GET /api/openapi.yaml")
 	}
 	return n, nil
+}
+
+// decodeValid decodes a JSON body (already checked against the contract) and runs the struct
+// rules the contract cannot state.
+func decodeValid[T any](r *http.Request) (T, error) {
+	var v T
+	if err := decodeBody(r, &v); err != nil {
+		return v, err
+	}
+	return v, checkStruct(v)
 }
 
 // decodeBody decodes a JSON body already checked against the contract.
