@@ -10,6 +10,9 @@ type (
 	SourceLine = engine.SourceLine
 	Variable   = engine.Variable
 	StackFrame = engine.StackFrame
+	Logpoint   = engine.Logpoint
+	// LogpointInfo is the payload of a logpoint event.
+	LogpointInfo = engine.LogpointInfo
 )
 
 // Session modes, the values of StartRequest.Mode.
@@ -23,6 +26,14 @@ const (
 	StepOver = "over"
 	StepInto = "into"
 	StepOut  = "out"
+)
+
+// Pause-on-exceptions modes, the values of PauseOnExceptionsRequest.Mode.
+const (
+	ExceptionsNone     = "none"
+	ExceptionsUncaught = "uncaught"
+	ExceptionsCaught   = "caught"
+	ExceptionsAll      = "all"
 )
 
 // BreakpointRequest is the body of POST /api/debug/{session}/breakpoints.
@@ -69,4 +80,48 @@ type PauseRequest struct {
 type EvalRequest struct {
 	Expression string `json:"expression" validate:"required"`
 	Frame      int    `json:"frame,omitempty" validate:"min=0"` // f0 (the top) unless given
+}
+
+// PauseOnExceptionsRequest is the body of POST /api/debug/{session}/pause-on-exceptions.
+type PauseOnExceptionsRequest struct {
+	Mode string `json:"mode" validate:"required,oneof=none uncaught caught all"`
+}
+
+// PauseOnExceptionsResponse answers POST /api/debug/{session}/pause-on-exceptions with the mode
+// now in force.
+type PauseOnExceptionsResponse struct {
+	Mode string `json:"mode"`
+}
+
+// RunToRequest is the body of POST /api/debug/{session}/run-to.
+type RunToRequest struct {
+	Location string `json:"location" validate:"required"` // file:line[:col] in a loaded script
+	WaitMs   *int64 `json:"waitMs,omitempty" validate:"omitempty,min=0"`
+}
+
+// KillExecutionRequest is the body of POST /api/debug/{session}/kill-execution.
+type KillExecutionRequest struct {
+	WaitMs *int64 `json:"waitMs,omitempty" validate:"omitempty,min=0"`
+}
+
+// LogpointRequest is the body of POST /api/debug/{session}/logpoints.
+type LogpointRequest struct {
+	Location string `json:"location" validate:"required"` // file:line[:col], as for breakpoints
+	// Template is the text emitted at each hit, with ${expr} interpolated; 4 KiB is a log line,
+	// not a program.
+	Template  string `json:"template" validate:"required,max=4096"`
+	Condition string `json:"condition,omitempty"` // emit only when this JS expression is truthy
+	// Max is how many emissions before the logpoint disables itself (0: engine.DefaultLogpointMax);
+	// 10000 at most, so one logpoint cannot crowd everything else out of the session's ring.
+	Max int `json:"max,omitempty" validate:"omitempty,min=1,max=10000"`
+}
+
+// LogpointResponse answers POST /api/debug/{session}/logpoints.
+type LogpointResponse struct {
+	Logpoint Logpoint `json:"logpoint"`
+}
+
+// LogpointsResponse answers GET /api/debug/{session}/logpoints.
+type LogpointsResponse struct {
+	Logpoints []Logpoint `json:"logpoints"`
 }

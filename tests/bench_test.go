@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -131,4 +134,43 @@ func BenchmarkConsoleCapture(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchPost posts body to the service and fails the benchmark on a non-200 answer.
+func benchPost(b *testing.B, client *http.Client, url, body string) {
+	resp, err := client.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		b.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b.Fatalf("POST %s: %d", url, resp.StatusCode)
+	}
+}
+
+// BenchmarkDebugAPI measures one paused eval and one step over through the REST API (HTTP,
+// validation, engine, CDP), to set beside internal/cdp's BenchmarkRoundTrip of the same run.
+func BenchmarkDebugAPI(b *testing.B) {
+	svc, addr, done := benchHarness(b)
+	defer done()
+	ctx := context.Background()
+	s, err := svc.Engine.Start(ctx, engine.StartRequest{Target: "steploop.js", Mode: engine.ModeDebug, PauseOnStart: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer svc.Engine.Stop(ctx, s.ID())
+	client := &http.Client{Transport: &http.Transport{}}
+	defer client.CloseIdleConnections()
+	base := "http://" + addr + "/api/debug/" + s.ID()
+	b.Run("eval", func(b *testing.B) {
+		for b.Loop() {
+			benchPost(b, client, base+"/eval", `{"expression":"n + 1"}`)
+		}
+	})
+	b.Run("step", func(b *testing.B) {
+		for b.Loop() {
+			benchPost(b, client, base+"/step", `{"kind":"over"}`)
+		}
+	})
 }

@@ -21,6 +21,8 @@ var (
 	ErrTraceMode = errors.New("trace sessions observe only")
 	ErrRunning   = errors.New("process is running")
 	ErrNoRef     = errors.New("no such ref")
+	// ErrLocationTaken: V8 keeps one breakpoint per location, so one point per file:line:col.
+	ErrLocationTaken = errors.New("a breakpoint or logpoint is already at this location")
 )
 
 // startReason is node's pause reason for --inspect-brk's first-line break.
@@ -43,9 +45,21 @@ type Breakpoint struct {
 	Resolved  []Frame `json:"resolved"` // where V8 bound it; empty until a matching script loads
 }
 
+// breakpoint is a V8 breakpoint and what the user made of it: a breakpoint or a logpoint.
 type breakpoint struct {
-	Breakpoint
-	v8ID string
+	Breakpoint           // when log is nil
+	log        *Logpoint // when it is a logpoint
+	v8ID       string
+	at         string // path:line:col as asked, one point per location
+	resolved   []Frame
+}
+
+// ref is the user's name for it.
+func (bp *breakpoint) ref() string {
+	if bp.log != nil {
+		return bp.log.Ref
+	}
+	return bp.Ref
 }
 
 // SourceLine is one line of source around a pause.
@@ -130,51 +144,81 @@ func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Break
 }
 
 func (s *Session) setBreakpoint(ctx context.Context, c clientCaller, spec BreakpointSpec) (Breakpoint, error) {
-	m := locationRE.FindStringSubmatch(spec.Location)
-	if m == nil {
-		return Breakpoint{}, fmt.Errorf("%w: location %q is not file:line[:col]", ErrBadInput, spec.Location)
+	ref := s.newRef("bp")
+	bp, err := s.bind(ctx, c, spec.Location, breakpointCondition(ref, spec))
+	if err != nil {
+		return Breakpoint{}, err
 	}
-	line, _ := strconv.Atoi(m[2])
-	col := 0
-	if m[3] != "" {
-		col, _ = strconv.Atoi(m[3])
-	}
-	if line < 1 {
-		return Breakpoint{}, fmt.Errorf("%w: line %d: lines start at 1", ErrBadInput, line)
-	}
-	path := m[1]
-	if !strings.HasPrefix(path, "/") {
-		path = s.cwd + "/" + path
-	}
+	bp.Breakpoint = Breakpoint{Ref: ref, Location: spec.Location, Condition: spec.Condition, HitCount: spec.HitCount, Resolved: bp.resolved}
 	s.mu.Lock()
-	s.nextBP++
-	ref := "bp" + strconv.Itoa(s.nextBP)
+	s.breakpoints = append(s.breakpoints, bp)
 	s.mu.Unlock()
+	return bp.Breakpoint, nil
+}
 
+// newRef numbers breakpoints and logpoints in one sequence: bp1, lp2, bp3...
+func (s *Session) newRef(prefix string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextBP++
+	return prefix + strconv.Itoa(s.nextBP)
+}
+
+// bind sets a V8 breakpoint on file:line[:col] by URL, so that it also binds in scripts loaded
+// later, and returns it with the locations V8 resolved so far.
+func (s *Session) bind(ctx context.Context, c clientCaller, location, condition string) (*breakpoint, error) {
+	path, line, col, err := s.parseLocation(location)
+	if err != nil {
+		return nil, err
+	}
 	params := map[string]any{
 		"urlRegex":   "^(file://)?" + regexp.QuoteMeta(path) + "$",
 		"lineNumber": line - 1, // CDP lines are 0-based
-		"condition":  breakpointCondition(ref, spec),
+		"condition":  condition,
 	}
 	if col > 0 {
 		params["columnNumber"] = col - 1
 	}
+	at := fmt.Sprintf("%s:%d:%d", path, line, col)
+	s.mu.Lock()
+	for _, other := range s.breakpoints {
+		if other.at == at { // V8 keeps one breakpoint per location
+			s.mu.Unlock()
+			return nil, fmt.Errorf("%w: %s is already at %s; remove it first", ErrLocationTaken, other.ref(), location)
+		}
+	}
+	s.mu.Unlock()
 	var res setBreakpointResult
 	if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
-		return Breakpoint{}, fmt.Errorf("set breakpoint %s: %w", spec.Location, err)
+		return nil, fmt.Errorf("set breakpoint %s: %w", location, err)
 	}
-	bp := &breakpoint{
-		Breakpoint: Breakpoint{Ref: ref, Location: spec.Location, Condition: spec.Condition, HitCount: spec.HitCount, Resolved: []Frame{}},
-		v8ID:       res.BreakpointID,
-	}
+	bp := &breakpoint{v8ID: res.BreakpointID, at: at, resolved: []Frame{}}
 	s.mu.Lock()
 	for _, l := range res.Locations {
-		bp.Resolved = append(bp.Resolved, frameAt("", s.scripts[l.ScriptID], l.LineNumber, l.ColumnNumber, s.cwd))
+		bp.resolved = append(bp.resolved, frameAt("", s.scripts[l.ScriptID], l.LineNumber, l.ColumnNumber, s.cwd))
 	}
-	s.breakpoints = append(s.breakpoints, bp)
-	out := bp.Breakpoint
 	s.mu.Unlock()
-	return out, nil
+	return bp, nil
+}
+
+// parseLocation reads file:line[:col] (1-based), the file relative to the session's cwd.
+func (s *Session) parseLocation(location string) (path string, line, col int, err error) {
+	m := locationRE.FindStringSubmatch(location)
+	if m == nil {
+		return "", 0, 0, fmt.Errorf("%w: location %q is not file:line[:col]", ErrBadInput, location)
+	}
+	line, _ = strconv.Atoi(m[2])
+	if m[3] != "" {
+		col, _ = strconv.Atoi(m[3])
+	}
+	if line < 1 {
+		return "", 0, 0, fmt.Errorf("%w: line %d: lines start at 1", ErrBadInput, line)
+	}
+	path = m[1]
+	if !strings.HasPrefix(path, "/") {
+		path = s.cwd + "/" + path
+	}
+	return path, line, col, nil
 }
 
 // breakpointCondition composes the user's condition with a hit counter kept in the program,
@@ -202,15 +246,18 @@ func (s *Session) Breakpoints() ([]Breakpoint, error) {
 	defer s.mu.Unlock()
 	out := make([]Breakpoint, 0, len(s.breakpoints))
 	for _, bp := range s.breakpoints {
+		if bp.log != nil {
+			continue
+		}
 		b := bp.Breakpoint
-		b.Resolved = append([]Frame{}, bp.Resolved...)
+		b.Resolved = append([]Frame{}, bp.resolved...)
 		out = append(out, b)
 	}
 	return out, nil
 }
 
-// RemoveBreakpoint removes one breakpoint by ref ("bp1", or "BP#1"), or every one with "all". It
-// returns the refs removed.
+// RemoveBreakpoint removes one breakpoint or logpoint by ref ("bp1", "BP#1", "lp2", "LP#2"), or
+// every one with "all". It returns the refs removed.
 func (s *Session) RemoveBreakpoint(ctx context.Context, ref string) ([]string, error) {
 	if err := s.debugOnly(); err != nil {
 		return nil, err
@@ -219,12 +266,12 @@ func (s *Session) RemoveBreakpoint(ctx context.Context, ref string) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	ref = normalizeRef(ref, "bp", "BP#")
+	ref = normalizeRef(normalizeRef(ref, "bp", "BP#"), "lp", "LP#")
 	s.mu.Lock()
 	var gone []*breakpoint
 	kept := s.breakpoints[:0]
 	for _, bp := range s.breakpoints {
-		if ref == "all" || bp.Ref == ref {
+		if ref == "all" || bp.ref() == ref {
 			gone = append(gone, bp)
 		} else {
 			kept = append(kept, bp)
@@ -238,9 +285,9 @@ func (s *Session) RemoveBreakpoint(ctx context.Context, ref string) ([]string, e
 	refs := []string{}
 	for _, bp := range gone {
 		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": bp.v8ID}, nil); err != nil {
-			return refs, fmt.Errorf("remove %s: %w", bp.Ref, err)
+			return refs, fmt.Errorf("remove %s: %w", bp.ref(), err)
 		}
-		refs = append(refs, bp.Ref)
+		refs = append(refs, bp.ref())
 	}
 	return refs, nil
 }
@@ -280,7 +327,6 @@ func (s *Session) Execute(ctx context.Context, cmd string, wait time.Duration) (
 	}
 	s.mu.Lock()
 	paused := s.paused != nil
-	next := s.nextPause
 	s.mu.Unlock()
 	switch {
 	case cmd == ExecPause && paused:
@@ -288,19 +334,30 @@ func (s *Session) Execute(ctx context.Context, cmd string, wait time.Duration) (
 	case cmd != ExecPause && !paused:
 		return State{}, fmt.Errorf("%w: %s needs a paused program", ErrRunning, cmd)
 	}
-	if cmd != ExecPause {
-		// Values of evals made during this pause die with it; release them in the program.
+	return s.run(ctx, c, cmd, method, nil, wait)
+}
+
+// run sends an execution command and returns the state at the next pause, or a running state
+// once wait has passed. It releases the values evals made since the last command first, and a
+// command that leaves a pause marks the program running as soon as V8 accepts it.
+func (s *Session) run(ctx context.Context, c clientCaller, cmd, method string, params any, wait time.Duration) (State, error) {
+	s.mu.Lock()
+	from := s.paused
+	next := s.nextPause
+	s.mu.Unlock()
+	s.mu.Lock()
+	release := s.evalValues
+	s.evalValues = false
+	s.mu.Unlock()
+	if release {
 		if err := c.Call(ctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": evalGroup}, nil); err != nil {
 			return State{}, fmt.Errorf("%s: %w", cmd, err)
 		}
 	}
-	s.mu.Lock()
-	from := s.paused
-	s.mu.Unlock()
-	if err := c.Call(ctx, method, nil, nil); err != nil {
+	if err := c.Call(ctx, method, params, nil); err != nil {
 		return State{}, fmt.Errorf("%s: %w", cmd, err)
 	}
-	if cmd != ExecPause {
+	if from != nil && method != "Debugger.pause" {
 		s.leftPause(from)
 	}
 	t := time.NewTimer(wait)
@@ -476,6 +533,9 @@ func (s *Session) Eval(ctx context.Context, expression string, frame int) (EvalR
 	s.mu.Unlock()
 	var res evaluateResult
 	params := map[string]any{"expression": expression, "generatePreview": true, "objectGroup": evalGroup}
+	s.mu.Lock()
+	s.evalValues = true
+	s.mu.Unlock()
 	if p != nil {
 		if frame < 0 || frame >= len(p.CallFrames) {
 			return EvalResult{}, fmt.Errorf("%w: frame f%d (the stack has %d frames)", ErrNoRef, frame, len(p.CallFrames))
@@ -496,4 +556,88 @@ func (s *Session) Eval(ctx context.Context, expression string, frame int) (EvalR
 		}
 	}
 	return out, nil
+}
+
+// SetPauseOnExceptions sets when exceptions pause the program: none, uncaught, caught or all.
+// V8 has no caught-only mode, so caught pauses on all.
+func (s *Session) SetPauseOnExceptions(ctx context.Context, mode string) error {
+	if err := s.debugOnly(); err != nil {
+		return err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return err
+	}
+	return setPauseOnExceptions(ctx, c, mode)
+}
+
+func setPauseOnExceptions(ctx context.Context, c clientCaller, mode string) error {
+	state := map[string]string{"": "none", "none": "none", "uncaught": "uncaught", "caught": "all", "all": "all"}[mode]
+	if state == "" {
+		return fmt.Errorf("%w: pause-on-exceptions mode %q is not none, uncaught, caught or all", ErrBadInput, mode)
+	}
+	return c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": state}, nil)
+}
+
+// RunTo continues to file:line[:col] without a persistent breakpoint and returns the state there
+// (or a running state once wait has passed). The file's script must be loaded.
+func (s *Session) RunTo(ctx context.Context, location string, wait time.Duration) (State, error) {
+	if err := s.debugOnly(); err != nil {
+		return State{}, err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return State{}, err
+	}
+	path, line, col, err := s.parseLocation(location)
+	if err != nil {
+		return State{}, err
+	}
+	s.mu.Lock()
+	paused := s.paused != nil
+	s.mu.Unlock()
+	if !paused {
+		return State{}, fmt.Errorf("%w: run-to needs a paused program", ErrRunning)
+	}
+	s.mu.Lock()
+	scriptID := ""
+	for id, u := range s.scripts {
+		if u == path || u == "file://"+path {
+			scriptID = id
+		}
+	}
+	s.mu.Unlock()
+	if scriptID == "" {
+		return State{}, fmt.Errorf("%w: %s is not loaded yet; set a breakpoint there instead", ErrBadInput, location)
+	}
+	loc := map[string]any{"scriptId": scriptID, "lineNumber": line - 1}
+	if col > 0 {
+		loc["columnNumber"] = col - 1
+	}
+	return s.run(ctx, c, "run-to", "Debugger.continueToLocation", map[string]any{"location": loc}, wait)
+}
+
+// KillExecution ends the JavaScript running now (an infinite loop, say) with
+// Runtime.terminateExecution; the process and the session stay. V8 answers the terminate only
+// once it has happened, so a paused program is resumed first. It returns the state after.
+func (s *Session) KillExecution(ctx context.Context, wait time.Duration) (State, error) {
+	if err := s.debugOnly(); err != nil {
+		return State{}, err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return State{}, err
+	}
+	s.mu.Lock()
+	paused := s.paused != nil
+	s.mu.Unlock()
+	if paused {
+		if _, err := s.run(ctx, c, "kill-execution", "Debugger.resume", nil, 0); err != nil {
+			return State{}, err
+		}
+	}
+	if err := c.Call(ctx, "Runtime.terminateExecution", nil, nil); err != nil {
+		return State{}, fmt.Errorf("kill-execution: %w", err)
+	}
+	return s.State(ctx, 0, 0)
 }

@@ -16,11 +16,12 @@ const (
 	KindStdout    Kind = "stdout"    // one line the child wrote to stdout
 	KindStderr    Kind = "stderr"    // one line the child wrote to stderr
 	KindExit      Kind = "exit"      // the child process ended
+	KindLogpoint  Kind = "logpoint"  // a logpoint's line ran: its template, interpolated
 )
 
 // Kinds lists every kind, in the order summaries report them.
 var Kinds = []Kind{KindContext, KindScript, KindConsole, KindException, KindPause, KindResume,
-	KindStdout, KindStderr, KindExit}
+	KindStdout, KindStderr, KindExit, KindLogpoint}
 
 // ValidKind reports whether k is a kind the engine produces.
 func ValidKind(k Kind) bool {
@@ -46,6 +47,7 @@ type Event struct {
 	Pause     *PauseInfo     `json:"pause,omitempty"`
 	Output    *OutputInfo    `json:"output,omitempty"`
 	Exit      *ExitInfo      `json:"exit,omitempty"`
+	Logpoint  *LogpointInfo  `json:"logpoint,omitempty"`
 }
 
 // Frame is one 1-based source position, usually a stack frame.
@@ -125,6 +127,14 @@ type OutputInfo struct {
 type ExitInfo struct {
 	Code   *int   `json:"code,omitempty"`   // nil when killed by a signal
 	Signal string `json:"signal,omitempty"` // e.g. "SIGKILL"
+}
+
+// LogpointInfo is one emission of a logpoint.
+type LogpointInfo struct {
+	Ref  string `json:"ref"`
+	Text Text   `json:"text"` // the template with ${expr} interpolated, capped
+	// Disabled marks the Max-th emission: the flood guard has removed the logpoint.
+	Disabled bool `json:"disabled,omitempty"`
 }
 
 // Status is a session's lifecycle state.

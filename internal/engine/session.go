@@ -58,6 +58,8 @@ type Session struct {
 	startSeen    bool                // that break was seen
 	paused       *debuggerPaused     // the current pause; nil while running
 	nextPause    chan struct{}       // closed at the next pause (or the end), then replaced
+	evalValues   bool                // evals made values (evalGroup) not released yet
+	unbindIDs    []string            // V8 breakpoints the chores loop is to remove
 	breakpoints  []*breakpoint       // in creation order
 	nextBP       int                 // the last bp ref number given
 	sources      map[string][]string // scriptId -> lines, fetched on first view
@@ -68,6 +70,7 @@ type Session struct {
 	// pending discard can never crowd out the detach a finished program waits for.
 	discard chan struct{} // Runtime.discardConsoleEntries
 	detach  chan struct{} // the program finished: close the inspector so node can exit
+	unbind  chan struct{} // remove the V8 breakpoints in unbindIDs (logpoints past their max)
 	lost    bool          // the inspector connection ended without a detach: the session fails
 	done    chan struct{} // closed once the exit is recorded and every goroutine is ending
 }
@@ -224,6 +227,14 @@ func (s *Session) onEvent(ev cdp.Event) {
 		s.onPaused(&p)
 	case "Debugger.resumed":
 		s.onResumed()
+	case "Runtime.bindingCalled":
+		var p struct {
+			Name    string `json:"name"`
+			Payload string `json:"payload"`
+		}
+		if json.Unmarshal(ev.Params, &p) == nil && p.Name == logBinding {
+			s.onLogpoint(p.Payload)
+		}
 	case "Debugger.breakpointResolved":
 		var p breakpointResolved
 		if json.Unmarshal(ev.Params, &p) != nil {
@@ -233,7 +244,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 		for _, bp := range s.breakpoints {
 			if bp.v8ID == p.BreakpointID {
 				l := p.Location
-				bp.Resolved = append(bp.Resolved, frameAt("", s.scripts[l.ScriptID], l.LineNumber, l.ColumnNumber, s.cwd))
+				bp.resolved = append(bp.resolved, frameAt("", s.scripts[l.ScriptID], l.LineNumber, l.ColumnNumber, s.cwd))
 			}
 		}
 		s.mu.Unlock()
@@ -363,6 +374,10 @@ func (s *Session) choresLoop(client *cdp.Client) {
 		case <-s.detach:
 			detached = true
 			client.Close()
+		case <-s.unbind:
+			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+			s.unbindPending(ctx, client)
+			cancel()
 		case <-lost:
 			lost = nil // closed: stop selecting on it
 			if detached || s.childExits(drainWait) {

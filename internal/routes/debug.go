@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -33,14 +34,19 @@ const debugRoutes = "/api/debug/{session}"
 // than as a mounted subrouter, so that an unknown path or method under the prefix answers 404 or
 // 405 from chi like any other, before the body and contract checks.
 func (a *app) mountDebug(r chi.Router) {
-	r.Post(debugRoutes+"/breakpoints", a.setBreakpoint)            // set a line breakpoint
-	r.Get(debugRoutes+"/breakpoints", a.listBreakpoints)           // every breakpoint, with hits and resolved locations
-	r.Delete(debugRoutes+"/breakpoints/{ref}", a.removeBreakpoint) // remove one (bp1, BP#1) or all
-	r.Post(debugRoutes+"/continue", a.resume)                      // run to the next pause
-	r.Post(debugRoutes+"/step", a.step)                            // step over, into or out
-	r.Post(debugRoutes+"/pause", a.pause)                          // pause a running program
-	r.Get(debugRoutes+"/state", a.state)                           // location, source, locals, stack
-	r.Post(debugRoutes+"/eval", a.eval)                            // evaluate an expression in a paused frame
+	r.Post(debugRoutes+"/breakpoints", a.setBreakpoint)             // set a line breakpoint
+	r.Get(debugRoutes+"/breakpoints", a.listBreakpoints)            // every breakpoint, with hits and resolved locations
+	r.Delete(debugRoutes+"/breakpoints/{ref}", a.removeBreakpoint)  // remove one (bp1, BP#1, lp1, LP#1) or all of both kinds
+	r.Post(debugRoutes+"/logpoints", a.setLogpoint)                 // set a logpoint: a line that emits an event, never pauses
+	r.Get(debugRoutes+"/logpoints", a.listLogpoints)                // every logpoint, with emissions and resolved locations
+	r.Post(debugRoutes+"/pause-on-exceptions", a.pauseOnExceptions) // which thrown exceptions pause
+	r.Post(debugRoutes+"/continue", a.resume)                       // run to the next pause
+	r.Post(debugRoutes+"/step", a.step)                             // step over, into or out
+	r.Post(debugRoutes+"/run-to", a.runTo)                          // run to a line, without a breakpoint left behind
+	r.Post(debugRoutes+"/pause", a.pause)                           // pause a running program
+	r.Post(debugRoutes+"/kill-execution", a.killExecution)          // end the running JavaScript, keep the session
+	r.Get(debugRoutes+"/state", a.state)                            // location, source, locals, stack
+	r.Post(debugRoutes+"/eval", a.eval)                             // evaluate an expression in a paused frame
 }
 
 // breakpointSpecs converts the locations of a start request.
@@ -90,7 +96,7 @@ func (a *app) listBreakpoints(w http.ResponseWriter, r *http.Request) {
 func (a *app) removeBreakpoint(w http.ResponseWriter, r *http.Request) {
 	ref, err := url.PathUnescape(chi.URLParam(r, "ref")) // chi leaves it escaped when the path had odd escapes
 	if err != nil {
-		a.writeError(w, r, badRequest("path parameter \"ref\": "+err.Error(), "a ref is bp1, BP#1 (escaped as BP%231) or all"))
+		a.writeError(w, r, badRequest("path parameter \"ref\": "+err.Error(), "a ref is bp1, BP#1 (escaped as BP%231), lp1, LP#1 (LP%231) or all"))
 		return
 	}
 	s, err := a.debugSession(r)
@@ -100,10 +106,63 @@ func (a *app) removeBreakpoint(w http.ResponseWriter, r *http.Request) {
 	}
 	removed, err := s.RemoveBreakpoint(r.Context(), ref)
 	if err != nil {
-		a.writeError(w, r, err)
+		a.writeError(w, r, refError(r, ref, err))
 		return
 	}
 	writeJSON(w, http.StatusOK, api.RemoveBreakpointResponse{Removed: removed})
+}
+
+func (a *app) setLogpoint(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeValid[api.LogpointRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	s, err := a.debugSession(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	lp, err := s.SetLogpoint(r.Context(), engine.LogpointSpec{
+		Location: req.Location, Template: req.Template, Condition: req.Condition, Max: req.Max,
+	})
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, api.LogpointResponse{Logpoint: lp})
+}
+
+func (a *app) listLogpoints(w http.ResponseWriter, r *http.Request) {
+	s, err := a.debugSession(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	lps, err := s.Logpoints()
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, api.LogpointsResponse{Logpoints: lps})
+}
+
+func (a *app) pauseOnExceptions(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeValid[api.PauseOnExceptionsRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	s, err := a.debugSession(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if err := s.SetPauseOnExceptions(r.Context(), req.Mode); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, api.PauseOnExceptionsResponse{Mode: req.Mode})
 }
 
 func (a *app) resume(w http.ResponseWriter, r *http.Request) {
@@ -112,7 +171,7 @@ func (a *app) resume(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.execute(w, r, engine.ExecContinue, req.WaitMs)
+	a.execute(w, r, req.WaitMs, command(engine.ExecContinue))
 }
 
 // stepCommands maps the step kinds of the API to the engine's commands.
@@ -134,7 +193,7 @@ func (a *app) step(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, badRequest("body field \"kind\": "+req.Kind+" is not over, into or out", "GET /api/openapi.yaml gives the schema"))
 		return
 	}
-	a.execute(w, r, cmd, req.WaitMs)
+	a.execute(w, r, req.WaitMs, command(cmd))
 }
 
 func (a *app) pause(w http.ResponseWriter, r *http.Request) {
@@ -143,12 +202,52 @@ func (a *app) pause(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.execute(w, r, engine.ExecPause, req.WaitMs)
+	a.execute(w, r, req.WaitMs, command(engine.ExecPause))
 }
 
-// execute runs an execution command and renders the state it ends in. The wait ends early when
-// the service shuts down: HTTP shutdown waits for handlers before the engine ends the sessions.
-func (a *app) execute(w http.ResponseWriter, r *http.Request, cmd string, waitMs *int64) {
+func (a *app) runTo(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeValid[api.RunToRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.execute(w, r, req.WaitMs, func(ctx context.Context, s *engine.Session, wait time.Duration) (engine.State, error) {
+		st, err := s.RunTo(ctx, req.Location, wait)
+		if errors.Is(err, engine.ErrBadInput) {
+			// The location is malformed or its script is not loaded: continueToLocation needs a
+			// script that exists now, unlike a breakpoint, which binds when the script loads.
+			return st, badRequest(err.Error(), "run-to needs file:line[:col] in a loaded script; GET /api/trace?id="+
+				chi.URLParam(r, "session")+"&kinds=script lists them, and POST "+debugPath(r, "breakpoints")+" waits for one to load")
+		}
+		return st, err
+	})
+}
+
+func (a *app) killExecution(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeValid[api.KillExecutionRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.execute(w, r, req.WaitMs, func(ctx context.Context, s *engine.Session, wait time.Duration) (engine.State, error) {
+		return s.KillExecution(ctx, wait)
+	})
+}
+
+// execution is an execution command: it runs the program on and answers the state it ends in,
+// waiting at most wait for the next pause.
+type execution func(ctx context.Context, s *engine.Session, wait time.Duration) (engine.State, error)
+
+// command is the execution of one of the engine's commands (continue, step, pause).
+func command(cmd string) execution {
+	return func(ctx context.Context, s *engine.Session, wait time.Duration) (engine.State, error) {
+		return s.Execute(ctx, cmd, wait)
+	}
+}
+
+// execute runs an execution and renders the state it ends in. The wait ends early when the
+// service shuts down: HTTP shutdown waits for handlers before the engine ends the sessions.
+func (a *app) execute(w http.ResponseWriter, r *http.Request, waitMs *int64, run execution) {
 	s, err := a.debugSession(r)
 	if err != nil {
 		a.writeError(w, r, err)
@@ -162,7 +261,7 @@ func (a *app) execute(w http.ResponseWriter, r *http.Request, cmd string, waitMs
 	defer cancel()
 	stop := context.AfterFunc(a.cfg.Shutdown, cancel)
 	defer stop()
-	st, err := s.Execute(ctx, cmd, wait)
+	st, err := run(ctx, s, wait)
 	if err != nil {
 		if a.cfg.Shutdown.Err() != nil && errors.Is(err, context.Canceled) {
 			err = engine.ErrShutdown
@@ -230,6 +329,15 @@ func frameError(r *http.Request, err error) error {
 	if errors.Is(err, engine.ErrNoRef) {
 		return newError(http.StatusNotFound, "no_such_ref", err.Error(),
 			"GET "+debugPath(r, "state")+" lists the stack; frame 0 is the top")
+	}
+	return err
+}
+
+// refError points an unknown logpoint ref at the logpoint list; other refs keep the breakpoint
+// list's hint.
+func refError(r *http.Request, ref string, err error) error {
+	if errors.Is(err, engine.ErrNoRef) && (strings.HasPrefix(ref, "lp") || strings.HasPrefix(ref, "LP#")) {
+		return newError(http.StatusNotFound, "no_such_ref", err.Error(), "GET "+debugPath(r, "logpoints")+" lists them")
 	}
 	return err
 }

@@ -45,6 +45,9 @@ func (a *app) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		he = newError(http.StatusConflict, "running", err.Error(), "process is running; POST "+debugPath(r, "pause"))
 	case errors.Is(err, engine.ErrNoRef):
 		he = newError(http.StatusNotFound, "no_such_ref", err.Error(), "GET "+debugPath(r, "breakpoints")+" lists them")
+	case errors.Is(err, engine.ErrLocationTaken):
+		he = newError(http.StatusConflict, "location_taken", err.Error(),
+			"DELETE "+debugPath(r, "breakpoints/{ref}")+" first, or use another column (file:line:col)")
 	case errors.Is(err, engine.ErrFinished):
 		he = newError(http.StatusConflict, "finished", err.Error(), "the program has ended; start a new session")
 	case errors.Is(err, engine.ErrTooMany):

@@ -1,0 +1,137 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// DefaultLogpointMax is how many times a logpoint emits before the flood guard removes it.
+const DefaultLogpointMax = 100
+
+// logBinding is the function V8 calls, inside the program, to hand a logpoint's text to us
+// (Runtime.addBinding): the logpoint never pauses and never prints to the program's console.
+const logBinding = "__tracedLogpoint"
+
+// LogpointSpec asks for a logpoint: template is a JS template literal body (`${expr}` parts are
+// evaluated in the paused frame's scope).
+type LogpointSpec struct {
+	Location  string
+	Template  string
+	Condition string
+	Max       int // emissions before it disables itself; 0: DefaultLogpointMax
+}
+
+// Logpoint is a logpoint as the user sees it.
+type Logpoint struct {
+	Ref       string  `json:"ref"` // lp1...
+	Location  string  `json:"location"`
+	Template  string  `json:"template"`
+	Condition string  `json:"condition,omitempty"`
+	Max       int     `json:"max"`
+	Emitted   int     `json:"emitted"`
+	Disabled  bool    `json:"disabled,omitempty"` // the flood guard removed it after Max emissions
+	Resolved  []Frame `json:"resolved"`
+}
+
+// SetLogpoint binds a logpoint: a breakpoint whose condition hands the interpolated template to
+// the logBinding and answers false, so V8 never pauses for it.
+func (s *Session) SetLogpoint(ctx context.Context, spec LogpointSpec) (Logpoint, error) {
+	if err := s.debugOnly(); err != nil {
+		return Logpoint{}, err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return Logpoint{}, err
+	}
+	if spec.Max <= 0 {
+		spec.Max = DefaultLogpointMax
+	}
+	ref := s.newRef("lp")
+	bp, err := s.bind(ctx, c, spec.Location, logpointCondition(ref, spec))
+	if err != nil {
+		return Logpoint{}, err
+	}
+	bp.log = &Logpoint{Ref: ref, Location: spec.Location, Template: spec.Template, Condition: spec.Condition,
+		Max: spec.Max, Resolved: bp.resolved}
+	s.mu.Lock()
+	s.breakpoints = append(s.breakpoints, bp)
+	out := *bp.log
+	s.mu.Unlock()
+	return out, nil
+}
+
+// logpointCondition emits [ref, text] through the binding; a template that throws emits the
+// error instead. It always answers false: a logpoint does not pause.
+func logpointCondition(ref string, spec LogpointSpec) string {
+	tmpl := strings.NewReplacer("\\", "\\\\", "`", "\\`").Replace(spec.Template)
+	emit := fmt.Sprintf("(() => { let t; try { t = `%s`; } catch (e) { t = 'logpoint error: ' + e; } "+
+		"globalThis.%s(JSON.stringify([%q, String(t)])); return false; })()", tmpl, logBinding, ref)
+	if spec.Condition == "" {
+		return emit
+	}
+	return "(" + spec.Condition + ") && " + emit
+}
+
+// Logpoints lists the session's logpoints.
+func (s *Session) Logpoints() ([]Logpoint, error) {
+	if err := s.debugOnly(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := []Logpoint{}
+	for _, bp := range s.breakpoints {
+		if bp.log != nil {
+			l := *bp.log
+			l.Resolved = append([]Frame{}, bp.resolved...)
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// onLogpoint records one emission (Runtime.bindingCalled); the Max-th disables the logpoint.
+// It runs on the dispatcher: the V8 breakpoint is removed by the chores loop.
+func (s *Session) onLogpoint(payload string) {
+	var msg []string
+	if json.Unmarshal([]byte(payload), &msg) != nil || len(msg) != 2 {
+		return
+	}
+	s.mu.Lock()
+	var lp *breakpoint
+	for _, bp := range s.breakpoints {
+		if bp.log != nil && bp.log.Ref == msg[0] {
+			lp = bp
+		}
+	}
+	if lp == nil || lp.log.Disabled { // removed, or emissions in flight past the guard
+		s.mu.Unlock()
+		return
+	}
+	lp.log.Emitted++
+	last := lp.log.Emitted >= lp.log.Max
+	if last {
+		lp.log.Disabled = true
+		s.unbindIDs = append(s.unbindIDs, lp.v8ID)
+	}
+	s.mu.Unlock()
+	if last {
+		signal(s.unbind)
+	}
+	s.record(Event{Kind: KindLogpoint, Logpoint: &LogpointInfo{Ref: msg[0], Text: capText(msg[1], s.stringCap), Disabled: last}})
+}
+
+// unbindPending removes the V8 breakpoints of logpoints the flood guard disabled.
+func (s *Session) unbindPending(ctx context.Context, c clientCaller) {
+	s.mu.Lock()
+	ids := s.unbindIDs
+	s.unbindIDs = nil
+	s.mu.Unlock()
+	for _, id := range ids {
+		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
+			s.log.Debug("remove disabled logpoint", "session", s.id, "err", err)
+		}
+	}
+}
