@@ -37,7 +37,11 @@ const (
 func (h *harness) debug(req api.StartRequest) api.Summary {
 	h.t.Helper()
 	req.Mode = api.ModeDebug
-	return h.start(req)
+	s := h.start(req)
+	if s.Mode != api.ModeDebug {
+		h.t.Fatalf("started %+v, want mode debug", s)
+	}
+	return s
 }
 
 // waitPaused waits for the session's first pause event after the cursor and returns the state

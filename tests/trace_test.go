@@ -15,8 +15,8 @@ import (
 func TestThrowingProgramTimeline(t *testing.T) {
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "throws.js", Args: []string{"--flag", "x"}})
-	if s.Status != engine.StatusRunning || s.PID == 0 {
-		t.Fatalf("start answered %+v, want running with a pid", s)
+	if s.Status != engine.StatusRunning || s.PID == 0 || s.Mode != engine.ModeTrace {
+		t.Fatalf("start answered %+v, want a running trace session with a pid", s)
 	}
 	sum := h.waitExit(s.ID)
 	if sum.Status != engine.StatusExited || sum.ExitCode == nil || *sum.ExitCode != 1 {

@@ -159,6 +159,7 @@ func (s Status) Finished() bool {
 type Summary struct {
 	ID        string       `json:"id"`
 	Name      string       `json:"name,omitempty"`
+	Mode      string       `json:"mode"` // ModeTrace or ModeDebug
 	Status    Status       `json:"status"`
 	Target    string       `json:"target"`
 	Args      []string     `json:"args"`

@@ -87,7 +87,7 @@ func (s *Session) Summary() Summary {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sum := Summary{
-		ID: s.id, Name: s.name, Status: s.status, Target: s.target, Args: s.args, Cwd: s.cwd,
+		ID: s.id, Name: s.name, Mode: s.mode, Status: s.status, Target: s.target, Args: s.args, Cwd: s.cwd,
 		Error: s.reason, Counts: counts, Events: retained, Dropped: dropped, LastSeq: last,
 		MaxEvents: s.store.max, StartedAt: s.startedAt, EndedAt: s.endedAt,
 	}
