@@ -134,9 +134,5 @@ func where(f *engine.Frame) string {
 	if f == nil {
 		return "?"
 	}
-	loc := f.File
-	if loc == "" {
-		loc = f.URL
-	}
-	return fmt.Sprintf("%s:%d", loc, f.Line)
+	return f.Where()
 }

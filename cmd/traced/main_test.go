@@ -32,15 +32,7 @@ func testMain(m *testing.M) int {
 		return 1
 	}
 
-	code := m.Run()
-	if code != 0 {
-		return code
-	}
-	if err := leakcheck.After(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return 0
+	return leakcheck.Run(m)
 }
 
 // build compiles this package into dir and returns the binary's path.

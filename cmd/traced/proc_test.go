@@ -230,18 +230,9 @@ func (l *lineLog) String() string {
 	return strings.Join(l.lines, "\n")
 }
 
-// waitGone polls until gone(pid) holds, up to bound; it reports whether it did.
+// waitGone waits until gone(pid) holds, up to bound; it reports whether it did.
 func waitGone(pid int, bound time.Duration, gone func(int) bool) bool {
-	end := time.Now().Add(bound)
-	for {
-		if gone(pid) {
-			return true
-		}
-		if time.Now().After(end) {
-			return false
-		}
-		time.Sleep(20 * time.Millisecond) // polling the process table: there is no event to wait on
-	}
+	return leakcheck.WaitUntil(bound, func() bool { return gone(pid) })
 }
 
 // groupGone reports whether no process is left in process group pgid.

@@ -20,16 +20,7 @@ import (
 )
 
 // TestMain fails the package when a goroutine or a node child outlives its tests.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if code == 0 {
-		if err := leakcheck.After(); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(leakcheck.Run(m)) }
 
 // testTimeout bounds every wait in these tests: generous for a loaded machine under -race, short
 // enough that a hang fails the test instead of stalling the suite until the global timeout.

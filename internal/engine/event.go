@@ -1,6 +1,9 @@
 package engine
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Kind names what an event records.
 type Kind string
@@ -60,6 +63,21 @@ type Frame struct {
 	Column int    `json:"column"`
 	// Internal marks node's own code (node:internal/..., node:...), shown apart from user frames.
 	Internal bool `json:"internal,omitempty"`
+}
+
+// Where renders the frame as file:line for a person, preferring the local path to the URL.
+func (f Frame) Where() string {
+	name := f.File
+	if name == "" {
+		name = f.URL
+	}
+	if name == "" {
+		name = "<unknown>"
+	}
+	if f.Line > 0 {
+		return fmt.Sprintf("%s:%d", name, f.Line)
+	}
+	return name
 }
 
 // Text is a string capped to the session's string cap. Length is the original length in bytes

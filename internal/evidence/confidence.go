@@ -74,22 +74,12 @@ func sameFile(a, b *engine.Frame) bool {
 	}
 }
 
-// where renders f as file:line for a human, preferring the local path.
+// where renders f as file:line for a human.
 func where(f *engine.Frame) string {
 	if f == nil {
 		return "<unknown>"
 	}
-	name := f.File
-	if name == "" {
-		name = f.URL
-	}
-	if name == "" {
-		name = "<unknown>"
-	}
-	if f.Line > 0 {
-		return fmt.Sprintf("%s:%d", name, f.Line)
-	}
-	return name
+	return f.Where()
 }
 
 // exitText renders an exit status, e.g. "exit code 1" or "signal SIGKILL".

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
 
 	"go.uber.org/goleak"
@@ -14,6 +15,20 @@ import (
 
 // reapBound is how long children killed at cleanup may take to be reaped by their waiters.
 const reapBound = 10 * time.Second
+
+// Run runs the tests, then fails the binary (exit code 1) when a goroutine or a child process
+// outlived them. Test mains call os.Exit(leakcheck.Run(m)).
+func Run(m *testing.M) int {
+	code := m.Run()
+	if code != 0 {
+		return code
+	}
+	if err := After(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
 
 // After reports processes whose parent is this test binary and goroutines still running; nil
 // when nothing outlived the tests.
@@ -29,13 +44,26 @@ func After() error {
 
 // waitNoChildren returns this process's children still alive once bound has passed.
 func waitNoChildren(bound time.Duration) []string {
+	var kids []string
+	WaitUntil(bound, func() bool {
+		kids = Children(os.Getpid())
+		return len(kids) == 0
+	})
+	return kids
+}
+
+// WaitUntil polls done until it holds or bound passes, and reports whether it held. For the
+// process table only: there is no event to wait on there.
+func WaitUntil(bound time.Duration, done func() bool) bool {
 	end := time.Now().Add(bound)
 	for {
-		kids := Children(os.Getpid())
-		if len(kids) == 0 || time.Now().After(end) {
-			return kids
+		if done() {
+			return true
 		}
-		time.Sleep(50 * time.Millisecond) // polling the process table: there is no event to wait on
+		if time.Now().After(end) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
