@@ -64,33 +64,19 @@ func (a *app) setBreakpoint(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	s, err := a.debugSession(r)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	bp, err := s.SetBreakpoint(r.Context(), engine.BreakpointSpec{
-		Location: req.Location, Condition: req.Condition, HitCount: req.HitCount,
+	a.onSession(w, r, http.StatusCreated, func(s *engine.Session) (any, error) {
+		bp, err := s.SetBreakpoint(r.Context(), engine.BreakpointSpec{
+			Location: req.Location, Condition: req.Condition, HitCount: req.HitCount,
+		})
+		return api.BreakpointResponse{Breakpoint: bp}, err
 	})
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, api.BreakpointResponse{Breakpoint: bp})
 }
 
 func (a *app) listBreakpoints(w http.ResponseWriter, r *http.Request) {
-	s, err := a.debugSession(r)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	bps, err := s.Breakpoints()
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, api.BreakpointsResponse{Breakpoints: bps})
+	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+		bps, err := s.Breakpoints()
+		return api.BreakpointsResponse{Breakpoints: bps}, err
+	})
 }
 
 func (a *app) removeBreakpoint(w http.ResponseWriter, r *http.Request) {
@@ -99,17 +85,13 @@ func (a *app) removeBreakpoint(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, badRequest("path parameter \"ref\": "+err.Error(), "a ref is bp1, BP#1 (escaped as BP%231), lp1, LP#1 (LP%231) or all"))
 		return
 	}
-	s, err := a.debugSession(r)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	removed, err := s.RemoveBreakpoint(r.Context(), ref)
-	if err != nil {
-		a.writeError(w, r, refError(r, ref, err))
-		return
-	}
-	writeJSON(w, http.StatusOK, api.RemoveBreakpointResponse{Removed: removed})
+	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+		removed, err := s.RemoveBreakpoint(r.Context(), ref)
+		if err != nil {
+			return nil, refError(r, ref, err)
+		}
+		return api.RemoveBreakpointResponse{Removed: removed}, nil
+	})
 }
 
 func (a *app) setLogpoint(w http.ResponseWriter, r *http.Request) {
@@ -118,33 +100,19 @@ func (a *app) setLogpoint(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	s, err := a.debugSession(r)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	lp, err := s.SetLogpoint(r.Context(), engine.LogpointSpec{
-		Location: req.Location, Template: req.Template, Condition: req.Condition, Max: req.Max,
+	a.onSession(w, r, http.StatusCreated, func(s *engine.Session) (any, error) {
+		lp, err := s.SetLogpoint(r.Context(), engine.LogpointSpec{
+			Location: req.Location, Template: req.Template, Condition: req.Condition, Max: req.Max,
+		})
+		return api.LogpointResponse{Logpoint: lp}, err
 	})
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, api.LogpointResponse{Logpoint: lp})
 }
 
 func (a *app) listLogpoints(w http.ResponseWriter, r *http.Request) {
-	s, err := a.debugSession(r)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	lps, err := s.Logpoints()
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, api.LogpointsResponse{Logpoints: lps})
+	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+		lps, err := s.Logpoints()
+		return api.LogpointsResponse{Logpoints: lps}, err
+	})
 }
 
 func (a *app) pauseOnExceptions(w http.ResponseWriter, r *http.Request) {
@@ -153,16 +121,9 @@ func (a *app) pauseOnExceptions(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	s, err := a.debugSession(r)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	if err := s.SetPauseOnExceptions(r.Context(), req.Mode); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, api.PauseOnExceptionsResponse{Mode: req.Mode})
+	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+		return api.PauseOnExceptionsResponse{Mode: req.Mode}, s.SetPauseOnExceptions(r.Context(), req.Mode)
+	})
 }
 
 func (a *app) resume(w http.ResponseWriter, r *http.Request) {
@@ -284,17 +245,10 @@ func (a *app) state(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	s, err := a.debugSession(r)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	st, err := s.State(r.Context(), frameIndex(frame), int(min(max(lines, 1), maxSourceLines)))
-	if err != nil {
-		a.writeError(w, r, frameError(r, err))
-		return
-	}
-	writeJSON(w, http.StatusOK, st)
+	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+		st, err := s.State(r.Context(), frameIndex(frame), int(min(max(lines, 1), maxSourceLines)))
+		return st, frameError(r, err)
+	})
 }
 
 func (a *app) eval(w http.ResponseWriter, r *http.Request) {
@@ -303,17 +257,26 @@ func (a *app) eval(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+		res, err := s.Eval(r.Context(), req.Expression, req.Frame)
+		return res, frameError(r, err)
+	})
+}
+
+// onSession runs op on the debug session the path names and renders its answer with status, or
+// its error.
+func (a *app) onSession(w http.ResponseWriter, r *http.Request, status int, op func(*engine.Session) (any, error)) {
 	s, err := a.debugSession(r)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
-	res, err := s.Eval(r.Context(), req.Expression, req.Frame)
+	v, err := op(s)
 	if err != nil {
-		a.writeError(w, r, frameError(r, err))
+		a.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	writeJSON(w, status, v)
 }
 
 // debugSession finds the session named by the path, by id or name.
