@@ -95,15 +95,14 @@ func (nopPublisher) PublishStatus(Summary)      {}
 
 // Capabilities describes what this engine can do, for the status endpoint.
 type Capabilities struct {
-	NodePath    string
-	NodeVersion string
-	Root        string
+	NodeVersion string // "" when node was not found
+	Root        string // the workspace root, symlinks resolved (Config.Root is as given)
 	Config      Config
 }
 
 // Capabilities reports the node found and the limits in force.
 func (m *Manager) Capabilities() Capabilities {
-	return Capabilities{NodePath: m.cfg.NodePath, NodeVersion: m.nodeVersion, Root: m.ws.Root(), Config: m.cfg}
+	return Capabilities{NodeVersion: m.nodeVersion, Root: m.ws.Root(), Config: m.cfg}
 }
 
 // Start launches a session and returns once the inspector is attached and the program runs.

@@ -28,7 +28,7 @@ func (a *app) status(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, api.StatusResponse{
 		Service: "traced",
 		Version: a.cfg.Version,
-		Node:    api.NodeInfo{Found: c.NodeVersion != "", Path: c.NodePath, Version: c.NodeVersion},
+		Node:    api.NodeInfo{Found: c.NodeVersion != "", Path: c.Config.NodePath, Version: c.NodeVersion},
 		Replay:  "timeline",
 		Modes:   []string{api.ModeTrace, api.ModeDebug},
 		Auth:    a.cfg.Token != "",
