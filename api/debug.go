@@ -80,6 +80,12 @@ type PauseRequest struct {
 type EvalRequest struct {
 	Expression string `json:"expression" validate:"required"`
 	Frame      int    `json:"frame,omitempty" validate:"min=0"` // f0 (the top) unless given
+	// AwaitPromise waits for a promise result (while running; top-level await works too).
+	AwaitPromise bool `json:"awaitPromise,omitempty"`
+	// SideEffectFree refuses an expression that would change the program (V8's throwOnSideEffect).
+	SideEffectFree bool `json:"sideEffectFree,omitempty"`
+	// TimeoutMs ends an evaluation that runs longer (default 5000).
+	TimeoutMs int64 `json:"timeoutMs,omitempty" validate:"omitempty,min=1,max=60000"`
 }
 
 // PauseOnExceptionsRequest is the body of POST /api/debug/{session}/pause-on-exceptions.

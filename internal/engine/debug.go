@@ -71,6 +71,7 @@ type SourceLine struct {
 
 // Variable is one named value of a scope, previewed.
 type Variable struct {
+	Ref   string `json:"ref,omitempty"` // v1...: valid until the program moves on
 	Name  string `json:"name"`
 	Type  string `json:"type"`
 	Value string `json:"value"`
@@ -81,6 +82,9 @@ type Variable struct {
 type StackFrame struct {
 	Ref string `json:"ref"`
 	Frame
+	// Async names the async boundary (await, setTimeout...) a frame of an async parent is past;
+	// such frames have no scopes to read or evaluate in.
+	Async string `json:"async,omitempty"`
 }
 
 // State is where a debug session is: its status and, when paused, why, where, the source around,
@@ -95,10 +99,16 @@ type State struct {
 	Source   []SourceLine `json:"source,omitempty"`
 	Locals   []Variable   `json:"locals,omitempty"`
 	Stack    []StackFrame `json:"stack,omitempty"`
+	// Breakpoints and Logpoints are the session's, shown with the breakpoints section.
+	Breakpoints []Breakpoint `json:"breakpoints,omitempty"`
+	Logpoints   []Logpoint   `json:"logpoints,omitempty"`
+	// ReturnValue is the value the top frame returns, when paused at its return point.
+	ReturnValue *Variable `json:"returnValue,omitempty"`
 }
 
 // EvalResult is the value of an expression, or the exception it threw.
 type EvalResult struct {
+	Ref       string `json:"ref,omitempty"` // v1 while paused, o1 for an object while running
 	Type      string `json:"type"`
 	Value     string `json:"value"`
 	Exception string `json:"exception,omitempty"`
@@ -386,84 +396,10 @@ func (s *Session) leftPause(from *debuggerPaused) {
 	}
 }
 
-// defaultLines is how many source lines a state shows above and below the current one.
-const defaultLines = 3
-
 // State describes the session now; when paused, from frame (0: the top) with lines of source
-// around the current line (0: defaultLines).
+// around the current line (0: defaultLines), every section shown.
 func (s *Session) State(ctx context.Context, frame, lines int) (State, error) {
-	if err := s.debugOnly(); err != nil {
-		return State{}, err
-	}
-	s.mu.Lock()
-	st := State{Session: s.id, Status: s.status}
-	p := s.paused
-	c := s.client
-	var hit []string
-	if p != nil {
-		for _, id := range p.HitBreakpoints {
-			for _, bp := range s.breakpoints {
-				if bp.v8ID == id {
-					hit = append(hit, bp.Ref)
-				}
-			}
-		}
-	}
-	s.mu.Unlock()
-	if p == nil || st.Status.Finished() || c == nil {
-		return st, nil
-	}
-	if frame < 0 || frame >= len(p.CallFrames) {
-		return State{}, fmt.Errorf("%w: frame f%d (the stack has %d frames)", ErrNoRef, frame, len(p.CallFrames))
-	}
-	if lines <= 0 {
-		lines = defaultLines
-	}
-	st.Reason, st.Hit, st.Frame = p.Reason, hit, "f"+strconv.Itoa(frame)
-	for i, f := range p.CallFrames {
-		st.Stack = append(st.Stack, StackFrame{Ref: "f" + strconv.Itoa(i), Frame: s.pausedFrame(f)})
-	}
-	top := st.Stack[0].Frame
-	st.Location = &top
-
-	f := p.CallFrames[frame]
-	src, err := s.source(ctx, c, f.Location.ScriptID)
-	if err == nil {
-		cur := f.Location.LineNumber // 0-based index into src
-		for i := max(cur-lines, 0); i <= min(cur+lines, len(src)-1); i++ {
-			st.Source = append(st.Source, SourceLine{Line: i + 1, Text: src[i], Current: i == cur})
-		}
-	}
-	for _, sc := range f.ScopeChain {
-		if sc.Type == "global" || sc.Type == "script" || sc.Object.ObjectID == "" {
-			continue // globals are not locals; ask for them by name
-		}
-		var props struct {
-			Result []propertyDescriptor `json:"result"`
-		}
-		if err := c.Call(ctx, "Runtime.getProperties", map[string]any{
-			"objectId": sc.Object.ObjectID, "ownProperties": true, "generatePreview": true,
-		}, &props); err != nil {
-			s.mu.Lock()
-			moved := s.paused != p
-			s.mu.Unlock()
-			if moved { // resumed meanwhile (another request): the pause's objects are gone
-				return State{}, fmt.Errorf("%w: the program resumed while its state was read", ErrRunning)
-			}
-			return State{}, fmt.Errorf("scope %s: %w", sc.Type, err)
-		}
-		for _, pd := range props.Result {
-			if pd.Value == nil {
-				continue
-			}
-			st.Locals = append(st.Locals, Variable{Name: pd.Name, Type: typeOf(*pd.Value),
-				Value: capText(formatRemote(*pd.Value), s.stringCap).Value, Scope: sc.Type})
-		}
-		if sc.Type == "local" {
-			break // the function's own scope ends the locals; closures are for allScopes
-		}
-	}
-	return st, nil
+	return s.StateOf(ctx, StateOptions{Frame: frame, Lines: lines, Sections: AllSections, Depth: 1, AsyncDepth: -1})
 }
 
 func typeOf(o remoteObject) string {
@@ -514,48 +450,6 @@ func (s *Session) source(ctx context.Context, c clientCaller, scriptID string) (
 	s.sources[scriptID] = lines
 	s.mu.Unlock()
 	return lines, nil
-}
-
-// evalGroup holds the remote objects evals create, released at the next resume.
-const evalGroup = "traced-eval"
-
-// Eval evaluates expression in a frame of the paused program, or globally while it runs.
-func (s *Session) Eval(ctx context.Context, expression string, frame int) (EvalResult, error) {
-	if err := s.debugOnly(); err != nil {
-		return EvalResult{}, err
-	}
-	c, err := s.liveClient()
-	if err != nil {
-		return EvalResult{}, err
-	}
-	s.mu.Lock()
-	p := s.paused
-	s.mu.Unlock()
-	var res evaluateResult
-	params := map[string]any{"expression": expression, "generatePreview": true, "objectGroup": evalGroup}
-	s.mu.Lock()
-	s.evalValues = true
-	s.mu.Unlock()
-	if p != nil {
-		if frame < 0 || frame >= len(p.CallFrames) {
-			return EvalResult{}, fmt.Errorf("%w: frame f%d (the stack has %d frames)", ErrNoRef, frame, len(p.CallFrames))
-		}
-		params["callFrameId"] = p.CallFrames[frame].CallFrameID
-		err = c.Call(ctx, "Debugger.evaluateOnCallFrame", params, &res)
-	} else {
-		err = c.Call(ctx, "Runtime.evaluate", params, &res)
-	}
-	if err != nil {
-		return EvalResult{}, fmt.Errorf("eval: %w", err)
-	}
-	out := EvalResult{Type: typeOf(res.Result), Value: capText(formatRemote(res.Result), s.stringCap).Value}
-	if d := res.ExceptionDetails; d != nil {
-		out.Exception = d.Text
-		if d.Exception != nil {
-			out.Exception = firstLine(formatRemote(*d.Exception))
-		}
-	}
-	return out, nil
 }
 
 // SetPauseOnExceptions sets when exceptions pause the program: none, uncaught, caught or all.

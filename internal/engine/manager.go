@@ -205,6 +205,8 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		startPause:   make(chan struct{}),
 		scripts:      make(map[string]string),
 		sources:      make(map[string][]string),
+		scriptMeta:   make(map[string]ScriptInfo),
+		contexts:     make(map[int]ContextInfo),
 		nextPause:    make(chan struct{}),
 		mode:         req.Mode,
 		pauseOnStart: req.PauseOnStart,

@@ -45,8 +45,9 @@ type callFrame struct {
 }
 
 type stackTrace struct {
-	CallFrames []callFrame `json:"callFrames"`
-	Parent     *stackTrace `json:"parent,omitempty"`
+	Description string      `json:"description,omitempty"` // of an async parent: await, setTimeout...
+	CallFrames  []callFrame `json:"callFrames"`
+	Parent      *stackTrace `json:"parent,omitempty"`
 }
 
 type executionContextCreated struct {
@@ -92,6 +93,7 @@ type debuggerPaused struct {
 	CallFrames     []pausedFrame `json:"callFrames"`
 	Reason         string        `json:"reason"`
 	HitBreakpoints []string      `json:"hitBreakpoints"`
+	AsyncStack     *stackTrace   `json:"asyncStackTrace,omitempty"` // the async parents
 }
 
 type pausedFrame struct {
@@ -102,8 +104,9 @@ type pausedFrame struct {
 		LineNumber   int    `json:"lineNumber"`   // 0-based
 		ColumnNumber int    `json:"columnNumber"` // 0-based
 	} `json:"location"`
-	URL        string  `json:"url"` // empty in node 20: resolve by scriptId
-	ScopeChain []scope `json:"scopeChain"`
+	URL         string        `json:"url"` // empty in node 20: resolve by scriptId
+	ScopeChain  []scope       `json:"scopeChain"`
+	ReturnValue *remoteObject `json:"returnValue,omitempty"` // only when paused at a return point
 }
 
 type scope struct {
@@ -115,6 +118,15 @@ type scope struct {
 type propertyDescriptor struct {
 	Name  string        `json:"name"`
 	Value *remoteObject `json:"value,omitempty"`
+	Get   *remoteObject `json:"get,omitempty"`
+	Set   *remoteObject `json:"set,omitempty"`
+	IsOwn bool          `json:"isOwn,omitempty"`
+}
+
+type propertiesResult struct {
+	Result   []propertyDescriptor `json:"result"`
+	Internal []propertyDescriptor `json:"internalProperties,omitempty"`
+	Private  []propertyDescriptor `json:"privateProperties,omitempty"`
 }
 
 type evaluateResult struct {

@@ -59,6 +59,9 @@ type Session struct {
 	paused       *debuggerPaused     // the current pause; nil while running
 	nextPause    chan struct{}       // closed at the next pause (or the end), then replaced
 	evalValues   bool                // evals made values (evalGroup) not released yet
+	refs         refTable            // v and o refs
+	scriptMeta   map[string]ScriptInfo
+	contexts     map[int]ContextInfo // live execution contexts
 	unbindIDs    []string            // V8 breakpoints the chores loop is to remove
 	breakpoints  []*breakpoint       // in creation order
 	nextBP       int                 // the last bp ref number given
@@ -177,6 +180,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 		if s.mainContext == 0 {
 			s.mainContext = p.Context.ID
 		}
+		s.contexts[p.Context.ID] = ContextInfo{ID: p.Context.ID, Name: p.Context.Name, Origin: p.Context.Origin}
 		s.mu.Unlock()
 		s.record(Event{Kind: KindContext, Context: &ContextInfo{ID: p.Context.ID, Name: p.Context.Name, Origin: p.Context.Origin}})
 	case "Runtime.executionContextDestroyed":
@@ -186,6 +190,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 		}
 		s.mu.Lock()
 		main := p.ExecutionContextID == s.mainContext
+		delete(s.contexts, p.ExecutionContextID)
 		s.mu.Unlock()
 		if main {
 			// With --inspect-brk node waits for the debugger to disconnect before it exits.
@@ -196,13 +201,15 @@ func (s *Session) onEvent(ev cdp.Event) {
 		if json.Unmarshal(ev.Params, &p) != nil {
 			return
 		}
-		s.mu.Lock()
-		s.scripts[p.ScriptID] = p.URL
-		s.mu.Unlock()
-		s.record(Event{Kind: KindScript, Script: &ScriptInfo{
+		info := ScriptInfo{
 			ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, s.cwd), Hash: p.Hash,
 			SourceMapURL: capText(p.SourceMapURL, s.stringCap).Value, Internal: InternalURL(p.URL),
-		}})
+		}
+		s.mu.Lock()
+		s.scripts[p.ScriptID] = p.URL
+		s.scriptMeta[p.ScriptID] = info
+		s.mu.Unlock()
+		s.record(Event{Kind: KindScript, Script: &info})
 	case "Runtime.consoleAPICalled":
 		var p consoleAPICalled
 		if json.Unmarshal(ev.Params, &p) != nil {

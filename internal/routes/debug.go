@@ -47,6 +47,7 @@ func (a *app) mountDebug(r chi.Router) {
 	r.Post(debugRoutes+"/kill-execution", a.killExecution)          // end the running JavaScript, keep the session
 	r.Get(debugRoutes+"/state", a.state)                            // location, source, locals, stack
 	r.Post(debugRoutes+"/eval", a.eval)                             // evaluate an expression in a paused frame
+	a.mountInspect(r)
 }
 
 // breakpointSpecs converts the locations of a start request.
@@ -231,36 +232,6 @@ func (a *app) execute(w http.ResponseWriter, r *http.Request, waitMs *int64, run
 		return
 	}
 	writeJSON(w, http.StatusOK, st)
-}
-
-func (a *app) state(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	frame, err := uintParam(q.Get("frame"), 0)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	lines, err := uintParam(q.Get("lines"), defaultSourceLines)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
-		st, err := s.State(r.Context(), frameIndex(frame), int(min(max(lines, 1), maxSourceLines)))
-		return st, frameError(r, err)
-	})
-}
-
-func (a *app) eval(w http.ResponseWriter, r *http.Request) {
-	req, err := decodeValid[api.EvalRequest](r)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
-		res, err := s.Eval(r.Context(), req.Expression, req.Frame)
-		return res, frameError(r, err)
-	})
 }
 
 // onSession runs op on the debug session the path names and renders its answer with status, or

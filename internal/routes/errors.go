@@ -43,6 +43,9 @@ func (a *app) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			`start a debug session: POST /api/trace/start {"target":...,"mode":"debug"}`)
 	case errors.Is(err, engine.ErrRunning):
 		he = newError(http.StatusConflict, "running", err.Error(), "process is running; POST "+debugPath(r, "pause"))
+	case errors.Is(err, engine.ErrStaleRef):
+		he = newError(http.StatusConflict, "stale_ref", err.Error(),
+			"value refs last until the program moves on: GET "+debugPath(r, "state")+" gives fresh ones; GET "+debugPath(r, "props")+"?ref=v1 keeps a value as an o ref")
 	case errors.Is(err, engine.ErrNoRef):
 		he = newError(http.StatusNotFound, "no_such_ref", err.Error(), "GET "+debugPath(r, "breakpoints")+" lists them")
 	case errors.Is(err, engine.ErrLocationTaken):

@@ -1,0 +1,185 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// ErrNotSettable: V8 sets only function-level scopes' variables; the reason goes with it.
+var ErrNotSettable = fmt.Errorf("%w: variable cannot be set", ErrBadInput)
+
+// SetSpec asks to set a variable of a paused frame, named or by its v ref.
+type SetSpec struct {
+	Name  string
+	Ref   string
+	Value string // JSON, a JS primitive (undefined, NaN, Infinity, -0, 12n) or a ref
+	Frame int
+}
+
+// settableScopes are the scopes Debugger.setVariableValue writes.
+var settableScopes = map[string]bool{"local": true, "closure": true, "catch": true, "block": true}
+
+// bigintRE is a BigInt literal.
+var bigintRE = regexp.MustCompile(`^-?[0-9]+n$`)
+
+// callArgument parses a value to set: JSON, a JS primitive JSON lacks, or a ref to an object.
+func (s *Session) callArgument(text string) (map[string]any, error) {
+	t := strings.TrimSpace(text)
+	switch {
+	case t == "undefined":
+		return map[string]any{}, nil
+	case t == "NaN" || t == "Infinity" || t == "-Infinity" || t == "-0" || bigintRE.MatchString(t):
+		return map[string]any{"unserializableValue": t}, nil
+	case refRE.MatchString(t):
+		v, _, err := s.lookupRef(t)
+		if err != nil {
+			return nil, err
+		}
+		if v.obj.ObjectID != "" {
+			return map[string]any{"objectId": v.obj.ObjectID}, nil
+		}
+		if v.obj.UnserializableValue != "" {
+			return map[string]any{"unserializableValue": v.obj.UnserializableValue}, nil
+		}
+		return map[string]any{"value": v.obj.Value}, nil
+	}
+	var v any
+	if err := json.Unmarshal([]byte(t), &v); err != nil {
+		return nil, fmt.Errorf("%w: value %q is not JSON, a JS primitive (undefined, NaN, Infinity, -0, 12n) or a ref; quote a string: \"\\\"text\\\"\"", ErrBadInput, text)
+	}
+	return map[string]any{"value": v}, nil
+}
+
+// SetVariable sets a local, closure, catch or block variable of a paused frame and answers it
+// as it now is.
+func (s *Session) SetVariable(ctx context.Context, spec SetSpec) (Variable, error) {
+	p, c, err := s.pausedNow("set")
+	if err != nil {
+		return Variable{}, err
+	}
+	frame, name := spec.Frame, spec.Name
+	scopeIdx := -1
+	if spec.Ref != "" {
+		v, _, err := s.lookupRef(spec.Ref)
+		if err != nil {
+			return Variable{}, err
+		}
+		if v.name == "" {
+			return Variable{}, fmt.Errorf("%w: %s is a value, not a variable; set names a variable or the ref of one from GET state or vars", ErrBadInput, spec.Ref)
+		}
+		frame, name, scopeIdx = v.frame, v.name, v.scope
+	}
+	arg, err := s.callArgument(spec.Value)
+	if err != nil {
+		return Variable{}, err
+	}
+	f, err := frameOf(p, frame)
+	if err != nil {
+		return Variable{}, err
+	}
+	if scopeIdx < 0 {
+		if scopeIdx, err = s.findVariable(ctx, c, p, frame, name); err != nil {
+			return Variable{}, err
+		}
+	}
+	sc := f.ScopeChain[scopeIdx]
+	if !settableScopes[sc.Type] {
+		return Variable{}, fmt.Errorf("%w: %s is in the %s scope; V8 sets only local, closure, catch and block variables (evaluate an assignment instead)",
+			ErrNotSettable, name, sc.Type)
+	}
+	if err := c.Call(ctx, "Debugger.setVariableValue", map[string]any{
+		"scopeNumber": scopeIdx, "variableName": name, "newValue": arg, "callFrameId": f.CallFrameID,
+	}, nil); err != nil {
+		return Variable{}, fmt.Errorf("set %s: %w", name, err)
+	}
+	vars, err := s.variables(ctx, c, p, frame, true, 1)
+	if err != nil {
+		return Variable{}, err
+	}
+	for _, v := range vars {
+		if v.Name == name {
+			return v, nil
+		}
+	}
+	return Variable{Name: name, Scope: sc.Type}, nil
+}
+
+// findVariable returns the index in a frame's scope chain of the innermost scope that has name.
+func (s *Session) findVariable(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, name string) (int, error) {
+	f := p.CallFrames[frame]
+	var seen []Variable
+	for i, sc := range f.ScopeChain {
+		if sc.Object.ObjectID == "" || sc.Type == "global" {
+			continue
+		}
+		var props propertiesResult
+		if err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": sc.Object.ObjectID, "ownProperties": true}, &props); err != nil {
+			return 0, fmt.Errorf("scope %s: %w", sc.Type, err)
+		}
+		for _, pd := range props.Result {
+			if pd.Name == name {
+				return i, nil
+			}
+			seen = append(seen, Variable{Name: pd.Name})
+		}
+	}
+	return 0, fmt.Errorf("%w: no variable %q in frame f%d; there are: %s", ErrNoRef, name, frame, variableNames(seen))
+}
+
+// ErrNotAtReturn: set-return needs a pause at a return point.
+var ErrNotAtReturn = fmt.Errorf("%w: not paused at a return point", ErrRunning)
+
+// SetReturn replaces the value the top frame is about to return.
+func (s *Session) SetReturn(ctx context.Context, value string) (Variable, error) {
+	p, c, err := s.pausedNow("set-return")
+	if err != nil {
+		return Variable{}, err
+	}
+	if p.CallFrames[0].ReturnValue == nil {
+		return Variable{}, fmt.Errorf("%w: f0 %s is not returning yet", ErrNotAtReturn, p.CallFrames[0].FunctionName)
+	}
+	arg, err := s.callArgument(value)
+	if err != nil {
+		return Variable{}, err
+	}
+	if err := c.Call(ctx, "Debugger.setReturnValue", map[string]any{"newValue": arg}, nil); err != nil {
+		return Variable{}, fmt.Errorf("set-return: %w", err)
+	}
+	// V8 answers nothing: build the value the same way to show it, and keep it as the pause's.
+	var obj remoteObject
+	if arg["objectId"] != nil {
+		v, _, _ := s.lookupRef(strings.TrimSpace(value))
+		obj = v.obj
+	} else {
+		var res evaluateResult
+		if err := c.Call(ctx, "Runtime.evaluate", map[string]any{
+			"expression": "(" + valueExpression(arg) + ")", "generatePreview": true, "objectGroup": evalGroup,
+		}, &res); err != nil {
+			return Variable{}, fmt.Errorf("set-return: show value: %w", err)
+		}
+		obj = res.Result
+		s.mu.Lock()
+		s.evalValues = true
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	p.CallFrames[0].ReturnValue = &obj
+	ref := s.refs.valueRef(p, refValue{obj: obj})
+	s.mu.Unlock()
+	return Variable{Ref: ref, Name: "return value", Type: typeOf(obj), Value: s.preview(obj, 1), Scope: "return"}, nil
+}
+
+// valueExpression writes a call argument back as an expression for showing it.
+func valueExpression(arg map[string]any) string {
+	switch {
+	case arg["unserializableValue"] != nil:
+		return arg["unserializableValue"].(string)
+	case len(arg) == 0:
+		return "undefined"
+	}
+	b, _ := json.Marshal(arg["value"])
+	return string(b)
+}
