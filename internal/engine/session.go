@@ -54,12 +54,12 @@ type Session struct {
 	// Debugger state (debug sessions), under mu.
 	mode         string
 	pauseOnStart bool
-	startPause   chan struct{}       // closed at node's first-line break (debug sessions)
-	startSeen    bool                // that break was seen
-	paused       *debuggerPaused     // the current pause; nil while running
-	nextPause    chan struct{}       // closed at the next pause (or the end), then replaced
-	evalValues   bool                // evals made values (evalGroup) not released yet
-	refs         refTable            // v and o refs
+	startPause   chan struct{}   // closed at node's first-line break (debug sessions)
+	startSeen    bool            // that break was seen
+	paused       *debuggerPaused // the current pause; nil while running
+	nextPause    chan struct{}   // closed at the next pause (or the end), then replaced
+	evalValues   bool            // evals made values (evalGroup) not released yet
+	refs         refTable        // v and o refs
 	scriptMeta   map[string]ScriptInfo
 	contexts     map[int]ContextInfo // live execution contexts
 	unbindIDs    []string            // V8 breakpoints the chores loop is to remove
