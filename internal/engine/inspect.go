@@ -208,9 +208,14 @@ func (s *Session) variables(ctx context.Context, c clientCaller, p *debuggerPaus
 			if pd.Value == nil {
 				continue
 			}
-			ref := s.refs.valueRef(p, refValue{obj: *pd.Value, name: pd.Name, frame: frame, scope: i})
-			out = append(out, Variable{Ref: ref, Name: pd.Name, Type: typeOf(*pd.Value),
-				Value: s.preview(*pd.Value, depth), Scope: sc.Type})
+			s.refs.forPause(p)
+			val := *pd.Value
+			if v, ok := s.refs.set[varKey(frame, i, pd.Name)]; ok {
+				val = v
+			}
+			ref := s.refs.valueRef(p, refValue{obj: val, name: pd.Name, frame: frame, scope: i})
+			out = append(out, Variable{Ref: ref, Name: pd.Name, Type: typeOf(val),
+				Value: s.preview(val, depth), Scope: sc.Type})
 		}
 		s.mu.Unlock()
 		if sc.Type == "local" && !allScopes {
@@ -314,6 +319,10 @@ func (s *Session) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
 		}
 		params["callFrameId"] = f.CallFrameID
 		err = c.Call(ctx, "Debugger.evaluateOnCallFrame", params, &res)
+		if err != nil && strings.Contains(err.Error(), "Execution was terminated") {
+			return EvalResult{Type: "undefined", Value: "undefined",
+				Exception: fmt.Sprintf("terminated: still running after %s (timeoutMs)", timeout)}, nil
+		}
 		if err != nil {
 			return EvalResult{}, fmt.Errorf("eval: %w", err)
 		}
@@ -329,6 +338,10 @@ func (s *Session) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
 		callCtx, cancel := context.WithTimeout(ctx, timeout+time.Second)
 		defer cancel()
 		if err := c.Call(callCtx, "Runtime.evaluate", params, &res); err != nil {
+			if strings.Contains(err.Error(), "Execution was terminated") {
+				return EvalResult{Type: "undefined", Value: "undefined",
+					Exception: fmt.Sprintf("terminated: still running after %s (timeoutMs)", timeout)}, nil
+			}
 			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 				return EvalResult{Type: "undefined", Value: "undefined",
 					Exception: fmt.Sprintf("timed out after %s waiting for the promise", timeout)}, nil
@@ -585,7 +598,17 @@ func (s *Session) Instances(ctx context.Context, expression string, frame, limit
 		return Instances{}, fmt.Errorf("instances: count: %w", err)
 	}
 	count, _ := n.Result.Value.(float64)
-	out := Instances{Prototype: capText(protoName(proto), s.stringCap).Value, Count: int(count), Ref: ref, Instances: []Property{}}
+	var name struct {
+		Result remoteObject `json:"result"`
+	}
+	_ = c.Call(ctx, "Runtime.callFunctionOn", map[string]any{"objectId": proto.ObjectID, "returnByValue": true,
+		"functionDeclaration": `function() { const c = Object.getOwnPropertyDescriptor(this, "constructor"); return c && typeof c.value === "function" ? c.value.name : "" }`,
+	}, &name)
+	protoText := proto.Description
+	if n, _ := name.Result.Value.(string); n != "" {
+		protoText = n + ".prototype"
+	}
+	out := Instances{Prototype: capText(protoText, s.stringCap).Value, Count: int(count), Ref: ref, Instances: []Property{}}
 	if limit > 0 && count > 0 {
 		props, _, err := s.properties(ctx, c, q.Objects.ObjectID, PropsSpec{Own: true}, 1)
 		if err != nil {
@@ -598,14 +621,6 @@ func (s *Session) Instances(ctx context.Context, expression string, frame, limit
 		}
 	}
 	return out, nil
-}
-
-// protoName names a prototype object: its description is its constructor's name.
-func protoName(o remoteObject) string {
-	if o.ClassName != "" && o.ClassName != "Object" {
-		return o.ClassName + ".prototype"
-	}
-	return o.Description
 }
 
 // evalObject evaluates expression (in frame when paused) to an object.
@@ -857,6 +872,11 @@ func (s *Session) History(kind Kind, after uint64, levels []string, limit int) (
 	}
 	if len(levels) == 0 {
 		return s.Events(after, KindSet{kind: true}, limit), nil
+	}
+	for i, l := range levels {
+		if l == "warn" { // console.warn's CDP type
+			levels[i] = "warning"
+		}
 	}
 	page := s.Events(after, KindSet{kind: true}, 0)
 	kept := page.Events[:0]

@@ -95,16 +95,20 @@ func (s *Session) SetVariable(ctx context.Context, spec SetSpec) (Variable, erro
 	}, nil); err != nil {
 		return Variable{}, fmt.Errorf("set %s: %w", name, err)
 	}
-	vars, err := s.variables(ctx, c, p, frame, true, 1)
-	if err != nil {
-		return Variable{}, err
+	// The pause's scope objects do not see the change: read the variable back by name.
+	var res evaluateResult
+	if err := c.Call(ctx, "Debugger.evaluateOnCallFrame", map[string]any{
+		"callFrameId": f.CallFrameID, "expression": name, "generatePreview": true, "objectGroup": evalGroup,
+	}, &res); err != nil {
+		return Variable{}, fmt.Errorf("set %s: read back: %w", name, err)
 	}
-	for _, v := range vars {
-		if v.Name == name {
-			return v, nil
-		}
-	}
-	return Variable{Name: name, Scope: sc.Type}, nil
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.evalValues = true
+	s.refs.forPause(p)
+	s.refs.set[varKey(frame, scopeIdx, name)] = res.Result
+	ref := s.refs.valueRef(p, refValue{obj: res.Result, name: name, frame: frame, scope: scopeIdx})
+	return Variable{Ref: ref, Name: name, Type: typeOf(res.Result), Value: s.preview(res.Result, 1), Scope: sc.Type}, nil
 }
 
 // findVariable returns the index in a frame's scope chain of the innermost scope that has name.
@@ -112,7 +116,7 @@ func (s *Session) findVariable(ctx context.Context, c clientCaller, p *debuggerP
 	f := p.CallFrames[frame]
 	var seen []Variable
 	for i, sc := range f.ScopeChain {
-		if sc.Object.ObjectID == "" || sc.Type == "global" {
+		if sc.Object.ObjectID == "" {
 			continue
 		}
 		var props propertiesResult
@@ -123,7 +127,9 @@ func (s *Session) findVariable(ctx context.Context, c clientCaller, p *debuggerP
 			if pd.Name == name {
 				return i, nil
 			}
-			seen = append(seen, Variable{Name: pd.Name})
+			if sc.Type != "global" { // the hint lists the frame's own names, not the globals
+				seen = append(seen, Variable{Name: pd.Name})
+			}
 		}
 	}
 	return 0, fmt.Errorf("%w: no variable %q in frame f%d; there are: %s", ErrNoRef, name, frame, variableNames(seen))

@@ -35,8 +35,11 @@ type refTable struct {
 	nextV  int             // the last v number given
 	vals   map[string]refValue
 	byVar  map[string]string // "frame/scope/name" -> v ref, so that one pause's locals keep their refs
-	nextO  int
-	objs   map[string]refValue
+	// set holds the values set in this pause by "frame/scope/name": V8's scope objects are
+	// copies taken at the pause and do not see them.
+	set   map[string]remoteObject
+	nextO int
+	objs  map[string]refValue
 }
 
 // forPause starts a new generation of v refs when the pause changed. Under s.mu.
@@ -45,7 +48,11 @@ func (t *refTable) forPause(p *debuggerPaused) {
 		return
 	}
 	t.pause, t.firstV = p, t.nextV+1
-	t.vals, t.byVar = map[string]refValue{}, map[string]string{}
+	t.vals, t.byVar, t.set = map[string]refValue{}, map[string]string{}, map[string]remoteObject{}
+}
+
+func varKey(frame, scope int, name string) string {
+	return strconv.Itoa(frame) + "/" + strconv.Itoa(scope) + "/" + name
 }
 
 // valueRef gives v a v ref in the current pause (p, not nil). Under s.mu.
@@ -53,7 +60,7 @@ func (t *refTable) valueRef(p *debuggerPaused, v refValue) string {
 	t.forPause(p)
 	key := ""
 	if v.name != "" {
-		key = strconv.Itoa(v.frame) + "/" + strconv.Itoa(v.scope) + "/" + v.name
+		key = varKey(v.frame, v.scope, v.name)
 		if ref, ok := t.byVar[key]; ok {
 			t.vals[ref] = v // the same variable, maybe a new value (after a set)
 			return ref
