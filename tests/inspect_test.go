@@ -73,6 +73,14 @@ func TestDebugRefs(t *testing.T) {
 	if res := h.eval(s.ID, "@"+jobs.Ref+"[1].id + ' "+jobs.Ref+"'", 0); unquote(res.Value) != "j2 "+jobs.Ref {
 		t.Fatalf("eval @ref: %+v", res)
 	}
+	// Previews as a debugger lists them; a cut one names the call that expands it.
+	if res := h.eval(s.ID, "new Error('refused')", 0); res.Value != "Error: refused (at inspectme.js:14)" {
+		t.Fatalf("error preview: %+v", res)
+	}
+	if res := h.eval(s.ID, "Array.from({length: 47}, (_, i) => i)", 0); !strings.HasPrefix(res.Value, "Array(47) [ 0, 1,") ||
+		!strings.HasSuffix(res.Value, "9, … ]") || res.Expand != "GET props?ref="+res.Ref {
+		t.Fatalf("long array preview: %+v", res)
+	}
 	var props api.Props
 	h.get(s.ID, "props?ref="+jobs.Ref, &props)
 	if !strings.HasPrefix(props.Ref, "o") || len(props.Properties) != 4 { // 0, 1, 2, length

@@ -76,6 +76,8 @@ type Variable struct {
 	Type  string `json:"type"`
 	Value string `json:"value"`
 	Scope string `json:"scope"` // local, block, catch, closure...
+	// Expand names the call that shows what the preview left out: GET props?ref=v1.
+	Expand string `json:"expand,omitempty"`
 }
 
 // StackFrame is a frame of the paused stack, with its ref (f0 is the top).
@@ -112,6 +114,7 @@ type EvalResult struct {
 	Type      string `json:"type"`
 	Value     string `json:"value"`
 	Exception string `json:"exception,omitempty"`
+	Expand    string `json:"expand,omitempty"` // the call that shows what the preview left out
 }
 
 // Mode is the session's mode.

@@ -128,7 +128,8 @@ func (s *Session) StateOf(ctx context.Context, o StateOptions) (State, error) {
 		rv := p.CallFrames[0].ReturnValue // set-return replaces it
 		s.mu.Unlock()
 		if rv != nil && o.Frame == 0 {
-			st.ReturnValue = &Variable{Name: "return value", Type: typeOf(*rv), Value: s.preview(*rv, o.Depth), Scope: "return"}
+			v := s.variable("", "return value", "return", *rv, o.Depth)
+			st.ReturnValue = &v
 		}
 	}
 	return st, nil
@@ -214,8 +215,7 @@ func (s *Session) variables(ctx context.Context, c clientCaller, p *debuggerPaus
 				val = v
 			}
 			ref := s.refs.valueRef(p, refValue{obj: val, name: pd.Name, frame: frame, scope: i})
-			out = append(out, Variable{Ref: ref, Name: pd.Name, Type: typeOf(val),
-				Value: s.preview(val, depth), Scope: sc.Type})
+			out = append(out, s.variable(ref, pd.Name, sc.Type, val, depth))
 		}
 		s.mu.Unlock()
 		if sc.Type == "local" && !allScopes {
@@ -225,12 +225,29 @@ func (s *Session) variables(ctx context.Context, c clientCaller, p *debuggerPaus
 	return out, nil
 }
 
-// preview renders a value at a depth: 0 names objects by their type only.
-func (s *Session) preview(o remoteObject, depth int) string {
+// preview renders a value at a depth (0 names objects by their type only) as a debugger lists
+// it, and whether part of it was left out.
+func (s *Session) preview(o remoteObject, depth int) (string, bool) {
 	if depth <= 0 && o.Type == "object" && o.Subtype != "null" && o.Description != "" {
-		return capText(o.Description, s.stringCap).Value
+		return capText(o.Description, s.stringCap).Value, o.ObjectID != ""
 	}
-	return capText(formatRemote(o), s.stringCap).Value
+	text, cut := debugPreview(o, s.cwd)
+	t := capText(text, s.stringCap)
+	return t.Value, cut || t.Truncated
+}
+
+// expandHint names the call that shows what a preview left out.
+func expandHint(ref string, cut bool) string {
+	if !cut || ref == "" {
+		return ""
+	}
+	return "GET props?ref=" + ref
+}
+
+// variable builds a Variable with its preview and, when cut, the call that expands it.
+func (s *Session) variable(ref, name, scope string, o remoteObject, depth int) Variable {
+	text, cut := s.preview(o, depth)
+	return Variable{Ref: ref, Name: name, Type: typeOf(o), Value: text, Scope: scope, Expand: expandHint(ref, cut && o.ObjectID != "")}
 }
 
 // Vars reads the variables of a frame, all of them or those named. An unknown name is an error
@@ -355,7 +372,8 @@ func (s *Session) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
 // evalResult renders an evaluation's answer and names its value with a ref: v while paused,
 // o for an object while running (there is no pause for a v ref to belong to).
 func (s *Session) evalResult(ctx context.Context, c clientCaller, p *debuggerPaused, res evaluateResult) (EvalResult, error) {
-	out := EvalResult{Type: typeOf(res.Result), Value: capText(formatRemote(res.Result), s.stringCap).Value}
+	text, cut := s.preview(res.Result, 1)
+	out := EvalResult{Type: typeOf(res.Result), Value: text}
 	if d := res.ExceptionDetails; d != nil {
 		out.Exception = d.Text
 		if d.Exception != nil {
@@ -375,6 +393,7 @@ func (s *Session) evalResult(ctx context.Context, c clientCaller, p *debuggerPau
 		}
 		out.Ref = ref
 	}
+	out.Expand = expandHint(out.Ref, cut && res.Result.ObjectID != "")
 	return out, nil
 }
 
@@ -418,6 +437,7 @@ type Property struct {
 	Type       string     `json:"type"`
 	Value      string     `json:"value"`
 	Ref        string     `json:"ref,omitempty"`
+	Expand     string     `json:"expand,omitempty"`     // the call that shows what the preview left out
 	Properties []Property `json:"properties,omitempty"` // expanded, with depth > 1
 }
 
@@ -468,7 +488,8 @@ func (s *Session) Props(ctx context.Context, spec PropsSpec) (Props, error) {
 	if err != nil {
 		return Props{}, err
 	}
-	return Props{Ref: ref, Value: capText(formatRemote(obj), s.stringCap).Value, Properties: props, Truncated: truncated}, nil
+	text, _ := s.preview(obj, 1)
+	return Props{Ref: ref, Value: text, Properties: props, Truncated: truncated}, nil
 }
 
 func (s *Session) properties(ctx context.Context, c clientCaller, objectID string, spec PropsSpec, depth int) ([]Property, int, error) {
@@ -507,7 +528,8 @@ func (s *Session) properties(ctx context.Context, c clientCaller, objectID strin
 		p := Property{Name: e.pd.Name, Kind: e.kind}
 		switch {
 		case e.pd.Value != nil:
-			p.Type, p.Value = typeOf(*e.pd.Value), capText(formatRemote(*e.pd.Value), s.stringCap).Value
+			text, cut := s.preview(*e.pd.Value, 1)
+			p.Type, p.Value = typeOf(*e.pd.Value), text
 			if id := e.pd.Value.ObjectID; id != "" {
 				s.mu.Lock()
 				ref, err := s.refs.objectRef(*e.pd.Value)
@@ -515,7 +537,7 @@ func (s *Session) properties(ctx context.Context, c clientCaller, objectID strin
 				if err != nil {
 					return out, truncated, err
 				}
-				p.Ref = ref
+				p.Ref, p.Expand = ref, expandHint(ref, cut)
 				if depth > 1 && e.pd.Value.Type == "object" {
 					if p.Properties, _, err = s.properties(ctx, c, id, spec, depth-1); err != nil {
 						return out, truncated, err

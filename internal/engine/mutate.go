@@ -108,7 +108,7 @@ func (s *Session) SetVariable(ctx context.Context, spec SetSpec) (Variable, erro
 	s.refs.forPause(p)
 	s.refs.set[varKey(frame, scopeIdx, name)] = res.Result
 	ref := s.refs.valueRef(p, refValue{obj: res.Result, name: name, frame: frame, scope: scopeIdx})
-	return Variable{Ref: ref, Name: name, Type: typeOf(res.Result), Value: s.preview(res.Result, 1), Scope: sc.Type}, nil
+	return s.variable(ref, name, sc.Type, res.Result, 1), nil
 }
 
 // findVariable returns the index in a frame's scope chain of the innermost scope that has name.
@@ -175,7 +175,7 @@ func (s *Session) SetReturn(ctx context.Context, value string) (Variable, error)
 	p.CallFrames[0].ReturnValue = &obj
 	ref := s.refs.valueRef(p, refValue{obj: obj})
 	s.mu.Unlock()
-	return Variable{Ref: ref, Name: "return value", Type: typeOf(obj), Value: s.preview(obj, 1), Scope: "return"}, nil
+	return s.variable(ref, "return value", "return", obj, 1), nil
 }
 
 // valueExpression writes a call argument back as an expression for showing it.

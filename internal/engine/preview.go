@@ -352,6 +352,9 @@ func functionText(desc, className string) string {
 
 // previewText renders V8's shallow preview: { a: 1, b: 'x' }, [ 1, 2 ], Map(2) { 'k' => v }.
 func previewText(p *objectPreview) string {
+	if p.Subtype == "promise" {
+		return promiseText(p)
+	}
 	array := p.Subtype == "array" || p.Subtype == "typedarray"
 	var parts []string
 	if p.Subtype == "map" || p.Subtype == "set" {
@@ -388,6 +391,27 @@ func previewText(p *objectPreview) string {
 		return prefix + open + close
 	}
 	return fmt.Sprintf("%s%s %s %s", prefix, open, strings.Join(parts, ", "), close)
+}
+
+// promiseText renders a promise as node does: Promise { <pending> }, Promise { 42 },
+// Promise { <rejected> Error: x }.
+func promiseText(p *objectPreview) string {
+	state, result := "", ""
+	for _, pr := range p.Properties {
+		switch pr.Name {
+		case "[[PromiseState]]":
+			state = pr.Value
+		case "[[PromiseResult]]":
+			result = firstLine(propertyText(pr))
+		}
+	}
+	switch state {
+	case "pending":
+		return "Promise { <pending> }"
+	case "rejected":
+		return "Promise { <rejected> " + result + " }"
+	}
+	return "Promise { " + result + " }"
 }
 
 // valuePreviewText renders a Map or Set entry's key or value.
