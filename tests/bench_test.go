@@ -1,18 +1,23 @@
 package tests
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"traced/internal/cdp"
 	"traced/internal/engine"
 	"traced/internal/service"
 )
@@ -150,7 +155,8 @@ func benchPost(b *testing.B, client *http.Client, url, body string) {
 }
 
 // BenchmarkDebugAPI measures one paused eval and one step over through the REST API (HTTP,
-// validation, engine, CDP), to set beside internal/cdp's BenchmarkRoundTrip of the same run.
+// validation, engine, CDP), beside the same operation in raw CDP on its own node in the same
+// run: api-eval / cdp-eval and api-step / cdp-step are the overhead ratios traced adds.
 func BenchmarkDebugAPI(b *testing.B) {
 	svc, addr, done := benchHarness(b)
 	defer done()
@@ -163,14 +169,102 @@ func BenchmarkDebugAPI(b *testing.B) {
 	client := &http.Client{Transport: &http.Transport{}}
 	defer client.CloseIdleConnections()
 	base := "http://" + addr + "/api/debug/" + s.ID()
-	b.Run("eval", func(b *testing.B) {
+	raw := rawDebugger(b, "testdata/steploop.js")
+	b.Run("api-eval", func(b *testing.B) {
 		for b.Loop() {
 			benchPost(b, client, base+"/eval", `{"expression":"n + 1"}`)
 		}
 	})
-	b.Run("step", func(b *testing.B) {
+	b.Run("cdp-eval", func(b *testing.B) {
+		for b.Loop() {
+			raw.call(b, "Debugger.evaluateOnCallFrame", map[string]any{"callFrameId": raw.frame(), "expression": "n + 1", "generatePreview": true})
+		}
+	})
+	b.Run("api-step", func(b *testing.B) {
 		for b.Loop() {
 			benchPost(b, client, base+"/step", `{"kind":"over"}`)
 		}
 	})
+	b.Run("cdp-step", func(b *testing.B) {
+		for b.Loop() {
+			raw.call(b, "Debugger.stepOver", nil)
+			raw.waitPause(b)
+		}
+	})
+}
+
+// rawNode is a node paused under a bare CDP client: the baseline of BenchmarkDebugAPI.
+type rawNode struct {
+	client *cdp.Client
+	pauses chan string // callFrameId of each pause's top frame
+	top    string
+}
+
+func (n *rawNode) frame() string { return n.top }
+
+func (n *rawNode) call(b *testing.B, method string, params any) {
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	if err := n.client.Call(ctx, method, params, nil); err != nil {
+		b.Fatalf("%s: %v", method, err)
+	}
+}
+
+func (n *rawNode) waitPause(b *testing.B) {
+	select {
+	case n.top = <-n.pauses:
+	case <-time.After(deadline):
+		b.Fatal("no pause")
+	}
+}
+
+var wsURLRE = regexp.MustCompile(`ws://[^\s]+`)
+
+// rawDebugger starts node --inspect-brk on script, attaches a bare CDP client and waits for the
+// first pause. Cleanup ends both.
+func rawDebugger(b *testing.B, script string) *rawNode {
+	b.Helper()
+	cmd := exec.Command(nodeOrSkip(b), "--inspect-brk=127.0.0.1:0", script)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	lines := bufio.NewScanner(stderr)
+	url := ""
+	for url == "" && lines.Scan() {
+		url = wsURLRE.FindString(lines.Text())
+	}
+	go io.Copy(io.Discard, stderr) // node writes on stderr until it dies
+	if url == "" {
+		b.Fatal("node printed no ws:// URL")
+	}
+	n := &rawNode{pauses: make(chan string, 1)}
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	n.client, err = cdp.Dial(ctx, url, cdp.Options{OnEvent: func(ev cdp.Event) {
+		if ev.Method != "Debugger.paused" {
+			return
+		}
+		var p struct {
+			CallFrames []struct {
+				CallFrameID string `json:"callFrameId"`
+			} `json:"callFrames"`
+		}
+		if json.Unmarshal(ev.Params, &p) == nil && len(p.CallFrames) > 0 {
+			n.pauses <- p.CallFrames[0].CallFrameID
+		}
+	}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { n.client.Close(); <-n.client.Done() })
+	for _, m := range []string{"Runtime.enable", "Debugger.enable", "Runtime.runIfWaitingForDebugger"} {
+		n.call(b, m, nil)
+	}
+	n.waitPause(b)
+	return n
 }
