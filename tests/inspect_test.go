@@ -343,3 +343,40 @@ func TestDebugInspection(t *testing.T) {
 		t.Fatalf("exceptions: %+v", hist)
 	}
 }
+
+// TestDebugInspectRequestsAreChecked: malformed inspection and mutation requests answer 400
+// before any session is looked up, unknown sessions 404.
+func TestDebugInspectRequestsAreChecked(t *testing.T) {
+	h := newHarness(t)
+	for _, c := range []struct {
+		method, path string
+		body         any
+		status       int
+	}{
+		{"GET", "/api/debug/s1/props", nil, http.StatusBadRequest},
+		{"GET", "/api/debug/s1/props?ref=x1", nil, http.StatusBadRequest},
+		{"GET", "/api/debug/s1/props?ref=v1&depth=4", nil, http.StatusBadRequest},
+		{"GET", "/api/debug/s1/search", nil, http.StatusBadRequest},
+		{"GET", "/api/debug/s1/state?depth=2", nil, http.StatusBadRequest},
+		{"GET", "/api/debug/s1/state?allScopes=maybe", nil, http.StatusBadRequest},
+		{"GET", "/api/debug/s1/console?limit=0", nil, http.StatusBadRequest},
+		{"GET", "/api/debug/s1/source?line=0", nil, http.StatusBadRequest},
+		{"POST", "/api/debug/s1/set", `{"value":1}`, http.StatusBadRequest},
+		{"POST", "/api/debug/s1/set", `{"name":"a","ref":"v1","value":1}`, http.StatusBadRequest},
+		{"POST", "/api/debug/s1/set", `{"name":"a"}`, http.StatusBadRequest},
+		{"POST", "/api/debug/s1/set", `{"ref":"o1","value":1}`, http.StatusBadRequest},
+		{"POST", "/api/debug/s1/set-return", `{}`, http.StatusBadRequest},
+		{"POST", "/api/debug/s1/instances", `{"expression":""}`, http.StatusBadRequest},
+		{"POST", "/api/debug/s1/instances", `{"expression":"Job","limit":101}`, http.StatusBadRequest},
+		{"POST", "/api/debug/s1/eval", `{"expression":"1","timeoutMs":60001}`, http.StatusBadRequest},
+		{"POST", "/api/debug/s1/eval", `{"expression":"1","awaitPromise":"yes"}`, http.StatusBadRequest},
+		{"GET", "/api/debug/s999/vars", nil, http.StatusNotFound},
+		{"GET", "/api/debug/s999/props?ref=v1", nil, http.StatusNotFound},
+		{"POST", "/api/debug/s999/set", `{"name":"a","value":"12n"}`, http.StatusNotFound},
+		{"DELETE", "/api/debug/s999/refs", nil, http.StatusNotFound},
+	} {
+		t.Run(c.method+" "+c.path+" "+rawBody(c.body), func(t *testing.T) {
+			h.with(t).errorOf(h.with(t).request(c.method, c.path, c.body), c.status)
+		})
+	}
+}
