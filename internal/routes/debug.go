@@ -230,7 +230,7 @@ func (a *app) execute(w http.ResponseWriter, r *http.Request, waitMs *int64, run
 		a.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, st)
+	render(w, r, http.StatusOK, st)
 }
 
 func (a *app) state(w http.ResponseWriter, r *http.Request) {
@@ -276,7 +276,7 @@ func (a *app) onSession(w http.ResponseWriter, r *http.Request, status int, op f
 		a.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, status, v)
+	render(w, r, status, v)
 }
 
 // debugSession finds the session named by the path, by id or name.
