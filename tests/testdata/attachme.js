@@ -1,0 +1,7 @@
+// Fixture of the attach tests, which start it under --inspect themselves and name its lines.
+let beats = 0;
+function beat() {
+  beats++;
+  console.log("beat", beats);
+}
+setInterval(beat, 20);
