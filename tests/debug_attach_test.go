@@ -29,11 +29,12 @@ type inspected struct {
 	beats chan string // stdout lines, "beat N"
 }
 
-// startInspected runs node --inspect=127.0.0.1:0 attachme.js in tests/testdata and returns once its
-// inspector listens; the process is killed and reaped at cleanup.
-func startInspected(t *testing.T) *inspected {
+// startInspected runs node <flag>=127.0.0.1:0 attachme.js (flag --inspect or --inspect-brk) in
+// tests/testdata and returns once its inspector listens; the process is killed and reaped at
+// cleanup.
+func startInspected(t *testing.T, flag string) *inspected {
 	t.Helper()
-	cmd := exec.Command(nodeOrSkip(t), "--inspect=127.0.0.1:0", "attachme.js")
+	cmd := exec.Command(nodeOrSkip(t), flag+"=127.0.0.1:0", "attachme.js")
 	cmd.Dir = "testdata"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	stderr, err := cmd.StderrPipe()
@@ -132,7 +133,7 @@ func (h *harness) attach(req api.AttachRequest) api.Summary {
 }
 
 func TestAttachByURLAndDetach(t *testing.T) {
-	p := startInspected(t)
+	p := startInspected(t, "--inspect")
 	h := newHarness(t)
 	s := h.attach(api.AttachRequest{WSURL: p.wsURL, Name: "ext"})
 	root, _ := filepath.Abs("testdata")
@@ -168,16 +169,7 @@ func TestAttachByURLAndDetach(t *testing.T) {
 	if leakcheck.Dead(p.pid) {
 		t.Fatal("stopping an attached session killed its process")
 	}
-	for { // beats printed before the pause may still be queued; one after it must come
-		line := p.nextBeat(t)
-		n, err := strconv.Atoi(strings.TrimPrefix(line, "beat "))
-		if err != nil {
-			t.Fatalf("node printed %q", line)
-		}
-		if n > before {
-			break
-		}
-	}
+	p.beatAfter(t, before) // the program runs again
 	e := h.errorOf(h.request("POST", "/api/debug/ext/continue", api.ContinueRequest{}), http.StatusConflict)
 	if e.Code != "finished" {
 		t.Fatalf("continue after detach: %+v", e)
@@ -191,7 +183,7 @@ func TestAttachByURLAndDetach(t *testing.T) {
 }
 
 func TestAttachByPortEndsWithTheProcess(t *testing.T) {
-	p := startInspected(t)
+	p := startInspected(t, "--inspect")
 	h := newHarness(t)
 	s := h.attach(api.AttachRequest{Port: p.port(t)})
 	if s.PID != p.pid {
@@ -246,5 +238,54 @@ func TestAttachRefuses(t *testing.T) {
 	}
 	if n := len(h.svc.Engine.List()); n != 0 {
 		t.Fatalf("%d sessions retained after refused attaches", n)
+	}
+}
+
+// TestAttachWaitingProcess: a process started with --inspect-brk waits for a debugger; attached,
+// it stands paused at its first line until continued. A service shutdown detaches and leaves it
+// running.
+func TestAttachWaitingProcess(t *testing.T) {
+	p := startInspected(t, "--inspect-brk")
+	h := newHarness(t)
+	s := h.attach(api.AttachRequest{WSURL: p.wsURL})
+	st, _ := h.waitPaused(s.ID, 0)
+	if st.Status != engine.StatusPaused || st.Location == nil || st.Location.File != "attachme.js" {
+		t.Fatalf("state %+v, want paused in attachme.js", st)
+	}
+	if st := h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)}); st.Status != engine.StatusRunning {
+		t.Fatalf("after continue: %+v", st)
+	}
+	before, err := strconv.Atoi(h.eval(s.ID, "globalThis.beats ?? 0", 0).Value) // global: it runs
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Shutting the engine down detaches: the session is stopped, the process beats on.
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	if err := h.svc.Engine.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if sum := h.trace(s.ID, "exit").Session; sum.Status != engine.StatusStopped {
+		t.Fatalf("after shutdown %+v, want stopped", sum)
+	}
+	if leakcheck.Dead(p.pid) {
+		t.Fatal("shutdown killed the attached process")
+	}
+	p.beatAfter(t, before)
+}
+
+// beatAfter waits for a beat numbered above n; earlier ones may still be queued.
+func (p *inspected) beatAfter(t *testing.T, n int) {
+	t.Helper()
+	for {
+		line := p.nextBeat(t)
+		got, err := strconv.Atoi(strings.TrimPrefix(line, "beat "))
+		if err != nil {
+			t.Fatalf("node printed %q", line)
+		}
+		if got > n {
+			return
+		}
 	}
 }
