@@ -192,7 +192,11 @@ func checkResponse(t *testing.T, req *http.Request, resp *http.Response, body []
 		t.Fatalf("%s %s -> %d breaks the contract: %v\nbody: %.2000s", req.Method, req.URL.Path, resp.StatusCode, err, body)
 	}
 	if resp.StatusCode >= 400 {
-		checkErrorBody(t, body)
+		if isText(resp) {
+			checkTextError(t, body) // the text form of the envelope (debug_text_test.go)
+		} else {
+			checkErrorBody(t, body)
+		}
 	}
 }
 

@@ -76,6 +76,9 @@ type Session struct {
 	unbind  chan struct{} // remove the V8 breakpoints in unbindIDs (logpoints past their max)
 	lost    bool          // the inspector connection ended without a detach: the session fails
 	done    chan struct{} // closed once the exit is recorded and every goroutine is ending
+	// attached is set, under mu, for a session on a process traced did not spawn (attach.go):
+	// it has no child, and a stop detaches instead of killing.
+	attached *attachment
 }
 
 // ID is the session's id.
@@ -96,6 +99,8 @@ func (s *Session) Summary() Summary {
 	}
 	if s.child != nil {
 		sum.PID = s.child.pid
+	} else if s.attached != nil {
+		sum.PID = s.attached.pid
 	}
 	if s.exit != nil {
 		sum.ExitCode, sum.Signal = s.exit.Code, s.exit.Signal
@@ -483,9 +488,13 @@ func (s *Session) kill(status Status, reason string) {
 		s.reason = reason
 	}
 	c := s.child
+	attached := s.attached != nil
 	s.mu.Unlock()
 	if c != nil {
 		c.kill()
+	}
+	if attached {
+		signal(s.detach) // the process is not ours to kill: attachLoop hangs up instead
 	}
 }
 

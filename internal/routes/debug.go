@@ -231,7 +231,7 @@ func (a *app) execute(w http.ResponseWriter, r *http.Request, waitMs *int64, run
 		a.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, st)
+	render(w, r, http.StatusOK, st)
 }
 
 // onSession runs op on the debug session the path names and renders its answer with status, or
@@ -247,7 +247,7 @@ func (a *app) onSession(w http.ResponseWriter, r *http.Request, status int, op f
 		a.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, status, v)
+	render(w, r, status, v)
 }
 
 // debugSession finds the session named by the path, by id or name.

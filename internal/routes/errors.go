@@ -29,7 +29,8 @@ func badRequest(message, hint string) *httpError {
 	return newError(http.StatusBadRequest, "bad_request", message, hint)
 }
 
-// writeError renders err as the single error envelope. Known errors map to their status; anything
+// writeError renders err as the single error envelope (as text on a debug route that asks for
+// it, see render). Known errors map to their status; anything
 // else is a 500 whose message does not leak internals.
 func (a *app) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var he *httpError
@@ -75,7 +76,7 @@ func (a *app) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		a.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		he = newError(http.StatusInternalServerError, "internal", "internal error", "retry; if it persists, see the service log")
 	}
-	writeJSON(w, he.status, api.ErrorBody{Error: api.ErrorDetail{Code: he.code, Message: he.message, Hint: he.hint}})
+	render(w, r, he.status, api.ErrorBody{Error: api.ErrorDetail{Code: he.code, Message: he.message, Hint: he.hint}})
 }
 
 // recoverPanics renders a handler's panic as the 500 envelope and logs it with its stack; chi's

@@ -83,6 +83,8 @@ func New(cfg Config) (chi.Router, error) {
 		r.Get("/api/trace/events", a.events)     // a page of events after a cursor
 		r.Get("/api/trace/wait", a.wait)         // long poll for the next matching event
 
+		r.Post("/api/debug/attach", a.attach) // a debug session on a running node --inspect (attach.go)
+
 		a.mountDebug(r) // /api/debug/{session}/...: the debugger of debug sessions (debug.go)
 	})
 	return r, nil

@@ -1,0 +1,129 @@
+package routes
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"traced/api"
+	"traced/internal/engine"
+)
+
+func TestWantsText(t *testing.T) {
+	for _, c := range []struct {
+		query, accept string
+		want          bool
+	}{
+		{"", "", false},
+		{"", "*/*", false},
+		{"", "text/*", false},
+		{"", "text/plain", true},
+		{"", "text/plain; charset=utf-8", true},
+		{"", "application/json, text/plain", false}, // equal q: JSON, the default, wins
+		{"", "application/json;q=0.5, text/plain", true},
+		{"", "text/plain;q=0.2, application/json;q=0.9", false},
+		{"", "text/plain;q=0", false},
+		{"", "text/plain;q=x", false},
+		{"format=text", "", true},
+		{"format=text", "application/json", true},
+		{"format=json", "text/plain", false},
+	} {
+		r := httptest.NewRequest("GET", "/api/debug/s1/state?"+c.query, nil)
+		if c.accept != "" {
+			r.Header.Set("Accept", c.accept)
+		}
+		if got := wantsText(r); got != c.want {
+			t.Errorf("?%s Accept %q: text %v, want %v", c.query, c.accept, got, c.want)
+		}
+	}
+}
+
+// TestRenderTextOnDebugRoutesOnly: the text form is for /api/debug answers; other routes stay JSON
+// whatever they are asked.
+func TestRenderTextOnDebugRoutesOnly(t *testing.T) {
+	body := api.ErrorBody{Error: api.ErrorDetail{Code: "x", Message: "m", Hint: "h"}}
+	for path, want := range map[string]string{
+		"/api/debug/s1/state?format=text":  "text/plain; charset=utf-8",
+		"/api/debug/attach?format=text":    "text/plain; charset=utf-8",
+		"/api/trace/list?format=text":      "application/json",
+		"/api/debug/s1/state?format=json":  "application/json",
+		"/api/debug/s1/state":              "application/json",
+		"/api/trace/events?id=s1&after=0":  "application/json",
+		"/api/debugger/s1/x?format=text":   "application/json",
+		"/api/debug/s1/breakpoints/bp%231": "application/json",
+	} {
+		w := httptest.NewRecorder()
+		render(w, httptest.NewRequest("GET", path, nil), 409, body)
+		if got := w.Header().Get("Content-Type"); got != want {
+			t.Errorf("%s: Content-Type %q, want %q", path, got, want)
+		}
+		if want != "application/json" && w.Body.String() != "error: m\nhint: h\n" {
+			t.Errorf("%s: body %q", path, w.Body.String())
+		}
+	}
+}
+
+func TestTextForms(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		v    any
+		want string
+	}{
+		{"running state", engine.State{Session: "s1", Status: engine.StatusRunning}, "running\n"},
+		{"paused state", engine.State{
+			Status: engine.StatusPaused, Reason: "exception", Frame: "f0",
+			Location: &engine.Frame{Function: "f", File: "a.js", Line: 9},
+			Source:   []engine.SourceLine{{Line: 9, Text: "x();", Current: true}, {Line: 10, Text: "}"}},
+			Locals:   []engine.Variable{{Name: "e", Value: "Error: no"}, {Name: "count", Value: "3"}},
+			Stack: []engine.StackFrame{
+				{Ref: "f0", Frame: engine.Frame{Function: "f", File: "a.js", Line: 9}},
+				{Ref: "f1", Frame: engine.Frame{URL: "node:internal/x", Line: 1, Internal: true}},
+				{Ref: "f10", Frame: engine.Frame{Function: "main", File: "b.js", Line: 120}},
+			},
+		}, "paused at a.js:9 (exception)\n >  9| x();\n   10| }\nlocals:\n  e      Error: no\n  count  3\n" +
+			"stack:\n  f0  f            a.js:9\n  f1  (anonymous)  node:internal/x:1\n  f10 main         b.js:120\n"},
+		{"no breakpoints", api.BreakpointsResponse{Breakpoints: []api.Breakpoint{}}, "no breakpoints\n"},
+		{"unbound breakpoint", api.BreakpointResponse{Breakpoint: api.Breakpoint{Ref: "bp1", Location: "x.js:1"}},
+			"bp1  x.js:1  hits 0\n  not bound yet: no loaded script matches\n"},
+		{"eval", engine.EvalResult{Type: "number", Value: "2"}, "2  (number)\n"},
+		{"error without hint", api.ErrorBody{Error: api.ErrorDetail{Code: "c", Message: "gone"}}, "error: gone\n"},
+		{"generic", api.LogpointsResponse{Logpoints: []api.Logpoint{}}, "logpoints: []\n"},
+		{"generic nested", map[string]any{"a": []any{map[string]any{"k": 1, "m": "x\ny"}, "s", []any{}}, "n": nil, "o": map[string]any{}},
+			"a:\n  - k: 1\n    m: x\\ny\n  - s\n  - []\nn: -\no: {}\n"},
+		{"generic scalar", 3, "3\n"},
+	} {
+		if got := textOf(c.v); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestDebugResponsesDeclareText: every response of every /api/debug operation declares the text
+// form next to JSON, so that a route added later cannot answer text the contract does not allow.
+func TestDebugResponsesDeclareText(t *testing.T) {
+	doc, err := LoadContract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for path, item := range doc.Paths.Map() {
+		if !strings.HasPrefix(path, textPrefix) {
+			continue
+		}
+		for method, op := range item.Operations() {
+			for status, resp := range op.Responses.Map() {
+				n++
+				content := resp.Value.Content
+				if content.Get("application/json") != nil && content.Get("text/plain") == nil {
+					t.Errorf("%s %s %s: JSON without text/plain (add $ref '#/components/schemas/TextForm')", method, path, status)
+				}
+			}
+			if item.Parameters.GetByInAndName("query", "format") == nil && op.Parameters.GetByInAndName("query", "format") == nil {
+				t.Errorf("%s %s: no format parameter (add $ref '#/components/parameters/Format')", method, path)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no debug operations in the contract")
+	}
+}
