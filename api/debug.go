@@ -38,8 +38,12 @@ const (
 
 // BreakpointRequest is the body of POST /api/debug/{session}/breakpoints.
 type BreakpointRequest struct {
-	Location  string `json:"location" validate:"required"` // file:line[:col], file relative to the session's cwd
-	Condition string `json:"condition,omitempty"`          // pause only when this JS expression is truthy
+	// Location is file:line[:col], file relative to the session's cwd; or give URLRegex and Line.
+	Location  string `json:"location,omitempty"`
+	URLRegex  string `json:"urlRegex,omitempty"`                          // a regex over script URLs, with Line
+	Line      int    `json:"line,omitempty" validate:"omitempty,min=1"`   // 1-based, with URLRegex
+	Column    int    `json:"column,omitempty" validate:"omitempty,min=1"` // 1-based, with URLRegex
+	Condition string `json:"condition,omitempty"`                         // pause only when this JS expression is truthy
 	HitCount  int    `json:"hitCount,omitempty" validate:"omitempty,min=1"`
 }
 

@@ -31,6 +31,9 @@ const startReason = "Break on start"
 // BreakpointSpec asks for a line breakpoint.
 type BreakpointSpec struct {
 	Location  string // file:line[:col], file relative to the session's cwd
+	URLRegex  string // instead of Location: a regex over script URLs, with Line and Column
+	Line      int    // 1-based, with URLRegex
+	Column    int    // 1-based, with URLRegex; 0: the line's first breakable position
 	Condition string // JS expression; pause only when truthy
 	HitCount  int    // pause only on the Nth hit (counted while the condition holds)
 }
@@ -41,8 +44,11 @@ type Breakpoint struct {
 	Location  string  `json:"location"`
 	Condition string  `json:"condition,omitempty"`
 	HitCount  int     `json:"hitCount,omitempty"`
-	Hits      int     `json:"hits"`     // times it paused the program
-	Resolved  []Frame `json:"resolved"` // where V8 bound it; empty until a matching script loads
+	Hits      int     `json:"hits"`               // times it paused the program
+	Resolved  []Frame `json:"resolved"`           // where V8 bound it; empty until a matching script loads
+	URLRegex  string  `json:"urlRegex,omitempty"` // a URL-regex breakpoint's regex
+	Function  string  `json:"function,omitempty"` // a function breakpoint's expression
+	Enabled   bool    `json:"enabled"`            // false: toggled off, kept but not bound in V8
 }
 
 // breakpoint is a V8 breakpoint and what the user made of it: a breakpoint or a logpoint.
@@ -52,6 +58,8 @@ type breakpoint struct {
 	v8ID       string
 	at         string // path:line:col as asked, one point per location
 	resolved   []Frame
+	method     string         // the CDP call that bound it, to bind it again (toggle)
+	params     map[string]any // its parameters
 }
 
 // ref is the user's name for it.
@@ -153,7 +161,14 @@ func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Break
 	if err != nil {
 		return Breakpoint{}, err
 	}
-	return s.setBreakpoint(ctx, c, spec)
+	if spec.URLRegex != "" {
+		return s.setURLRegexBreakpoint(ctx, c, spec)
+	}
+	bp, err := s.setBreakpoint(ctx, c, spec)
+	if err != nil {
+		return Breakpoint{}, err
+	}
+	return bp, s.refuseUnbreakable(ctx, c, bp)
 }
 
 func (s *Session) setBreakpoint(ctx context.Context, c clientCaller, spec BreakpointSpec) (Breakpoint, error) {
@@ -162,7 +177,7 @@ func (s *Session) setBreakpoint(ctx context.Context, c clientCaller, spec Breakp
 	if err != nil {
 		return Breakpoint{}, err
 	}
-	bp.Breakpoint = Breakpoint{Ref: ref, Location: spec.Location, Condition: spec.Condition, HitCount: spec.HitCount, Resolved: bp.resolved}
+	bp.Breakpoint = Breakpoint{Ref: ref, Location: spec.Location, Condition: spec.Condition, HitCount: spec.HitCount, Resolved: bp.resolved, Enabled: true}
 	s.mu.Lock()
 	s.breakpoints = append(s.breakpoints, bp)
 	s.mu.Unlock()
@@ -205,7 +220,7 @@ func (s *Session) bind(ctx context.Context, c clientCaller, location, condition 
 	if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
 		return nil, fmt.Errorf("set breakpoint %s: %w", location, err)
 	}
-	bp := &breakpoint{v8ID: res.BreakpointID, at: at, resolved: []Frame{}}
+	bp := &breakpoint{v8ID: res.BreakpointID, at: at, resolved: []Frame{}, method: "Debugger.setBreakpointByUrl", params: params}
 	s.mu.Lock()
 	for _, l := range res.Locations {
 		bp.resolved = append(bp.resolved, frameAt("", s.scripts[l.ScriptID], l.LineNumber, l.ColumnNumber, s.cwd))
@@ -297,6 +312,10 @@ func (s *Session) RemoveBreakpoint(ctx context.Context, ref string) ([]string, e
 	}
 	refs := []string{}
 	for _, bp := range gone {
+		if bp.v8ID == "" { // toggled off: not in V8
+			refs = append(refs, bp.ref())
+			continue
+		}
 		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": bp.v8ID}, nil); err != nil {
 			return refs, fmt.Errorf("remove %s: %w", bp.ref(), err)
 		}

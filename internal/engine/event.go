@@ -20,11 +20,12 @@ const (
 	KindStderr    Kind = "stderr"    // one line the child wrote to stderr
 	KindExit      Kind = "exit"      // the child process ended
 	KindLogpoint  Kind = "logpoint"  // a logpoint's line ran: its template, interpolated
+	KindHook      Kind = "hook"      // the program called an injected hook: its payload
 )
 
 // Kinds lists every kind, in the order summaries report them.
 var Kinds = []Kind{KindContext, KindScript, KindConsole, KindException, KindPause, KindResume,
-	KindStdout, KindStderr, KindExit, KindLogpoint}
+	KindStdout, KindStderr, KindExit, KindLogpoint, KindHook}
 
 // ValidKind reports whether k is a kind the engine produces.
 func ValidKind(k Kind) bool {
@@ -51,6 +52,7 @@ type Event struct {
 	Output    *OutputInfo    `json:"output,omitempty"`
 	Exit      *ExitInfo      `json:"exit,omitempty"`
 	Logpoint  *LogpointInfo  `json:"logpoint,omitempty"`
+	Hook      *HookInfo      `json:"hook,omitempty"`
 }
 
 // Frame is one 1-based source position, usually a stack frame.
@@ -153,6 +155,12 @@ type LogpointInfo struct {
 	Text Text   `json:"text"` // the template with ${expr} interpolated, capped
 	// Disabled marks the Max-th emission: the flood guard has removed the logpoint.
 	Disabled bool `json:"disabled,omitempty"`
+}
+
+// HookInfo is one call of an injected hook: globalThis[name](payload).
+type HookInfo struct {
+	Name    string `json:"name"`
+	Payload Text   `json:"payload"` // the string the program passed, capped
 }
 
 // Status is a session's lifecycle state.

@@ -66,6 +66,9 @@ type Session struct {
 	breakpoints  []*breakpoint       // in creation order
 	nextBP       int                 // the last bp ref number given
 	sources      map[string][]string // scriptId -> lines, fetched on first view
+	onLoadID     string              // the V8 id of the break-on-script-load instrumentation breakpoint
+	blackbox     []string            // URL patterns stepping skips, as last sent to V8
+	hooks        []*Hook             // bindings the program calls to emit hook events
 
 	consoleSeen  int // dispatcher only
 	discardEvery int // console events between two discards
@@ -244,8 +247,13 @@ func (s *Session) onEvent(ev cdp.Event) {
 			Name    string `json:"name"`
 			Payload string `json:"payload"`
 		}
-		if json.Unmarshal(ev.Params, &p) == nil && p.Name == logBinding {
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		if p.Name == logBinding {
 			s.onLogpoint(p.Payload)
+		} else {
+			s.onHook(p.Name, p.Payload)
 		}
 	case "Debugger.breakpointResolved":
 		var p breakpointResolved

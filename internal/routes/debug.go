@@ -37,6 +37,19 @@ func (a *app) mountDebug(r chi.Router) {
 	r.Post(debugRoutes+"/breakpoints", a.setBreakpoint)             // set a line breakpoint
 	r.Get(debugRoutes+"/breakpoints", a.listBreakpoints)            // every breakpoint, with hits and resolved locations
 	r.Delete(debugRoutes+"/breakpoints/{ref}", a.removeBreakpoint)  // remove one (bp1, BP#1, lp1, LP#1) or all of both kinds
+	r.Post(debugRoutes+"/breakpoints/{ref}/toggle", a.toggle)       // enable or disable one breakpoint
+	r.Post(debugRoutes+"/breakpoints/active", a.bpActive)           // turn every breakpoint on or off
+	r.Post(debugRoutes+"/breakpoints/function", a.fnBreakpoint)     // pause when a function is called
+	r.Post(debugRoutes+"/breakpoints/on-load", a.breakOnLoad)       // pause before each script runs
+	r.Get(debugRoutes+"/breakable", a.breakable)                    // the lines of a range a breakpoint can stop at
+	r.Post(debugRoutes+"/restart-frame", a.restartFrame)            // run a frame again from its start
+	r.Post(debugRoutes+"/blackbox", a.addBlackbox)                  // add URL patterns stepping skips
+	r.Get(debugRoutes+"/blackbox", a.listBlackbox)                  // the blackbox patterns
+	r.Delete(debugRoutes+"/blackbox", a.clearBlackbox)              // remove every blackbox pattern
+	r.Post(debugRoutes+"/async-depth", a.asyncDepth)                // how many async parents stacks record
+	r.Post(debugRoutes+"/hotpatch", a.hotpatch)                     // replace a loaded script with its file on disk
+	r.Post(debugRoutes+"/hooks", a.addHook)                         // inject a function whose calls become events
+	r.Get(debugRoutes+"/hooks", a.listHooks)                        // the injected hooks
 	r.Post(debugRoutes+"/logpoints", a.setLogpoint)                 // set a logpoint: a line that emits an event, never pauses
 	r.Get(debugRoutes+"/logpoints", a.listLogpoints)                // every logpoint, with emissions and resolved locations
 	r.Post(debugRoutes+"/pause-on-exceptions", a.pauseOnExceptions) // which thrown exceptions pause
@@ -65,11 +78,16 @@ func (a *app) setBreakpoint(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	if err := checkBreakpointTarget(req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
 	a.onSession(w, r, http.StatusCreated, func(s *engine.Session) (any, error) {
 		bp, err := s.SetBreakpoint(r.Context(), engine.BreakpointSpec{
 			Location: req.Location, Condition: req.Condition, HitCount: req.HitCount,
+			URLRegex: req.URLRegex, Line: req.Line, Column: req.Column,
 		})
-		return api.BreakpointResponse{Breakpoint: bp}, err
+		return api.BreakpointResponse{Breakpoint: bp}, breakpointError(r, err)
 	})
 }
 

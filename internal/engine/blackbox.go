@@ -1,0 +1,75 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"traced/internal/cdp"
+)
+
+// SuggestedBlackbox are the patterns worth blackboxing in most node programs: node's own code
+// and installed dependencies.
+var SuggestedBlackbox = []string{"^node:internal", "/node_modules/"}
+
+// maxBlackbox caps the patterns of a session: V8 matches every script URL against each.
+const maxBlackbox = 100
+
+// AddBlackbox adds URL patterns (JavaScript regexes) whose scripts stepping skips and returns
+// the whole list; V8 gets the whole list each time (Debugger.setBlackboxPatterns).
+func (s *Session) AddBlackbox(ctx context.Context, patterns []string) ([]string, error) {
+	s.mu.Lock()
+	list := slices.Clone(s.blackbox)
+	s.mu.Unlock()
+	for _, p := range patterns {
+		if !slices.Contains(list, p) {
+			list = append(list, p)
+		}
+	}
+	if len(list) > maxBlackbox {
+		return nil, fmt.Errorf("%w: %d patterns, at most %d", ErrBadInput, len(list), maxBlackbox)
+	}
+	return s.setBlackbox(ctx, list)
+}
+
+// ClearBlackbox removes every pattern.
+func (s *Session) ClearBlackbox(ctx context.Context) ([]string, error) {
+	return s.setBlackbox(ctx, []string{})
+}
+
+// Blackbox lists the patterns in force.
+func (s *Session) Blackbox() ([]string, error) {
+	if err := s.debugOnly(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string{}, s.blackbox...), nil
+}
+
+func (s *Session) setBlackbox(ctx context.Context, list []string) ([]string, error) {
+	if err := s.debugOnly(); err != nil {
+		return nil, err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": list}, nil); err != nil {
+		if isProtocolError(err) { // V8 refuses a pattern that is not a valid regex
+			return nil, fmt.Errorf("%w: blackbox patterns: %v", ErrBadInput, err)
+		}
+		return nil, fmt.Errorf("blackbox: %w", err)
+	}
+	s.mu.Lock()
+	s.blackbox = list
+	s.mu.Unlock()
+	return append([]string{}, list...), nil
+}
+
+// isProtocolError reports whether V8 refused a call (as opposed to the connection failing).
+func isProtocolError(err error) bool {
+	var pe *cdp.Error
+	return errors.As(err, &pe)
+}

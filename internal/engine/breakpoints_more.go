@@ -1,0 +1,442 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// NotBreakableError refuses a line breakpoint on a loaded script's line where V8 cannot stop (a
+// blank line, a comment, the middle of a statement): V8 would move it to another line, or bind it
+// nowhere. Nearest are the closest breakable lines before and after, 1-based.
+type NotBreakableError struct {
+	Location string // as asked
+	File     string // its file part
+	Nearest  []int
+}
+
+func (e *NotBreakableError) Error() string {
+	if len(e.Nearest) == 0 {
+		return fmt.Sprintf("%s is not a breakable line, and no line near it is", e.Location)
+	}
+	lines := make([]string, len(e.Nearest))
+	for i, n := range e.Nearest {
+		lines[i] = strconv.Itoa(n)
+	}
+	return fmt.Sprintf("%s is not a breakable line; the nearest breakable lines are %s", e.Location, strings.Join(lines, ", "))
+}
+
+// Unwrap makes it a bad input.
+func (e *NotBreakableError) Unwrap() error { return ErrBadInput }
+
+// nearWindow is how many lines around a refused line are searched for breakable ones: enough
+// to step over a comment block, small enough to answer from one getPossibleBreakpoints call.
+const nearWindow = 20
+
+// maxBreakableRange caps the lines one GET breakable covers: a screenful of choices, a bounded answer.
+const maxBreakableRange = 1000
+
+// breakpointGroup holds the function objects of function breakpoints, kept while the session
+// lives so that a toggled-off function breakpoint can be bound again.
+const breakpointGroup = "traced-breakpoints"
+
+// BreakableLine is a line where the debugger can stop, with the columns it can stop at.
+type BreakableLine struct {
+	Line    int   `json:"line"`    // 1-based
+	Columns []int `json:"columns"` // 1-based
+}
+
+// FunctionBreakpointSpec asks for a breakpoint at the start of the function an expression names.
+type FunctionBreakpointSpec struct {
+	Expression string
+	Condition  string
+	HitCount   int
+}
+
+// setURLRegexBreakpoint binds a breakpoint on a line of every script whose URL matches the regex.
+func (s *Session) setURLRegexBreakpoint(ctx context.Context, c clientCaller, spec BreakpointSpec) (Breakpoint, error) {
+	if spec.Line < 1 {
+		return Breakpoint{}, fmt.Errorf("%w: line %d: lines start at 1", ErrBadInput, spec.Line)
+	}
+	location := "/" + spec.URLRegex + "/:" + strconv.Itoa(spec.Line)
+	if spec.Column > 0 {
+		location += ":" + strconv.Itoa(spec.Column)
+	}
+	ref := s.newRef("bp")
+	params := map[string]any{
+		"urlRegex":   spec.URLRegex,
+		"lineNumber": spec.Line - 1, // CDP lines are 0-based
+		"condition":  breakpointCondition(ref, spec),
+	}
+	if spec.Column > 0 {
+		params["columnNumber"] = spec.Column - 1
+	}
+	bp, err := s.bindWith(ctx, c, "regex:"+location, location, "Debugger.setBreakpointByUrl", params)
+	if err != nil {
+		return Breakpoint{}, err
+	}
+	bp.Breakpoint = Breakpoint{Ref: ref, Location: location, URLRegex: spec.URLRegex, Condition: spec.Condition,
+		HitCount: spec.HitCount, Resolved: bp.resolved, Enabled: true}
+	s.mu.Lock()
+	s.breakpoints = append(s.breakpoints, bp)
+	s.mu.Unlock()
+	return bp.Breakpoint, nil
+}
+
+// bindWith makes one binding call and returns the breakpoint with what V8 resolved. at is the
+// key of the one-point-per-location rule.
+func (s *Session) bindWith(ctx context.Context, c clientCaller, at, location, method string, params map[string]any) (*breakpoint, error) {
+	s.mu.Lock()
+	for _, other := range s.breakpoints {
+		if other.at == at {
+			s.mu.Unlock()
+			return nil, fmt.Errorf("%w: %s is already at %s; remove it first", ErrLocationTaken, other.ref(), location)
+		}
+	}
+	s.mu.Unlock()
+	var res setBreakpointResult
+	if err := c.Call(ctx, method, params, &res); err != nil {
+		return nil, fmt.Errorf("set breakpoint %s: %w", location, err)
+	}
+	bp := &breakpoint{v8ID: res.BreakpointID, at: at, resolved: []Frame{}, method: method, params: params}
+	s.mu.Lock()
+	for _, l := range res.Locations {
+		bp.resolved = append(bp.resolved, frameAt("", s.scripts[l.ScriptID], l.LineNumber, l.ColumnNumber, s.cwd))
+	}
+	s.mu.Unlock()
+	return bp, nil
+}
+
+// loadedScript finds the script of an absolute path ("" when none is loaded).
+func (s *Session) loadedScript(path string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, u := range s.scripts {
+		if u == path || u == "file://"+path {
+			return id
+		}
+	}
+	return ""
+}
+
+// refuseUnbreakable removes a just-set line breakpoint whose script is loaded but which V8 did
+// not bind on the line asked, and answers a NotBreakableError naming the nearest lines. A
+// breakpoint on a script not loaded yet stays: it binds when the script loads.
+func (s *Session) refuseUnbreakable(ctx context.Context, c clientCaller, bp Breakpoint) error {
+	path, line, _, err := s.parseLocation(bp.Location)
+	if err != nil {
+		return err
+	}
+	scriptID := s.loadedScript(path)
+	if scriptID == "" {
+		return nil
+	}
+	for _, r := range bp.Resolved {
+		if r.Line == line && strings.HasSuffix(r.URL, path) {
+			return nil
+		}
+	}
+	if _, err := s.RemoveBreakpoint(ctx, bp.Ref); err != nil {
+		return err
+	}
+	lines, err := s.possible(ctx, c, scriptID, max(line-nearWindow, 1), line+nearWindow)
+	if err != nil {
+		return err
+	}
+	var before, after int
+	for _, l := range lines {
+		switch {
+		case l.Line < line:
+			before = l.Line // ascending: the last one is the nearest
+		case l.Line > line && after == 0:
+			after = l.Line
+		}
+	}
+	nb := &NotBreakableError{Location: bp.Location, File: locationRE.FindStringSubmatch(bp.Location)[1], Nearest: []int{}}
+	for _, n := range []int{before, after} {
+		if n > 0 {
+			nb.Nearest = append(nb.Nearest, n)
+		}
+	}
+	return nb
+}
+
+// possible lists the breakable lines from..to (1-based, inclusive) of a loaded script.
+func (s *Session) possible(ctx context.Context, c clientCaller, scriptID string, from, to int) ([]BreakableLine, error) {
+	var res struct {
+		Locations []struct {
+			LineNumber   int `json:"lineNumber"`
+			ColumnNumber int `json:"columnNumber"`
+		} `json:"locations"`
+	}
+	err := c.Call(ctx, "Debugger.getPossibleBreakpoints", map[string]any{
+		"start": map[string]any{"scriptId": scriptID, "lineNumber": from - 1, "columnNumber": 0},
+		"end":   map[string]any{"scriptId": scriptID, "lineNumber": to, "columnNumber": 0}, // exclusive: line to+1
+	}, &res)
+	if err != nil {
+		return nil, fmt.Errorf("breakable lines: %w", err)
+	}
+	out := []BreakableLine{}
+	for _, l := range res.Locations {
+		f := frameAt("", "", l.LineNumber, l.ColumnNumber, "")
+		if n := len(out); n > 0 && out[n-1].Line == f.Line {
+			out[n-1].Columns = append(out[n-1].Columns, f.Column)
+			continue
+		}
+		out = append(out, BreakableLine{Line: f.Line, Columns: []int{f.Column}})
+	}
+	slices.SortFunc(out, func(a, b BreakableLine) int { return a.Line - b.Line })
+	return out, nil
+}
+
+var lineRangeRE = regexp.MustCompile(`^(.+?):([0-9]+)(?:-([0-9]+))?$`)
+
+// Breakable lists the lines of file:start-end (or file:line) of a loaded script where a
+// breakpoint can stop.
+func (s *Session) Breakable(ctx context.Context, location string) ([]BreakableLine, error) {
+	if err := s.debugOnly(); err != nil {
+		return nil, err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return nil, err
+	}
+	m := lineRangeRE.FindStringSubmatch(location)
+	if m == nil {
+		return nil, fmt.Errorf("%w: location %q is not file:start-end", ErrBadInput, location)
+	}
+	from, _ := strconv.Atoi(m[2])
+	to := from
+	if m[3] != "" {
+		to, _ = strconv.Atoi(m[3])
+	}
+	switch {
+	case from < 1:
+		return nil, fmt.Errorf("%w: line %d: lines start at 1", ErrBadInput, from)
+	case to < from:
+		return nil, fmt.Errorf("%w: the range %d-%d ends before it starts", ErrBadInput, from, to)
+	case to-from >= maxBreakableRange:
+		return nil, fmt.Errorf("%w: the range %d-%d is over %d lines", ErrBadInput, from, to, maxBreakableRange)
+	}
+	path, _, _, err := s.parseLocation(m[1] + ":1")
+	if err != nil {
+		return nil, err
+	}
+	scriptID := s.loadedScript(path)
+	if scriptID == "" {
+		return nil, fmt.Errorf("%w: %s is not loaded", ErrNotLoaded, m[1])
+	}
+	return s.possible(ctx, c, scriptID, from, to)
+}
+
+// ToggleBreakpoint enables or disables one breakpoint (enabled nil: flips it). A disabled
+// breakpoint is removed from V8 but kept in the list; enabling binds it again as it was asked.
+func (s *Session) ToggleBreakpoint(ctx context.Context, ref string, enabled *bool) (Breakpoint, error) {
+	if err := s.debugOnly(); err != nil {
+		return Breakpoint{}, err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return Breakpoint{}, err
+	}
+	ref = normalizeRef(ref, "bp", "BP#")
+	s.mu.Lock()
+	var bp *breakpoint
+	for _, b := range s.breakpoints {
+		if b.log == nil && b.Ref == ref {
+			bp = b
+		}
+	}
+	if bp == nil {
+		s.mu.Unlock()
+		return Breakpoint{}, fmt.Errorf("%w: breakpoint %q", ErrNoRef, ref)
+	}
+	want := !bp.Enabled
+	if enabled != nil {
+		want = *enabled
+	}
+	v8ID, method, params := bp.v8ID, bp.method, bp.params
+	s.mu.Unlock()
+
+	switch {
+	case want && v8ID == "":
+		var res setBreakpointResult
+		if err := c.Call(ctx, method, params, &res); err != nil {
+			return Breakpoint{}, fmt.Errorf("enable %s: %w", ref, err)
+		}
+		s.mu.Lock()
+		bp.v8ID = res.BreakpointID
+		if method == "Debugger.setBreakpointByUrl" {
+			bp.resolved = []Frame{}
+			for _, l := range res.Locations {
+				bp.resolved = append(bp.resolved, frameAt("", s.scripts[l.ScriptID], l.LineNumber, l.ColumnNumber, s.cwd))
+			}
+		}
+		s.mu.Unlock()
+	case !want && v8ID != "":
+		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": v8ID}, nil); err != nil {
+			return Breakpoint{}, fmt.Errorf("disable %s: %w", ref, err)
+		}
+		s.mu.Lock()
+		bp.v8ID = ""
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	bp.Enabled = want
+	out := bp.Breakpoint
+	out.Resolved = append([]Frame{}, bp.resolved...)
+	return out, nil
+}
+
+// SetBreakpointsActive turns every breakpoint on or off at once (Debugger.setBreakpointsActive);
+// each keeps its own enabled state.
+func (s *Session) SetBreakpointsActive(ctx context.Context, active bool) error {
+	if err := s.debugOnly(); err != nil {
+		return err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return err
+	}
+	return c.Call(ctx, "Debugger.setBreakpointsActive", map[string]any{"active": active}, nil)
+}
+
+// SetFunctionBreakpoint evaluates an expression to a function (in the paused top frame, or
+// globally while running) and pauses at the start of each of its calls.
+func (s *Session) SetFunctionBreakpoint(ctx context.Context, spec FunctionBreakpointSpec) (Breakpoint, error) {
+	if err := s.debugOnly(); err != nil {
+		return Breakpoint{}, err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return Breakpoint{}, err
+	}
+	fn, err := s.evaluateObject(ctx, c, spec.Expression, breakpointGroup)
+	if err != nil {
+		return Breakpoint{}, err
+	}
+	if fn.Type != "function" || fn.ObjectID == "" {
+		return Breakpoint{}, fmt.Errorf("%w: %s is %s, not a function", ErrBadInput, spec.Expression, formatRemote(fn))
+	}
+	where, at := s.functionLocation(ctx, c, fn.ObjectID)
+	ref := s.newRef("bp")
+	params := map[string]any{
+		"objectId":  fn.ObjectID,
+		"condition": breakpointCondition(ref, BreakpointSpec{Condition: spec.Condition, HitCount: spec.HitCount}),
+	}
+	location := "function " + spec.Expression
+	bp, err := s.bindWith(ctx, c, at, location, "Debugger.setBreakpointOnFunctionCall", params)
+	if err != nil {
+		return Breakpoint{}, err
+	}
+	if where != nil {
+		bp.resolved = []Frame{*where}
+	}
+	bp.Breakpoint = Breakpoint{Ref: ref, Location: location, Function: spec.Expression, Condition: spec.Condition,
+		HitCount: spec.HitCount, Resolved: bp.resolved, Enabled: true}
+	s.mu.Lock()
+	s.breakpoints = append(s.breakpoints, bp)
+	s.mu.Unlock()
+	return bp.Breakpoint, nil
+}
+
+// evaluateObject evaluates an expression in the paused top frame, or globally while running,
+// keeping its value in group. An expression that throws is a bad input.
+func (s *Session) evaluateObject(ctx context.Context, c clientCaller, expression, group string) (remoteObject, error) {
+	s.mu.Lock()
+	p := s.paused
+	s.mu.Unlock()
+	params := map[string]any{"expression": expression, "objectGroup": group}
+	var res evaluateResult
+	var err error
+	if p != nil && len(p.CallFrames) > 0 {
+		params["callFrameId"] = p.CallFrames[0].CallFrameID
+		err = c.Call(ctx, "Debugger.evaluateOnCallFrame", params, &res)
+	} else {
+		err = c.Call(ctx, "Runtime.evaluate", params, &res)
+	}
+	if err != nil {
+		return remoteObject{}, fmt.Errorf("evaluate %s: %w", expression, err)
+	}
+	if d := res.ExceptionDetails; d != nil {
+		text := d.Text
+		if d.Exception != nil {
+			text = firstLine(formatRemote(*d.Exception))
+		}
+		return remoteObject{}, fmt.Errorf("%w: %s threw %s", ErrBadInput, expression, text)
+	}
+	return res.Result, nil
+}
+
+// functionLocation is where a function's body starts, from V8's internal [[FunctionLocation]],
+// and the key of the one-point-per-location rule for its breakpoint.
+func (s *Session) functionLocation(ctx context.Context, c clientCaller, objectID string) (*Frame, string) {
+	var res struct {
+		InternalProperties []struct {
+			Name  string `json:"name"`
+			Value struct {
+				Value *struct {
+					ScriptID     string `json:"scriptId"`
+					LineNumber   int    `json:"lineNumber"`
+					ColumnNumber int    `json:"columnNumber"`
+				} `json:"value"`
+			} `json:"value"`
+		} `json:"internalProperties"`
+	}
+	err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": objectID, "ownProperties": true}, &res)
+	if err == nil {
+		for _, p := range res.InternalProperties {
+			if l := p.Value.Value; p.Name == "[[FunctionLocation]]" && l != nil {
+				s.mu.Lock()
+				f := frameAt("", s.scripts[l.ScriptID], l.LineNumber, l.ColumnNumber, s.cwd)
+				s.mu.Unlock()
+				return &f, fmt.Sprintf("function %s:%d:%d", l.ScriptID, l.LineNumber, l.ColumnNumber)
+			}
+		}
+	}
+	return nil, "function " + objectID // a native function: one breakpoint per object
+}
+
+// SetBreakOnLoad pauses (or stops pausing) before each script runs its first statement, with
+// pause reason "instrumentation" (Debugger.setInstrumentationBreakpoint beforeScriptExecution).
+func (s *Session) SetBreakOnLoad(ctx context.Context, enabled bool) error {
+	if err := s.debugOnly(); err != nil {
+		return err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	id := s.onLoadID
+	s.mu.Unlock()
+	switch {
+	case enabled && id == "":
+		var res struct {
+			BreakpointID string `json:"breakpointId"`
+		}
+		if err := c.Call(ctx, "Debugger.setInstrumentationBreakpoint", map[string]any{"instrumentation": "beforeScriptExecution"}, &res); err != nil {
+			return fmt.Errorf("break on load: %w", err)
+		}
+		s.mu.Lock()
+		s.onLoadID = res.BreakpointID
+		s.mu.Unlock()
+	case !enabled && id != "":
+		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
+			return fmt.Errorf("break on load: %w", err)
+		}
+		s.mu.Lock()
+		s.onLoadID = ""
+		s.mu.Unlock()
+	}
+	return nil
+}
+
+// ErrNotLoaded: the operation needs a script that is loaded now (a breakpoint does not: it binds
+// when the script loads).
+var ErrNotLoaded = errors.New("script not loaded")

@@ -1,0 +1,88 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Hook is a function injected into the program (Runtime.addBinding): each call
+// globalThis[name](payload) becomes a hook event.
+type Hook struct {
+	Name  string `json:"name"`
+	Calls int    `json:"calls"` // times the program called it
+}
+
+// maxHooks caps the hooks of a session: each is a global the program can see.
+const maxHooks = 32
+
+// hookNameRE is a JavaScript identifier, short enough to read in an event.
+var hookNameRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]{0,63}$`)
+
+// AddHook injects a hook; adding one that exists is a no-op. It returns every hook.
+func (s *Session) AddHook(ctx context.Context, name string) ([]Hook, error) {
+	if err := s.debugOnly(); err != nil {
+		return nil, err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return nil, err
+	}
+	if !hookNameRE.MatchString(name) || strings.HasPrefix(name, "__traced") {
+		return nil, fmt.Errorf("%w: hook name %q is not a JavaScript identifier of ours to take", ErrBadInput, name)
+	}
+	s.mu.Lock()
+	exists := false
+	for _, h := range s.hooks {
+		exists = exists || h.Name == name
+	}
+	n := len(s.hooks)
+	s.mu.Unlock()
+	if !exists {
+		if n >= maxHooks {
+			return nil, fmt.Errorf("%w: %d hooks already, at most %d", ErrBadInput, n, maxHooks)
+		}
+		if err := c.Call(ctx, "Runtime.addBinding", map[string]any{"name": name}, nil); err != nil {
+			return nil, fmt.Errorf("add hook %s: %w", name, err)
+		}
+		s.mu.Lock()
+		s.hooks = append(s.hooks, &Hook{Name: name})
+		s.mu.Unlock()
+	}
+	return s.Hooks()
+}
+
+// Hooks lists the injected hooks with their call counts.
+func (s *Session) Hooks() ([]Hook, error) {
+	if err := s.debugOnly(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Hook, 0, len(s.hooks))
+	for _, h := range s.hooks {
+		out = append(out, *h)
+	}
+	return out, nil
+}
+
+// onHook records one call of a hook (Runtime.bindingCalled); a binding that is not a hook of
+// this session is ignored. It runs on the dispatcher.
+func (s *Session) onHook(name, payload string) {
+	s.mu.Lock()
+	var hook *Hook
+	for _, h := range s.hooks {
+		if h.Name == name {
+			hook = h
+		}
+	}
+	if hook != nil {
+		hook.Calls++
+	}
+	s.mu.Unlock()
+	if hook == nil {
+		return
+	}
+	s.record(Event{Kind: KindHook, Hook: &HookInfo{Name: name, Payload: capText(payload, s.stringCap)}})
+}

@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Hot-patch outcomes, as V8 names them (Debugger.setScriptSource status); V8 may add others.
+const (
+	PatchOk           = "Ok"
+	PatchCompileError = "CompileError"
+)
+
+// CompileError is where a patched source fails to compile, 1-based.
+type CompileError struct {
+	Message string `json:"message"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+}
+
+// HotpatchResult is what a hot-patch did. State is set when the patch restarted the paused top
+// frame: the program stands at the start of the edited function again.
+type HotpatchResult struct {
+	Status         string        `json:"status"`
+	DryRun         bool          `json:"dryRun,omitempty"`
+	CompileError   *CompileError `json:"compileError,omitempty"`
+	RestartedFrame bool          `json:"restartedFrame"`
+	State          *State        `json:"state,omitempty"`
+}
+
+// Workspace is the root targets, working directories and patched files must lie in.
+func (m *Manager) Workspace() Workspace { return m.ws }
+
+// Hotpatch replaces a loaded script's code with its file on disk (Debugger.setScriptSource);
+// with dryRun it only checks the new source. The file must resolve inside ws. When the program
+// is paused in a function the patch changes, V8 restarts that top frame; the answer then
+// carries the state at the function's start, waited for at most wait.
+func (s *Session) Hotpatch(ctx context.Context, ws Workspace, file string, dryRun bool, wait time.Duration) (HotpatchResult, error) {
+	if err := s.debugOnly(); err != nil {
+		return HotpatchResult{}, err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return HotpatchResult{}, err
+	}
+	real, err := ws.Resolve(s.cwd, file)
+	if err != nil {
+		return HotpatchResult{}, err
+	}
+	scriptID := s.loadedScript(real)
+	if scriptID == "" && !filepath.IsAbs(file) {
+		scriptID = s.loadedScript(filepath.Join(s.cwd, file)) // node names the path it was given
+	}
+	if scriptID == "" {
+		return HotpatchResult{}, fmt.Errorf("%w: %s is not loaded", ErrNotLoaded, file)
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return HotpatchResult{}, fmt.Errorf("hotpatch: %w", err)
+	}
+	if st.Size() > maxSourceBytes {
+		return HotpatchResult{}, fmt.Errorf("%w: %s is %d bytes, over the %d a patch takes", ErrBadInput, file, st.Size(), maxSourceBytes)
+	}
+	src, err := os.ReadFile(real)
+	if err != nil {
+		return HotpatchResult{}, fmt.Errorf("hotpatch: %w", err)
+	}
+
+	s.mu.Lock()
+	from := s.paused
+	next := s.nextPause
+	s.mu.Unlock()
+	var res struct {
+		Status           string `json:"status"`
+		ExceptionDetails *struct {
+			Text         string        `json:"text"`
+			LineNumber   int           `json:"lineNumber"`
+			ColumnNumber int           `json:"columnNumber"`
+			Exception    *remoteObject `json:"exception,omitempty"`
+		} `json:"exceptionDetails"`
+	}
+	err = c.Call(ctx, "Debugger.setScriptSource", map[string]any{
+		"scriptId": scriptID, "scriptSource": string(src), "dryRun": dryRun, "allowTopFrameEditing": true,
+	}, &res)
+	if err != nil {
+		return HotpatchResult{}, fmt.Errorf("hotpatch %s: %w", file, err)
+	}
+	out := HotpatchResult{Status: res.Status, DryRun: dryRun}
+	if d := res.ExceptionDetails; d != nil {
+		if out.Status == "" {
+			out.Status = PatchCompileError
+		}
+		msg := d.Text
+		if d.Exception != nil {
+			msg = firstLine(formatRemote(*d.Exception))
+		}
+		f := frameAt("", "", d.LineNumber, d.ColumnNumber, "")
+		out.CompileError = &CompileError{Message: msg, Line: f.Line, Column: f.Column}
+	}
+	if out.Status == "" {
+		out.Status = PatchOk
+	}
+	if out.Status != PatchOk || dryRun {
+		return out, nil
+	}
+	s.mu.Lock()
+	delete(s.sources, scriptID) // the next view fetches the new code
+	s.mu.Unlock()
+	if from == nil || len(from.CallFrames) == 0 || from.CallFrames[0].Location.ScriptID != scriptID {
+		return out, nil
+	}
+	// Paused in the patched script: if the edit touched the top frame's function, V8 restarts it
+	// and pauses at its start. A pause already there, or the evaluation of the old frame failing,
+	// tells that it did.
+	if !s.restarting(ctx, c, from, next) {
+		return out, nil
+	}
+	s.leftPause(from)
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-next:
+	case <-s.done:
+	case <-t.C:
+	case <-ctx.Done():
+		return HotpatchResult{}, ctx.Err()
+	}
+	state, err := s.State(ctx, 0, 0)
+	if err != nil {
+		return HotpatchResult{}, err
+	}
+	out.RestartedFrame, out.State = true, &state
+	return out, nil
+}
+
+// restarting reports whether V8 left the pause from after a patch: a new pause arrived, or
+// the old top frame can no longer be evaluated in.
+func (s *Session) restarting(ctx context.Context, c clientCaller, from *debuggerPaused, next chan struct{}) bool {
+	select {
+	case <-next:
+		return true
+	default:
+	}
+	var res evaluateResult
+	err := c.Call(ctx, "Debugger.evaluateOnCallFrame", map[string]any{
+		"callFrameId": from.CallFrames[0].CallFrameID, "expression": "0", "silent": true,
+	}, &res)
+	s.mu.Lock()
+	moved := s.paused != from
+	s.mu.Unlock()
+	return err != nil || moved
+}

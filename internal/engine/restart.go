@@ -1,0 +1,43 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// RestartFrame runs frame (0: the top) again from its start (Debugger.restartFrame, mode
+// StepInto: V8 resumes and pauses at the function's first statement) and returns the state
+// there, or a running state once wait has passed.
+func (s *Session) RestartFrame(ctx context.Context, frame int, wait time.Duration) (State, error) {
+	if err := s.debugOnly(); err != nil {
+		return State{}, err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return State{}, err
+	}
+	s.mu.Lock()
+	p := s.paused
+	s.mu.Unlock()
+	if p == nil {
+		return State{}, fmt.Errorf("%w: restart-frame needs a paused program", ErrRunning)
+	}
+	if frame < 0 || frame >= len(p.CallFrames) {
+		return State{}, fmt.Errorf("%w: frame f%d (the stack has %d frames)", ErrNoRef, frame, len(p.CallFrames))
+	}
+	params := map[string]any{"callFrameId": p.CallFrames[frame].CallFrameID, "mode": "StepInto"}
+	return s.run(ctx, c, "restart-frame", "Debugger.restartFrame", params, wait)
+}
+
+// SetAsyncCallStackDepth sets how many async parents V8 records for stacks (0: none).
+func (s *Session) SetAsyncCallStackDepth(ctx context.Context, depth int) error {
+	if err := s.debugOnly(); err != nil {
+		return err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return err
+	}
+	return c.Call(ctx, "Debugger.setAsyncCallStackDepth", map[string]any{"maxDepth": depth}, nil)
+}

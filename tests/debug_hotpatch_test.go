@@ -1,0 +1,85 @@
+package tests
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"traced/api"
+	"traced/internal/service"
+)
+
+// patchWorkspace copies patchme.js into a temp workspace and returns the harness rooted there.
+func patchWorkspace(t *testing.T) (*harness, string) {
+	t.Helper()
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "patchme.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "patchme.js")
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return newHarness(t, func(o *service.Options) { o.Engine.Root = dir }), path
+}
+
+// nextSum waits for the next "sum" console line after the cursor.
+func (h *harness) nextSum(id string, after uint64) (string, uint64) {
+	h.t.Helper()
+	w := h.waitFor(id, after, "console")
+	if w.Event == nil {
+		h.t.Fatal("no console event")
+	}
+	return w.Event.Console.Text.Value, w.Event.Seq
+}
+
+func TestDebugHotpatch(t *testing.T) {
+	h, path := patchWorkspace(t)
+	s := h.debug(api.StartRequest{Target: "patchme.js"})
+	text, seq := h.nextSum(s.ID, 0)
+	if text != "sum -1" {
+		t.Fatalf("before the patch: %q", text)
+	}
+	fixed := strings.Replace(readFile(t, path), "a - b", "a + b", 1)
+	os.WriteFile(path, []byte(fixed), 0o644)
+
+	var res api.HotpatchResult
+	if st := h.call("POST", "/api/debug/"+s.ID+"/hotpatch", api.HotpatchRequest{File: "patchme.js", DryRun: true}, &res); st != 200 || res.Status != "Ok" {
+		t.Fatalf("dry run: %d %+v", st, res)
+	}
+	last := h.trace(s.ID, "").Session.LastSeq
+	if text, _ = h.nextSum(s.ID, last); text != "sum -1" {
+		t.Fatalf("after a dry run: %q, want the old behaviour", text)
+	}
+
+	if st := h.call("POST", "/api/debug/"+s.ID+"/hotpatch", api.HotpatchRequest{File: "patchme.js"}, &res); st != 200 || res.Status != "Ok" {
+		t.Fatalf("patch: %d %+v", st, res)
+	}
+	last = h.trace(s.ID, "").Session.LastSeq
+	if text, _ = h.nextSum(s.ID, last); text != "sum 5" {
+		t.Fatalf("after the patch: %q, want sum 5", text)
+	}
+	_ = seq
+
+	broken := strings.Replace(fixed, "return a + b;", "return a + ;", 1)
+	os.WriteFile(path, []byte(broken), 0o644)
+	if st := h.call("POST", "/api/debug/"+s.ID+"/hotpatch", api.HotpatchRequest{File: "patchme.js"}, &res); st != 200 || res.Status != "CompileError" ||
+		res.CompileError == nil || res.CompileError.Line != 3 {
+		t.Fatalf("compile error: %d %+v %+v", st, res, res.CompileError)
+	}
+	e := h.errorOf(h.request("POST", "/api/debug/"+s.ID+"/hotpatch", api.HotpatchRequest{File: "../outside.js"}), 400)
+	if e.Code != "bad_file" {
+		t.Fatalf("outside file: %+v", e)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
