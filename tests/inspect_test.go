@@ -13,8 +13,8 @@ import (
 
 // inspectme.js lines the tests stop at.
 const (
-	lineReturn   = 10 // return sum;   (in total)
-	lineDebugger = 14 // debugger;   (in run, after result is computed)
+	lineTotalReturn = 10 // return sum;   (in total)
+	lineDebugger    = 14 // debugger;   (in run, after result is computed)
 )
 
 // get reads a debug route of the session into out, failing unless it answers 200.
@@ -212,7 +212,7 @@ func TestDebugSetReturn(t *testing.T) {
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "inspectme.js", Breakpoints: []string{"inspectme.js:" + "10"}})
 	st, _ := h.waitPaused(s.ID, 0)
-	wantPausedIn(t, st, "inspectme.js", "total", lineReturn)
+	wantPausedIn(t, st, "inspectme.js", "total", lineTotalReturn)
 	e := h.errorOf(h.request("POST", "/api/debug/"+s.ID+"/set-return", api.SetReturnRequest{Value: []byte("1")}), http.StatusConflict)
 	if e.Code != "not_at_return" || !strings.Contains(e.Hint, "step") {
 		t.Fatalf("set-return before the return point: %+v", e)

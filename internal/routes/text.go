@@ -112,7 +112,16 @@ func stateText(b *strings.Builder, st engine.State) {
 	fmt.Fprintf(b, "paused at %s", st.Location.Where())
 	switch {
 	case len(st.Hit) > 0:
-		fmt.Fprintf(b, " (%s)", strings.Join(st.Hit, ", "))
+		hits := make([]string, 0, len(st.Hit))
+		for _, ref := range st.Hit {
+			for _, bp := range st.Breakpoints {
+				if bp.Ref == ref && bp.Hits > 0 {
+					ref = fmt.Sprintf("%s, hit %d", ref, bp.Hits)
+				}
+			}
+			hits = append(hits, ref)
+		}
+		fmt.Fprintf(b, " (%s)", strings.Join(hits, "; "))
 	case st.Reason != "" && st.Reason != "other": // "other" is V8's word for a step
 		fmt.Fprintf(b, " (%s)", st.Reason)
 	}
@@ -134,10 +143,18 @@ func stateText(b *strings.Builder, st engine.State) {
 	if len(st.Locals) > 0 {
 		b.WriteString("locals:\n")
 		rows := make([][]string, 0, len(st.Locals))
+		gaps := []int{2}
 		for _, v := range st.Locals {
-			rows = append(rows, []string{v.Name, v.Value})
+			if v.Ref == "" {
+				rows = append(rows, []string{v.Name, v.Value})
+			} else {
+				rows, gaps = append(rows, []string{v.Ref, v.Name, v.Value}), []int{1, 2}
+			}
 		}
-		columns(b, "  ", []int{2}, rows)
+		columns(b, "  ", gaps, rows)
+	}
+	if rv := st.ReturnValue; rv != nil {
+		fmt.Fprintf(b, "returns: %s\n", rv.Value)
 	}
 	if len(st.Stack) > 0 {
 		b.WriteString("stack:\n")
@@ -154,6 +171,9 @@ func stateText(b *strings.Builder, st engine.State) {
 					i = j
 					continue
 				}
+			}
+			if f.Async != "" && (i == 0 || st.Stack[i-1].Async != f.Async) {
+				rows = append(rows, []string{"--", f.Async})
 			}
 			name := f.Function
 			if name == "" {
