@@ -14,6 +14,8 @@ type (
 	SourceView  = engine.SourceView
 	Match       = engine.Match
 	ContextView = engine.ContextView
+	// BreakpointInfo is the payload of a breakpoint event.
+	BreakpointInfo = engine.BreakpointInfo
 )
 
 // VarsResponse answers GET /api/debug/{session}/vars.

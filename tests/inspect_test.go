@@ -380,3 +380,53 @@ func TestDebugInspectRequestsAreChecked(t *testing.T) {
 		})
 	}
 }
+
+// TestDebugAsyncStack: with async-depth on, a pause after an await shows the awaiting caller as
+// an async parent, in the stack and in the text form; kill-execution, which would make node
+// abort with async stacks on, is refused and the program runs on.
+func TestDebugAsyncStack(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "asyncme.js", PauseOnStart: true})
+	h.waitPaused(s.ID, 0)
+	h.post(s.ID, "async-depth", api.AsyncDepthRequest{Depth: new(8)}, nil)
+	h.setBreakpoint(s.ID, api.BreakpointRequest{Location: "asyncme.js:5"})
+	st := h.exec(s.ID, "continue", api.ContinueRequest{})
+	wantPausedIn(t, st, "asyncme.js", "inner", 5)
+	i := slices.IndexFunc(st.Stack, func(f api.StackFrame) bool { return f.Async != "" })
+	if i < 0 || st.Stack[i].Function != "outer" || st.Stack[i].Line != 8 {
+		t.Fatalf("stack %+v, want outer at line 8 as an async parent", st.Stack)
+	}
+	var stack api.StackResponse
+	h.get(s.ID, "stack?asyncDepth=0", &stack)
+	if slices.ContainsFunc(stack.Stack, func(f api.StackFrame) bool { return f.Async != "" }) {
+		t.Fatalf("stack?asyncDepth=0 has async frames: %+v", stack)
+	}
+	_, text := h.send(h.request("GET", "/api/debug/"+s.ID+"/state?format=text", nil))
+	if !strings.Contains(string(text), "-- await") {
+		t.Fatalf("text state lacks the async boundary:\n%s", text)
+	}
+	e := h.errorOf(h.request("POST", "/api/debug/"+s.ID+"/kill-execution", api.KillExecutionRequest{}), http.StatusConflict)
+	if e.Code != "async_stacks_on" {
+		t.Fatalf("kill-execution with async stacks on: %+v", e)
+	}
+	h.runToEnd(s.ID, 2)
+}
+
+// TestDebugBreakpointResolvedEvent: a breakpoint set before its module loads binds when it
+// loads, and that is a breakpoint event with its ref and location.
+func TestDebugBreakpointResolvedEvent(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "bpmore.js", PauseOnStart: true})
+	_, seq := h.waitPaused(s.ID, 0)
+	bp := h.setBreakpoint(s.ID, api.BreakpointRequest{Location: "bpmore_lib.js:3"})
+	if len(bp.Resolved) != 0 {
+		t.Fatalf("breakpoint %+v bound before its module loaded", bp)
+	}
+	h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)})
+	w := h.waitFor(s.ID, seq, "breakpoint")
+	if w.Event == nil || w.Event.Breakpoint.Ref != bp.Ref || w.Event.Breakpoint.Location.File != "bpmore_lib.js" || w.Event.Breakpoint.Location.Line != 3 {
+		t.Fatalf("breakpoint event %+v, want %s bound at bpmore_lib.js:3", w.Event, bp.Ref)
+	}
+	st, _ := h.waitPaused(s.ID, w.Event.Seq)
+	wantPausedIn(t, st, "bpmore_lib.js", "twice", 3)
+}

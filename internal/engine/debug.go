@@ -21,6 +21,8 @@ var (
 	ErrTraceMode = errors.New("trace sessions observe only")
 	ErrRunning   = errors.New("process is running")
 	ErrNoRef     = errors.New("no such ref")
+	// ErrAsyncStacks: an operation node cannot survive while async stacks are recorded.
+	ErrAsyncStacks = errors.New("async stacks are on")
 	// ErrLocationTaken: V8 keeps one breakpoint per location, so one point per file:line:col.
 	ErrLocationTaken = errors.New("a breakpoint or logpoint is already at this location")
 )
@@ -545,8 +547,14 @@ func (s *Session) KillExecution(ctx context.Context, wait time.Duration) (State,
 		return State{}, err
 	}
 	s.mu.Lock()
-	paused := s.paused != nil
+	paused, async := s.paused != nil, s.asyncDepth > 0
 	s.mu.Unlock()
+	if async {
+		// With async stacks on, node tracks async contexts in its async hooks; a callback cut
+		// short leaves node's async stack corrupted and node aborts ("async hook stack has
+		// become corrupted"), even when they are turned off inside the callback.
+		return State{}, fmt.Errorf("%w: kill-execution would make node abort while async stacks are on (async-depth %d)", ErrAsyncStacks, s.asyncDepth)
+	}
 	if paused {
 		if _, err := s.run(ctx, c, "kill-execution", "Debugger.resume", nil, 0); err != nil {
 			return State{}, err

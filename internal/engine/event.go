@@ -10,22 +10,23 @@ type Kind string
 
 // The kinds of events a session captures.
 const (
-	KindContext   Kind = "context"   // an execution context was created
-	KindScript    Kind = "script"    // a script was parsed
-	KindConsole   Kind = "console"   // a console API call
-	KindException Kind = "exception" // an exception reached the inspector (uncaught or unhandled rejection)
-	KindPause     Kind = "pause"     // the debugger paused
-	KindResume    Kind = "resume"    // the debugger resumed
-	KindStdout    Kind = "stdout"    // one line the child wrote to stdout
-	KindStderr    Kind = "stderr"    // one line the child wrote to stderr
-	KindExit      Kind = "exit"      // the child process ended
-	KindLogpoint  Kind = "logpoint"  // a logpoint's line ran: its template, interpolated
-	KindHook      Kind = "hook"      // the program called an injected hook: its payload
+	KindContext    Kind = "context"    // an execution context was created
+	KindScript     Kind = "script"     // a script was parsed
+	KindConsole    Kind = "console"    // a console API call
+	KindException  Kind = "exception"  // an exception reached the inspector (uncaught or unhandled rejection)
+	KindPause      Kind = "pause"      // the debugger paused
+	KindResume     Kind = "resume"     // the debugger resumed
+	KindStdout     Kind = "stdout"     // one line the child wrote to stdout
+	KindStderr     Kind = "stderr"     // one line the child wrote to stderr
+	KindExit       Kind = "exit"       // the child process ended
+	KindLogpoint   Kind = "logpoint"   // a logpoint's line ran: its template, interpolated
+	KindHook       Kind = "hook"       // the program called an injected hook: its payload
+	KindBreakpoint Kind = "breakpoint" // a breakpoint or logpoint bound in a script: where
 )
 
 // Kinds lists every kind, in the order summaries report them.
 var Kinds = []Kind{KindContext, KindScript, KindConsole, KindException, KindPause, KindResume,
-	KindStdout, KindStderr, KindExit, KindLogpoint, KindHook}
+	KindStdout, KindStderr, KindExit, KindLogpoint, KindHook, KindBreakpoint}
 
 // ValidKind reports whether k is a kind the engine produces.
 func ValidKind(k Kind) bool {
@@ -41,18 +42,19 @@ func ValidKind(k Kind) bool {
 // Events are stored in their wire shape (the api package aliases these types) so the capture path
 // does not copy each event once more on its way out.
 type Event struct {
-	Seq       uint64         `json:"seq"`
-	Time      time.Time      `json:"time"`
-	Kind      Kind           `json:"kind"`
-	Context   *ContextInfo   `json:"context,omitempty"`
-	Script    *ScriptInfo    `json:"script,omitempty"`
-	Console   *ConsoleInfo   `json:"console,omitempty"`
-	Exception *ExceptionInfo `json:"exception,omitempty"`
-	Pause     *PauseInfo     `json:"pause,omitempty"`
-	Output    *OutputInfo    `json:"output,omitempty"`
-	Exit      *ExitInfo      `json:"exit,omitempty"`
-	Logpoint  *LogpointInfo  `json:"logpoint,omitempty"`
-	Hook      *HookInfo      `json:"hook,omitempty"`
+	Seq        uint64          `json:"seq"`
+	Time       time.Time       `json:"time"`
+	Kind       Kind            `json:"kind"`
+	Context    *ContextInfo    `json:"context,omitempty"`
+	Script     *ScriptInfo     `json:"script,omitempty"`
+	Console    *ConsoleInfo    `json:"console,omitempty"`
+	Exception  *ExceptionInfo  `json:"exception,omitempty"`
+	Pause      *PauseInfo      `json:"pause,omitempty"`
+	Output     *OutputInfo     `json:"output,omitempty"`
+	Exit       *ExitInfo       `json:"exit,omitempty"`
+	Logpoint   *LogpointInfo   `json:"logpoint,omitempty"`
+	Hook       *HookInfo       `json:"hook,omitempty"`
+	Breakpoint *BreakpointInfo `json:"breakpoint,omitempty"`
 }
 
 // Frame is one 1-based source position, usually a stack frame.
@@ -201,4 +203,11 @@ type Summary struct {
 	MaxEvents int          `json:"maxEvents"`
 	StartedAt time.Time    `json:"startedAt"`
 	EndedAt   *time.Time   `json:"endedAt,omitempty"`
+}
+
+// BreakpointInfo is where V8 bound a breakpoint or logpoint once a matching script loaded
+// (Debugger.breakpointResolved).
+type BreakpointInfo struct {
+	Ref      string `json:"ref"`
+	Location Frame  `json:"location"`
 }

@@ -39,5 +39,11 @@ func (s *Session) SetAsyncCallStackDepth(ctx context.Context, depth int) error {
 	if err != nil {
 		return err
 	}
-	return c.Call(ctx, "Debugger.setAsyncCallStackDepth", map[string]any{"maxDepth": depth}, nil)
+	if err := c.Call(ctx, "Debugger.setAsyncCallStackDepth", map[string]any{"maxDepth": depth}, nil); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.asyncDepth = depth
+	s.mu.Unlock()
+	return nil
 }

@@ -62,6 +62,7 @@ type Session struct {
 	refs         refTable        // v and o refs
 	scriptMeta   map[string]ScriptInfo
 	contexts     map[int]ContextInfo // live execution contexts
+	asyncDepth   int                 // async parents V8 records (POST async-depth); 0: off
 	unbindIDs    []string            // V8 breakpoints the chores loop is to remove
 	breakpoints  []*breakpoint       // in creation order
 	nextBP       int                 // the last bp ref number given
@@ -260,14 +261,20 @@ func (s *Session) onEvent(ev cdp.Event) {
 		if json.Unmarshal(ev.Params, &p) != nil {
 			return
 		}
+		var bound []BreakpointInfo
 		s.mu.Lock()
 		for _, bp := range s.breakpoints {
 			if bp.v8ID == p.BreakpointID {
 				l := p.Location
-				bp.resolved = append(bp.resolved, frameAt("", s.scripts[l.ScriptID], l.LineNumber, l.ColumnNumber, s.cwd))
+				fr := frameAt("", s.scripts[l.ScriptID], l.LineNumber, l.ColumnNumber, s.cwd)
+				bp.resolved = append(bp.resolved, fr)
+				bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
 			}
 		}
 		s.mu.Unlock()
+		for i := range bound {
+			s.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
+		}
 	}
 }
 
