@@ -394,6 +394,11 @@ func (s *Session) run(ctx context.Context, c clientCaller, cmd, method string, p
 	if from != nil && method != "Debugger.pause" {
 		s.leftPause(from)
 	}
+	return s.awaitPause(ctx, next, wait)
+}
+
+// awaitPause waits at most wait for next (the next pause) or the end, and returns the state then.
+func (s *Session) awaitPause(ctx context.Context, next <-chan struct{}, wait time.Duration) (State, error) {
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {

@@ -119,16 +119,7 @@ func (s *Session) Hotpatch(ctx context.Context, ws Workspace, file string, dryRu
 		return out, nil
 	}
 	s.leftPause(from)
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case <-next:
-	case <-s.done:
-	case <-t.C:
-	case <-ctx.Done():
-		return HotpatchResult{}, ctx.Err()
-	}
-	state, err := s.State(ctx, 0, 0)
+	state, err := s.awaitPause(ctx, next, wait)
 	if err != nil {
 		return HotpatchResult{}, err
 	}
