@@ -3,6 +3,7 @@ package tests
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,4 +83,34 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestDebugHotpatchTopFrame: patching the function the program is paused in restarts it, so the
+// pause is at its first line again and running on uses the new code.
+func TestDebugHotpatchTopFrame(t *testing.T) {
+	h, path := patchWorkspace(t)
+	s := h.debug(api.StartRequest{Target: "patchme.js", Breakpoints: []string{"patchme.js:3"}})
+	st, _ := h.waitPaused(s.ID, 0)
+	wantPausedIn(t, st, "patchme.js", "add", 3)
+	fixed := strings.Replace(readFile(t, path), "a - b", "a + b", 1)
+	if err := os.WriteFile(path, []byte(fixed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var res api.HotpatchResult
+	if code := h.call("POST", "/api/debug/"+s.ID+"/hotpatch", api.HotpatchRequest{File: "patchme.js"}, &res); code != 200 || res.Status != "Ok" {
+		t.Fatalf("patch while paused in add: %d %+v", code, res)
+	}
+	if !res.RestartedFrame || res.State == nil {
+		t.Fatalf("patch of the top frame's function: %+v, want it restarted", res)
+	}
+	wantPausedIn(t, *res.State, "patchme.js", "add", 3)
+	if src := res.State.Source; !slices.ContainsFunc(src, func(l api.SourceLine) bool { return l.Current && strings.Contains(l.Text, "a + b") }) {
+		t.Fatalf("source after the patch: %+v", src)
+	}
+	h.call("DELETE", "/api/debug/"+s.ID+"/breakpoints/all", nil, nil)
+	h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)})
+	// The breakpoint stopped the first call: the first sum printed is the restarted call's.
+	if text, _ := h.nextSum(s.ID, 0); text != "sum 5" {
+		t.Fatalf("first sum %q, want the patched add's 5", text)
+	}
 }
