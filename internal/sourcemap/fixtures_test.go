@@ -46,3 +46,28 @@ func TestFixtures(t *testing.T) {
 		t.Errorf("corrupt map: %v", err)
 	}
 }
+
+// TestFixturesRoundTrip: every reverse index entry maps forward to its own original line, and
+// each generated position the library maps is found again by Reverse.
+func TestFixturesRoundTrip(t *testing.T) {
+	dir, _ := filepath.Abs("../../tests/testdata/ts")
+	for _, tc := range []struct{ script, mapURL string }{
+		{"dist/app.js", "app.js.map"}, {"dist/service.js", "service.js.map"},
+		{"bundle/app.js", "app.js.map"}, {"esm/app.mjs", "app.mjs.map"},
+	} {
+		m, err := Load(context.Background(), "file://"+filepath.Join(dir, tc.script), tc.mapURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range m.rev {
+			gen := FromCDP(int(e.genLine), int(e.genCol))
+			o, ok := m.Forward(gen)
+			if !ok {
+				t.Fatalf("%s: Forward(%v) found nothing", tc.script, gen)
+			}
+			if !slices.Contains(m.Reverse(o.Source, o.Line), gen) {
+				t.Errorf("%s: Reverse(%s:%d) lacks %v", tc.script, o.Source, o.Line, gen)
+			}
+		}
+	}
+}
