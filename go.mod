@@ -7,6 +7,7 @@ require (
 	github.com/getkin/kin-openapi v0.153.0
 	github.com/go-chi/chi/v5 v5.5.0
 	github.com/go-playground/validator/v10 v10.30.6
+	github.com/go-sourcemap/sourcemap v2.1.4+incompatible
 	go.uber.org/goleak v1.3.0
 	golang.org/x/sys v0.49.0
 )

@@ -1,0 +1,20 @@
+package sourcemap
+
+import "testing"
+
+func FuzzVLQ(f *testing.F) {
+	for _, s := range []string{"A", "C", "D", "gB", "+/", "//////9", "hgggggE", "!"} {
+		f.Add(s, int32(0))
+	}
+	f.Add("", int32(-1<<31))
+	f.Add("", int32(1<<31-1))
+	f.Fuzz(func(t *testing.T, s string, v int32) {
+		decodeVLQ(s, 0) // never panics
+		_, _ = decodeMappings(s, 3)
+		enc := string(appendVLQ(nil, v))
+		got, next, err := decodeVLQ(enc, 0)
+		if err != nil || got != v || next != len(enc) {
+			t.Fatalf("%d encodes as %q, decodes to %d, %d, %v", v, enc, got, next, err)
+		}
+	})
+}

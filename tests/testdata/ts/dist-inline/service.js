@@ -1,0 +1,10 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.validate = validate;
+function validate(order) {
+    if (order.qty <= 0) {
+        throw new Error(`invalid quantity ${order.qty} for order ${order.id}`); // THROW
+    }
+    return order.qty * 2;
+}
+//# sourceMappingURL=data:application/json;base64,eyJ2ZXJzaW9uIjozLCJmaWxlIjoic2VydmljZS5qcyIsInNvdXJjZVJvb3QiOiIiLCJzb3VyY2VzIjpbIi4uL3NyYy9zZXJ2aWNlLnRzIl0sIm5hbWVzIjpbXSwibWFwcGluZ3MiOiI7O0FBTUEsNEJBS0M7QUFMRCxTQUFnQixRQUFRLENBQUMsS0FBWTtJQUNuQyxJQUFJLEtBQUssQ0FBQyxHQUFHLElBQUksQ0FBQyxFQUFFLENBQUM7UUFDbkIsTUFBTSxJQUFJLEtBQUssQ0FBQyxvQkFBb0IsS0FBSyxDQUFDLEdBQUcsY0FBYyxLQUFLLENBQUMsRUFBRSxFQUFFLENBQUMsQ0FBQyxDQUFDLFFBQVE7SUFDbEYsQ0FBQztJQUNELE9BQU8sS0FBSyxDQUFDLEdBQUcsR0FBRyxDQUFDLENBQUM7QUFDdkIsQ0FBQyIsInNvdXJjZXNDb250ZW50IjpbIi8vIHNlcnZpY2UgdmFsaWRhdGVzIG9yZGVyczsgYSBiYWQgcXVhbnRpdHkgdGhyb3dzIG9uIHRoZSBsaW5lIG1hcmtlZCBUSFJPVy5cbmV4cG9ydCBpbnRlcmZhY2UgT3JkZXIge1xuICBpZDogc3RyaW5nO1xuICBxdHk6IG51bWJlcjtcbn1cblxuZXhwb3J0IGZ1bmN0aW9uIHZhbGlkYXRlKG9yZGVyOiBPcmRlcik6IG51bWJlciB7XG4gIGlmIChvcmRlci5xdHkgPD0gMCkge1xuICAgIHRocm93IG5ldyBFcnJvcihgaW52YWxpZCBxdWFudGl0eSAke29yZGVyLnF0eX0gZm9yIG9yZGVyICR7b3JkZXIuaWR9YCk7IC8vIFRIUk9XXG4gIH1cbiAgcmV0dXJuIG9yZGVyLnF0eSAqIDI7XG59XG4iXX0=
