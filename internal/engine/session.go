@@ -63,6 +63,7 @@ type Session struct {
 	scriptMeta   map[string]ScriptInfo
 	contexts     map[int]ContextInfo // live execution contexts
 	asyncDepth   int                 // async parents V8 records (POST async-depth); 0: off
+	heap         *heapState          // heap snapshots, made on first use (heap.go)
 	unbindIDs    []string            // V8 breakpoints the chores loop is to remove
 	breakpoints  []*breakpoint       // in creation order
 	nextBP       int                 // the last bp ref number given
@@ -255,6 +256,13 @@ func (s *Session) onEvent(ev cdp.Event) {
 			s.onLogpoint(p.Payload)
 		} else {
 			s.onHook(p.Name, p.Payload)
+		}
+	case "HeapProfiler.addHeapSnapshotChunk":
+		var p struct {
+			Chunk string `json:"chunk"`
+		}
+		if json.Unmarshal(ev.Params, &p) == nil {
+			s.onHeapChunk(p.Chunk)
 		}
 	case "Debugger.breakpointResolved":
 		var p breakpointResolved

@@ -38,6 +38,7 @@ func (a *app) mountInspect(r chi.Router) {
 	r.Post(debugRoutes+"/set", a.setVariable)       // set a variable of a paused frame
 	r.Post(debugRoutes+"/set-return", a.setReturn)  // replace the value being returned
 	r.Delete(debugRoutes+"/refs", a.clearRefs)      // release the o refs' objects
+	a.mountProfile(r)
 }
 
 // queryInt reads an optional non-negative integer query parameter, capped.

@@ -1,0 +1,365 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// ErrDiskCap: a session's heap snapshots would pass its disk cap.
+var ErrDiskCap = errors.New("disk cap reached")
+
+// MaxSnapshotBytes caps the snapshot files a session keeps on disk.
+const MaxSnapshotBytes = 2 << 30
+
+// heapState is a session's heap snapshots: files in a directory of its own, removed when the
+// session ends.
+type heapState struct {
+	mu        sync.Mutex
+	dir       string
+	enabled   bool
+	next      int
+	snapshots []*heapSnapshot
+	active    *chunkWriter // the snapshot being received, nil between snapshots
+}
+
+type heapSnapshot struct {
+	Ref     string
+	Tag     string
+	Path    string
+	Bytes   int64
+	Summary *HeapSummary
+}
+
+// chunkWriter writes a snapshot's chunks to its file and tells when the JSON text is whole: the
+// takeHeapSnapshot reply can overtake the last chunks, which the dispatcher delivers later.
+type chunkWriter struct {
+	f        *os.File
+	n        int64
+	depth    int
+	inString bool
+	escaped  bool
+	started  bool
+	err      error
+	done     chan struct{}
+	closed   bool
+}
+
+func (w *chunkWriter) write(chunk string) {
+	if w.closed {
+		return
+	}
+	if w.err == nil {
+		var n int
+		n, w.err = io.WriteString(w.f, chunk)
+		w.n += int64(n)
+		if w.err == nil && w.n > MaxSnapshotBytes {
+			w.err = fmt.Errorf("%w: a snapshot past %d bytes", ErrDiskCap, MaxSnapshotBytes)
+		}
+	}
+	for i := 0; i < len(chunk); i++ {
+		c := chunk[i]
+		switch {
+		case w.inString:
+			switch {
+			case w.escaped:
+				w.escaped = false
+			case c == '\\':
+				w.escaped = true
+			case c == '"':
+				w.inString = false
+			}
+		case c == '"':
+			w.inString = true
+		case c == '{' || c == '[':
+			w.depth++
+			w.started = true
+		case c == '}' || c == ']':
+			w.depth--
+		}
+	}
+	if (w.started && w.depth == 0) || w.err != nil {
+		w.closed = true
+		close(w.done)
+	}
+}
+
+// heapDir returns the session's heap state, making its directory on first use.
+func (s *Session) heapDir() (*heapState, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.heap != nil {
+		return s.heap, nil
+	}
+	dir, err := os.MkdirTemp("", "traced-"+s.id+"-")
+	if err != nil {
+		return nil, fmt.Errorf("heap dir: %w", err)
+	}
+	s.heap = &heapState{dir: dir}
+	go func() { <-s.done; os.RemoveAll(dir) }() // the files go with the session
+	return s.heap, nil
+}
+
+// onHeapChunk receives one chunk of the snapshot being taken (dispatcher goroutine).
+func (s *Session) onHeapChunk(chunk string) {
+	s.mu.Lock()
+	h := s.heap
+	s.mu.Unlock()
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.active != nil {
+		h.active.write(chunk)
+	}
+}
+
+// SnapshotInfo answers a heap snapshot: its ref, where to download it, and its summary.
+type SnapshotInfo struct {
+	Ref      string      `json:"ref"`
+	Tag      string      `json:"tag,omitempty"`
+	Bytes    int64       `json:"bytes"`
+	Download string      `json:"download"`
+	Nodes    int         `json:"nodes"`
+	Total    int64       `json:"totalSize"`
+	Classes  []HeapClass `json:"classes"` // the top ones by self size
+	Retained string      `json:"retained"`
+}
+
+// HeapSnapshot takes a heap snapshot (HeapProfiler.takeHeapSnapshot), streams it to a file and
+// answers its summary by constructor, the top classes.
+func (s *Session) HeapSnapshot(ctx context.Context, tag string, top int) (SnapshotInfo, error) {
+	_, c, err := s.pauseNow()
+	if err != nil {
+		return SnapshotInfo{}, err
+	}
+	h, err := s.heapDir()
+	if err != nil {
+		return SnapshotInfo{}, err
+	}
+	h.mu.Lock()
+	if h.active != nil {
+		h.mu.Unlock()
+		return SnapshotInfo{}, fmt.Errorf("%w: a snapshot is being taken", ErrBadInput)
+	}
+	var used int64
+	for _, sn := range h.snapshots {
+		used += sn.Bytes
+	}
+	if used >= MaxSnapshotBytes {
+		h.mu.Unlock()
+		return SnapshotInfo{}, fmt.Errorf("%w: the session's snapshots hold %d bytes", ErrDiskCap, used)
+	}
+	h.next++
+	ref := "hs" + strconv.Itoa(h.next)
+	path := filepath.Join(h.dir, ref+".heapsnapshot")
+	f, err := os.Create(path)
+	if err != nil {
+		h.mu.Unlock()
+		return SnapshotInfo{}, fmt.Errorf("snapshot file: %w", err)
+	}
+	w := &chunkWriter{f: f, done: make(chan struct{})}
+	h.active = w
+	enable := !h.enabled
+	h.enabled = true
+	h.mu.Unlock()
+	finish := func() error {
+		h.mu.Lock()
+		h.active = nil
+		h.mu.Unlock()
+		return f.Close()
+	}
+	if enable {
+		if err := c.Call(ctx, "HeapProfiler.enable", nil, nil); err != nil {
+			finish()
+			return SnapshotInfo{}, fmt.Errorf("snapshot: %w", err)
+		}
+	}
+	// A snapshot of a large heap takes seconds: the call is bounded by the request, not callTimeout.
+	if err := c.Call(ctx, "HeapProfiler.takeHeapSnapshot", map[string]any{"reportProgress": false}, nil); err != nil {
+		finish()
+		os.Remove(path)
+		return SnapshotInfo{}, fmt.Errorf("snapshot: %w", err)
+	}
+	select {
+	case <-w.done:
+	case <-s.done:
+	case <-ctx.Done():
+	case <-time.After(time.Minute): // the reply came; the chunks are only behind in the queue
+	}
+	h.mu.Lock()
+	werr, complete := w.err, w.closed && w.err == nil
+	h.mu.Unlock()
+	if err := finish(); err != nil && werr == nil {
+		werr = err
+	}
+	if werr != nil || !complete {
+		os.Remove(path)
+		if werr == nil {
+			werr = errors.New("the snapshot ended before its last chunk")
+		}
+		return SnapshotInfo{}, fmt.Errorf("snapshot: %w", werr)
+	}
+	rf, err := os.Open(path)
+	if err != nil {
+		return SnapshotInfo{}, fmt.Errorf("snapshot: %w", err)
+	}
+	defer rf.Close()
+	sum, err := summarizeHeapSnapshot(rf)
+	if err != nil {
+		return SnapshotInfo{}, fmt.Errorf("snapshot summary: %w", err)
+	}
+	sn := &heapSnapshot{Ref: ref, Tag: tag, Path: path, Bytes: w.n, Summary: sum}
+	h.mu.Lock()
+	h.snapshots = append(h.snapshots, sn)
+	h.mu.Unlock()
+	return snapshotInfo(sn, top), nil
+}
+
+func snapshotInfo(sn *heapSnapshot, top int) SnapshotInfo {
+	return SnapshotInfo{Ref: sn.Ref, Tag: sn.Tag, Bytes: sn.Bytes, Download: "GET heap/snapshots/" + sn.Ref,
+		Nodes: sn.Summary.Nodes, Total: sn.Summary.TotalSize, Classes: sn.Summary.Classes[:min(top, len(sn.Summary.Classes))],
+		Retained: sn.Summary.Retained}
+}
+
+// snapshotOf finds a snapshot by ref (or tag).
+func (s *Session) snapshotOf(ref string) (*heapSnapshot, error) {
+	if err := s.debugOnly(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	h := s.heap
+	s.mu.Unlock()
+	if h != nil {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		for _, sn := range h.snapshots {
+			if sn.Ref == ref || (sn.Tag != "" && sn.Tag == ref) {
+				return sn, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("%w: heap snapshot %q", ErrNoRef, ref)
+}
+
+// SnapshotFile opens a snapshot's file for download.
+func (s *Session) SnapshotFile(ref string) (*os.File, error) {
+	sn, err := s.snapshotOf(ref)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(sn.Path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s is gone with its session", ErrFinished, ref)
+	}
+	return f, nil
+}
+
+// ClassDelta is how one constructor changed between two snapshots.
+type ClassDelta struct {
+	Name       string `json:"name"`
+	CountDelta int    `json:"countDelta"`
+	SizeDelta  int64  `json:"sizeDelta"`
+	Count      int    `json:"count"` // in the later snapshot
+	Size       int64  `json:"size"`
+}
+
+// HeapDiff answers a diff of two snapshots: the constructors that changed most in size first.
+type HeapDiff struct {
+	From      string       `json:"from"`
+	To        string       `json:"to"`
+	SizeDelta int64        `json:"sizeDelta"`
+	Classes   []ClassDelta `json:"classes"`
+}
+
+// DiffSnapshots compares two snapshots by constructor, sorted by size impact, the top ones.
+func (s *Session) DiffSnapshots(from, to string, top int) (HeapDiff, error) {
+	a, err := s.snapshotOf(from)
+	if err != nil {
+		return HeapDiff{}, err
+	}
+	b, err := s.snapshotOf(to)
+	if err != nil {
+		return HeapDiff{}, err
+	}
+	deltas := map[string]*ClassDelta{}
+	get := func(name string) *ClassDelta {
+		d := deltas[name]
+		if d == nil {
+			d = &ClassDelta{Name: name}
+			deltas[name] = d
+		}
+		return d
+	}
+	for _, c := range a.Summary.Classes {
+		d := get(c.Name)
+		d.CountDelta -= c.Count
+		d.SizeDelta -= c.SelfSize
+	}
+	for _, c := range b.Summary.Classes {
+		d := get(c.Name)
+		d.CountDelta += c.Count
+		d.SizeDelta += c.SelfSize
+		d.Count, d.Size = c.Count, c.SelfSize
+	}
+	out := HeapDiff{From: a.Ref, To: b.Ref, SizeDelta: b.Summary.TotalSize - a.Summary.TotalSize, Classes: []ClassDelta{}}
+	for _, d := range deltas {
+		if d.CountDelta != 0 || d.SizeDelta != 0 {
+			out.Classes = append(out.Classes, *d)
+		}
+	}
+	abs := func(n int64) int64 { return max(n, -n) }
+	slices.SortFunc(out.Classes, func(x, y ClassDelta) int {
+		return cmp.Or(cmp.Compare(abs(y.SizeDelta), abs(x.SizeDelta)), cmp.Compare(y.CountDelta, x.CountDelta), cmp.Compare(x.Name, y.Name))
+	})
+	out.Classes = out.Classes[:min(top, len(out.Classes))]
+	return out, nil
+}
+
+// HeapUsage is V8's heap use now (Runtime.getHeapUsage), in bytes.
+type HeapUsage struct {
+	Used         int64 `json:"used"`
+	Total        int64 `json:"total"`
+	Embedder     int64 `json:"embedder,omitempty"`
+	BackingStore int64 `json:"backingStore,omitempty"`
+}
+
+// HeapUsage reads the heap's use.
+func (s *Session) HeapUsage(ctx context.Context) (HeapUsage, error) {
+	_, c, err := s.pauseNow()
+	if err != nil {
+		return HeapUsage{}, err
+	}
+	var res struct {
+		UsedSize             float64 `json:"usedSize"`
+		TotalSize            float64 `json:"totalSize"`
+		EmbedderHeapUsedSize float64 `json:"embedderHeapUsedSize"`
+		BackingStorageSize   float64 `json:"backingStorageSize"`
+	}
+	if err := c.Call(ctx, "Runtime.getHeapUsage", nil, &res); err != nil {
+		return HeapUsage{}, fmt.Errorf("heap usage: %w", err)
+	}
+	return HeapUsage{Used: int64(res.UsedSize), Total: int64(res.TotalSize),
+		Embedder: int64(res.EmbedderHeapUsedSize), BackingStore: int64(res.BackingStorageSize)}, nil
+}
+
+// CollectGarbage runs a full GC (HeapProfiler.collectGarbage) and answers the usage after.
+func (s *Session) CollectGarbage(ctx context.Context) (HeapUsage, error) {
+	_, c, err := s.pauseNow()
+	if err != nil {
+		return HeapUsage{}, err
+	}
+	if err := c.Call(ctx, "HeapProfiler.collectGarbage", nil, nil); err != nil {
+		return HeapUsage{}, fmt.Errorf("gc: %w", err)
+	}
+	return s.HeapUsage(ctx)
+}

@@ -1,0 +1,12 @@
+// Fixture of the heap tests: each grow(n) keeps n more LeakyThing objects alive, forever.
+class LeakyThing {
+  constructor(i) {
+    this.i = i; this.a = 1; this.b = 2; this.c = 3; this.d = 4; this.e = 5; this.f = 6; this.g = 7;
+  }
+}
+globalThis.kept = [];
+globalThis.grow = (n) => {
+  for (let i = 0; i < n; i++) kept.push(new LeakyThing(i));
+  return kept.length;
+};
+setInterval(() => {}, 1000);
