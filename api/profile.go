@@ -23,3 +23,24 @@ type HeapDiffRequest struct {
 	To   string `json:"to" validate:"required"`
 	Top  int    `json:"top,omitempty" validate:"omitempty,min=1,max=500"`
 }
+
+// CPU profile answers, in their wire shape.
+type (
+	CPUProfile   = engine.CPUProfile
+	FunctionTime = engine.FunctionTime
+)
+
+// CPUStartRequest is the body of POST /api/debug/{session}/cpu/start.
+type CPUStartRequest struct {
+	IntervalUs int `json:"intervalUs,omitempty" validate:"omitempty,min=10,max=1000000"` // default 1000
+}
+
+// CPUStopRequest is the body of POST /api/debug/{session}/cpu/stop.
+type CPUStopRequest struct {
+	Top int `json:"top,omitempty" validate:"omitempty,min=1,max=200"` // default 10
+}
+
+// CPUStartResponse answers POST /api/debug/{session}/cpu/start.
+type CPUStartResponse struct {
+	IntervalUs int `json:"intervalUs"`
+}

@@ -3,6 +3,8 @@ package tests
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
+	"strings"
 	"testing"
 
 	"traced/api"
@@ -57,5 +59,44 @@ func TestDebugHeapSnapshotDiff(t *testing.T) {
 	}
 	if int64(len(raw)) != before.Bytes {
 		t.Errorf("downloaded %d bytes, the snapshot said %d", len(raw), before.Bytes)
+	}
+}
+
+// TestDebugCPUProfile: profiling a CPU-bound call puts its hot function first by self time, at
+// its line, and the kept profile downloads as a standard .cpuprofile.
+func TestDebugCPUProfile(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "hot.js"})
+	var started api.CPUStartResponse
+	h.post(s.ID, "cpu/start", api.CPUStartRequest{IntervalUs: 500}, &started)
+	if started.IntervalUs != 500 {
+		t.Fatalf("cpu/start: %+v", started)
+	}
+	h.evalWith(s.ID, api.EvalRequest{Expression: "work()", TimeoutMs: 30000})
+	var prof api.CPUProfile
+	h.post(s.ID, "cpu/stop", api.CPUStopRequest{Top: 5}, &prof)
+	if len(prof.Self) == 0 || prof.Self[0].Function != "hot" || prof.Self[0].File != "hot.js" || prof.Self[0].Line != 2 {
+		t.Fatalf("top by self time %+v, want hot at hot.js:2", prof.Self)
+	}
+	if prof.Self[0].SelfPct < 50 || prof.Samples == 0 || len(prof.Self) > 5 {
+		t.Fatalf("profile %+v, want hot to hold most of the samples", prof)
+	}
+	if !slices.ContainsFunc(prof.Total, func(f api.FunctionTime) bool {
+		return strings.HasSuffix(f.Function, "work") && f.TotalMs >= prof.Self[0].SelfMs
+	}) {
+		t.Fatalf("top by total time %+v, want work with at least hot's time", prof.Total)
+	}
+	status, raw := h.send(h.request("GET", "/api/debug/"+s.ID+"/"+strings.TrimPrefix(prof.Download, "GET "), nil))
+	var file map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &file); status != http.StatusOK || err != nil {
+		t.Fatalf("download: %d %v", status, err)
+	}
+	for _, key := range []string{"nodes", "startTime", "endTime", "samples", "timeDeltas"} {
+		if _, ok := file[key]; !ok {
+			t.Errorf("the downloaded profile lacks %q", key)
+		}
+	}
+	if e := h.errorOf(h.request("GET", "/api/debug/"+s.ID+"/cpu/profiles/cpu9", nil), http.StatusNotFound); e.Code != "no_such_snapshot" {
+		t.Fatalf("unknown profile: %+v", e)
 	}
 }

@@ -27,6 +27,7 @@ type heapState struct {
 	dir       string
 	enabled   bool
 	next      int
+	nextCPU   int // the last cpu profile number given
 	snapshots []*heapSnapshot
 	active    *chunkWriter // the snapshot being received, nil between snapshots
 }
@@ -92,8 +93,9 @@ func (w *chunkWriter) write(chunk string) {
 	}
 }
 
-// heapDir returns the session's heap state, making its directory on first use.
-func (s *Session) heapDir() (*heapState, error) {
+// dataDir returns the session's heap state and the directory of its snapshot and profile files,
+// made on first use.
+func (s *Session) dataDir() (*heapState, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.heap != nil {
@@ -142,7 +144,7 @@ func (s *Session) HeapSnapshot(ctx context.Context, tag string, top int) (Snapsh
 	if err != nil {
 		return SnapshotInfo{}, err
 	}
-	h, err := s.heapDir()
+	h, err := s.dataDir()
 	if err != nil {
 		return SnapshotInfo{}, err
 	}

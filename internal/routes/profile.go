@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"os"
 
 	"github.com/go-chi/chi/v5"
 
@@ -14,13 +15,46 @@ import (
 // defaultHeapTop is how many constructors a snapshot summary or a diff lists unless asked.
 const defaultHeapTop = 20
 
-// mountProfile serves the heap routes.
+// mountProfile serves the heap and CPU profile routes.
 func (a *app) mountProfile(r chi.Router) {
 	r.Get(debugRoutes+"/heap/usage", a.heapUsage)                  // V8's heap use now
 	r.Post(debugRoutes+"/heap/gc", a.heapGC)                       // a full GC, then the use
 	r.Post(debugRoutes+"/heap/snapshot", a.heapSnapshot)           // a snapshot to disk, summarised
 	r.Get(debugRoutes+"/heap/snapshots/{ref}", a.downloadSnapshot) // the .heapsnapshot file
 	r.Post(debugRoutes+"/heap/diff", a.heapDiff)                   // two snapshots by constructor
+	r.Post(debugRoutes+"/cpu/start", a.cpuStart)                   // start the sampling CPU profiler
+	r.Post(debugRoutes+"/cpu/stop", a.cpuStop)                     // stop it: the top functions
+	r.Get(debugRoutes+"/cpu/profiles/{ref}", a.downloadProfile)    // the .cpuprofile file
+}
+
+// defaultCPUTop is how many functions a CPU profile lists unless asked.
+const defaultCPUTop = 10
+
+func (a *app) cpuStart(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeValid[api.CPUStartRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	interval := cmpOr(req.IntervalUs, engine.DefaultSamplingInterval)
+	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+		return api.CPUStartResponse{IntervalUs: interval}, s.StartCPUProfile(r.Context(), interval)
+	})
+}
+
+func (a *app) cpuStop(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeValid[api.CPUStopRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+		return s.StopCPUProfile(r.Context(), cmpOr(req.Top, defaultCPUTop))
+	})
+}
+
+func (a *app) downloadProfile(w http.ResponseWriter, r *http.Request) {
+	a.download(w, r, ".cpuprofile", func(s *engine.Session, ref string) (*os.File, error) { return s.ProfileFile(ref) })
 }
 
 func (a *app) heapUsage(w http.ResponseWriter, r *http.Request) {
@@ -56,20 +90,25 @@ func (a *app) heapDiff(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *app) downloadSnapshot(w http.ResponseWriter, r *http.Request) {
+	a.download(w, r, ".heapsnapshot", func(s *engine.Session, ref string) (*os.File, error) { return s.SnapshotFile(ref) })
+}
+
+// download streams a file of the session named by the path's ref as a JSON attachment.
+func (a *app) download(w http.ResponseWriter, r *http.Request, ext string, open func(*engine.Session, string) (*os.File, error)) {
 	s, err := a.debugSession(r)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
 	ref := chi.URLParam(r, "ref")
-	f, err := s.SnapshotFile(ref)
+	f, err := open(s, ref)
 	if err != nil {
 		a.writeError(w, r, heapError(r, err))
 		return
 	}
 	defer f.Close()
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+ref+`.heapsnapshot"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+ref+ext+`"`)
 	w.WriteHeader(http.StatusOK)
 	io.Copy(w, f) // a client gone mid-download is its own loss
 }
@@ -78,7 +117,7 @@ func (a *app) downloadSnapshot(w http.ResponseWriter, r *http.Request) {
 func heapError(r *http.Request, err error) error {
 	switch {
 	case errors.Is(err, engine.ErrNoRef):
-		return newError(http.StatusNotFound, "no_such_snapshot", err.Error(), "POST "+debugPath(r, "heap/snapshot")+" takes one (hs1, hs2...)")
+		return newError(http.StatusNotFound, "no_such_snapshot", err.Error(), "POST "+debugPath(r, "heap/snapshot")+" takes one (hs1...), POST "+debugPath(r, "cpu/stop")+" keeps a profile (cpu1...)")
 	case errors.Is(err, engine.ErrDiskCap):
 		return newError(http.StatusConflict, "disk_cap", err.Error(), "end the session to free its snapshots")
 	}
