@@ -44,3 +44,26 @@ type CPUStopRequest struct {
 type CPUStartResponse struct {
 	IntervalUs int `json:"intervalUs"`
 }
+
+// Coverage answers, in their wire shape.
+type (
+	ScriptCoverage   = engine.ScriptCoverage
+	FunctionCoverage = engine.FunctionCoverage
+	LineRange        = engine.LineRange
+)
+
+// CoverageStartRequest is the body of POST /api/debug/{session}/coverage/start.
+type CoverageStartRequest struct {
+	Detailed bool `json:"detailed,omitempty"` // block-level ranges, not only functions
+}
+
+// CoverageRequest is the body of POST /api/debug/{session}/coverage/take and coverage/stop.
+type CoverageRequest struct {
+	File      string `json:"file,omitempty"`      // one script, relative to the session's cwd
+	Uncovered bool   `json:"uncovered,omitempty"` // only functions that never ran
+}
+
+// CoverageResponse answers coverage/take and coverage/stop.
+type CoverageResponse struct {
+	Scripts []ScriptCoverage `json:"scripts"`
+}

@@ -14,6 +14,9 @@ import (
 	"time"
 )
 
+// ErrNotStarted: stopping or reading a profiler that was not started.
+var ErrNotStarted = errors.New("not started")
+
 // ErrDiskCap: a session's heap snapshots would pass its disk cap.
 var ErrDiskCap = errors.New("disk cap reached")
 
@@ -27,7 +30,9 @@ type heapState struct {
 	dir       string
 	enabled   bool
 	next      int
-	nextCPU   int // the last cpu profile number given
+	nextCPU   int  // the last cpu profile number given
+	profiling bool // the CPU profiler runs
+	covering  bool // precise coverage is collected
 	snapshots []*heapSnapshot
 	active    *chunkWriter // the snapshot being received, nil between snapshots
 }
@@ -109,6 +114,22 @@ func (s *Session) dataDir() (*heapState, error) {
 	go func() { <-s.done; os.RemoveAll(dir) }() // the files go with the session
 	return s.heap, nil
 }
+
+// setFlag sets one of the profiler flags and returns its value before.
+func (s *Session) setFlag(flag func(*heapState) *bool, v bool) (bool, error) {
+	h, err := s.dataDir()
+	if err != nil {
+		return false, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	old := *flag(h)
+	*flag(h) = v
+	return old, nil
+}
+
+func profilingFlag(h *heapState) *bool { return &h.profiling }
+func coveringFlag(h *heapState) *bool  { return &h.covering }
 
 // onHeapChunk receives one chunk of the snapshot being taken (dispatcher goroutine).
 func (s *Session) onHeapChunk(chunk string) {

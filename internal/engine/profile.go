@@ -36,7 +36,8 @@ func (s *Session) StartCPUProfile(ctx context.Context, intervalUs int) error {
 			return fmt.Errorf("cpu start: %w", err)
 		}
 	}
-	return nil
+	_, err = s.setFlag(profilingFlag, true)
+	return err
 }
 
 // FunctionTime is one function's share of a CPU profile.
@@ -82,11 +83,14 @@ func (s *Session) StopCPUProfile(ctx context.Context, top int) (CPUProfile, erro
 	if err != nil {
 		return CPUProfile{}, err
 	}
+	if was, err := s.setFlag(profilingFlag, false); err != nil || !was {
+		return CPUProfile{}, cmp.Or(err, fmt.Errorf("%w: the CPU profiler (POST cpu/start)", ErrNotStarted))
+	}
 	var res struct {
 		Profile json.RawMessage `json:"profile"`
 	}
 	if err := c.Call(ctx, "Profiler.stop", nil, &res); err != nil {
-		return CPUProfile{}, fmt.Errorf("cpu stop (was it started? POST cpu/start): %w", err)
+		return CPUProfile{}, fmt.Errorf("cpu stop: %w", err)
 	}
 	var p cpuProfile
 	if err := json.Unmarshal(res.Profile, &p); err != nil {

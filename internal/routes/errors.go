@@ -47,6 +47,12 @@ func (a *app) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, engine.ErrAsyncStacks):
 		he = newError(http.StatusConflict, "async_stacks_on", err.Error(),
 			"the program keeps running; a callback started while async stacks were on cannot be cut short: stop the session (POST /api/trace/stop), or set async-depth 0 before the loop begins")
+	case errors.Is(err, engine.ErrNotStarted):
+		start := "cpu/start"
+		if strings.Contains(err.Error(), "coverage") {
+			start = "coverage/start"
+		}
+		he = newError(http.StatusConflict, "not_started", err.Error(), "POST "+debugPath(r, start)+" first")
 	case errors.Is(err, engine.ErrStaleRef):
 		he = newError(http.StatusConflict, "stale_ref", err.Error(),
 			"value refs last until the program moves on: GET "+debugPath(r, "state")+" gives fresh ones; GET "+debugPath(r, "props")+"?ref=v1 keeps a value as an o ref")

@@ -25,6 +25,36 @@ func (a *app) mountProfile(r chi.Router) {
 	r.Post(debugRoutes+"/cpu/start", a.cpuStart)                   // start the sampling CPU profiler
 	r.Post(debugRoutes+"/cpu/stop", a.cpuStop)                     // stop it: the top functions
 	r.Get(debugRoutes+"/cpu/profiles/{ref}", a.downloadProfile)    // the .cpuprofile file
+	r.Post(debugRoutes+"/coverage/start", a.coverageStart)         // start precise coverage
+	r.Post(debugRoutes+"/coverage/take", a.coverageTake)           // read it, go on collecting
+	r.Post(debugRoutes+"/coverage/stop", a.coverageStop)           // read it and stop
+}
+
+func (a *app) coverageStart(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeValid[api.CoverageStartRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+		return api.CoverageStartRequest{Detailed: req.Detailed}, s.StartCoverage(r.Context(), req.Detailed)
+	})
+}
+
+func (a *app) coverageTake(w http.ResponseWriter, r *http.Request) { a.coverage(w, r, false) }
+
+func (a *app) coverageStop(w http.ResponseWriter, r *http.Request) { a.coverage(w, r, true) }
+
+func (a *app) coverage(w http.ResponseWriter, r *http.Request, stop bool) {
+	req, err := decodeValid[api.CoverageRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+		sc, err := s.TakeCoverage(r.Context(), engine.CoverageSpec{File: req.File, Uncovered: req.Uncovered, Stop: stop})
+		return api.CoverageResponse{Scripts: sc}, err
+	})
 }
 
 // defaultCPUTop is how many functions a CPU profile lists unless asked.
