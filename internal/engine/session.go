@@ -54,23 +54,23 @@ type Session struct {
 	// Debugger state (debug sessions), under mu.
 	mode         string
 	pauseOnStart bool
-	startPause   chan struct{}   // closed at node's first-line break (debug sessions)
-	startSeen    bool            // that break was seen
-	paused       *debuggerPaused // the current pause; nil while running
-	nextPause    chan struct{}   // closed at the next pause (or the end), then replaced
-	evalValues   bool            // evals made values (evalGroup) not released yet
-	refs         refTable        // v and o refs
-	scriptMeta   map[string]ScriptInfo
-	contexts     map[int]ContextInfo // live execution contexts
-	asyncDepth   int                 // async parents V8 records (POST async-depth); 0: off
-	heap         *heapState          // heap snapshots, made on first use (heap.go)
-	unbindIDs    []string            // V8 breakpoints the chores loop is to remove
-	breakpoints  []*breakpoint       // in creation order
-	nextBP       int                 // the last bp ref number given
-	sources      map[string][]string // scriptId -> lines, fetched on first view
-	onLoadID     string              // the V8 id of the break-on-script-load instrumentation breakpoint
-	blackbox     []string            // URL patterns stepping skips, as last sent to V8
-	hooks        []*Hook             // bindings the program calls to emit hook events
+	startPause   chan struct{}         // closed at node's first-line break (debug sessions)
+	startSeen    bool                  // that break was seen
+	paused       *debuggerPaused       // the current pause; nil while running
+	nextPause    chan struct{}         // closed at the next pause (or the end), then replaced
+	evalValues   bool                  // evals made values (evalGroup) not released yet
+	refs         refTable              // v and o refs
+	scriptMeta   map[string]ScriptInfo // scriptId -> what its script event said, for GET scripts
+	contexts     map[int]ContextInfo   // live execution contexts
+	asyncDepth   int                   // async parents V8 records (POST async-depth); 0: off
+	heap         *heapState            // heap snapshots, made on first use (heap.go)
+	unbindIDs    []string              // V8 breakpoints the chores loop is to remove
+	breakpoints  []*breakpoint         // in creation order
+	nextBP       int                   // the last bp ref number given
+	sources      map[string][]string   // scriptId -> lines, fetched on first view
+	onLoadID     string                // the V8 id of the break-on-script-load instrumentation breakpoint
+	blackbox     []string              // URL patterns stepping skips, as last sent to V8
+	hooks        []*Hook               // bindings the program calls to emit hook events
 
 	consoleSeen  int // dispatcher only
 	discardEvery int // console events between two discards
