@@ -67,3 +67,21 @@ type CoverageRequest struct {
 type CoverageResponse struct {
 	Scripts []ScriptCoverage `json:"scripts"`
 }
+
+// Heap sampling answers, in their wire shape.
+type (
+	HeapSampling   = engine.HeapSampling
+	AllocationSite = engine.AllocationSite
+)
+
+// SamplingStartRequest is the body of POST /api/debug/{session}/heap/sampling/start.
+type SamplingStartRequest struct {
+	IntervalBytes  int  `json:"intervalBytes,omitempty" validate:"omitempty,min=1,max=1073741824"` // default 32768
+	IncludeMajorGC bool `json:"includeMajorGC,omitempty"`                                          // objects a major GC collected count too
+	IncludeMinorGC bool `json:"includeMinorGC,omitempty"`
+}
+
+// SamplingStopRequest is the body of POST /api/debug/{session}/heap/sampling/stop.
+type SamplingStopRequest struct {
+	Top int `json:"top,omitempty" validate:"omitempty,min=1,max=200"` // default 10
+}

@@ -136,3 +136,23 @@ func TestDebugCoverage(t *testing.T) {
 		t.Fatalf("take after stop: %+v", e)
 	}
 }
+
+// TestDebugHeapSampling: sampling while grow() allocates puts the LeakyThing constructor (or
+// grow) at the top allocation site, with a stack that names the caller.
+func TestDebugHeapSampling(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "leak.js"})
+	h.post(s.ID, "heap/sampling/start", api.SamplingStartRequest{IntervalBytes: 1024}, nil)
+	h.eval(s.ID, "grow(20000)", 0)
+	var res api.HeapSampling
+	h.post(s.ID, "heap/sampling/stop", api.SamplingStopRequest{Top: 3}, &res)
+	if len(res.Sites) == 0 || res.Sites[0].File != "leak.js" || !slices.Contains([]string{"LeakyThing", "globalThis.grow", "grow"}, res.Sites[0].Function) {
+		t.Fatalf("sites %+v, want the allocating function in leak.js first", res.Sites)
+	}
+	if len(res.Sites[0].Stack) == 0 || !strings.Contains(res.Sites[0].Stack[0], "leak.js:") {
+		t.Fatalf("site stack %+v", res.Sites[0].Stack)
+	}
+	if e := h.errorOf(h.request("POST", "/api/debug/"+s.ID+"/heap/sampling/stop", api.SamplingStopRequest{}), http.StatusConflict); e.Code != "not_started" {
+		t.Fatalf("stop twice: %+v", e)
+	}
+}

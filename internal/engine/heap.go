@@ -33,6 +33,7 @@ type heapState struct {
 	nextCPU   int  // the last cpu profile number given
 	profiling bool // the CPU profiler runs
 	covering  bool // precise coverage is collected
+	sampling  bool // the sampling heap profiler runs
 	snapshots []*heapSnapshot
 	active    *chunkWriter // the snapshot being received, nil between snapshots
 }
@@ -130,6 +131,7 @@ func (s *Session) setFlag(flag func(*heapState) *bool, v bool) (bool, error) {
 
 func profilingFlag(h *heapState) *bool { return &h.profiling }
 func coveringFlag(h *heapState) *bool  { return &h.covering }
+func samplingFlag(h *heapState) *bool  { return &h.sampling }
 
 // onHeapChunk receives one chunk of the snapshot being taken (dispatcher goroutine).
 func (s *Session) onHeapChunk(chunk string) {

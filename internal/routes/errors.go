@@ -49,8 +49,11 @@ func (a *app) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			"the program keeps running; a callback started while async stacks were on cannot be cut short: stop the session (POST /api/trace/stop), or set async-depth 0 before the loop begins")
 	case errors.Is(err, engine.ErrNotStarted):
 		start := "cpu/start"
-		if strings.Contains(err.Error(), "coverage") {
+		switch {
+		case strings.Contains(err.Error(), "coverage"):
 			start = "coverage/start"
+		case strings.Contains(err.Error(), "sampling"):
+			start = "heap/sampling/start"
 		}
 		he = newError(http.StatusConflict, "not_started", err.Error(), "POST "+debugPath(r, start)+" first")
 	case errors.Is(err, engine.ErrStaleRef):

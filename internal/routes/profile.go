@@ -28,6 +28,32 @@ func (a *app) mountProfile(r chi.Router) {
 	r.Post(debugRoutes+"/coverage/start", a.coverageStart)         // start precise coverage
 	r.Post(debugRoutes+"/coverage/take", a.coverageTake)           // read it, go on collecting
 	r.Post(debugRoutes+"/coverage/stop", a.coverageStop)           // read it and stop
+	r.Post(debugRoutes+"/heap/sampling/start", a.samplingStart)    // start the sampling heap profiler
+	r.Post(debugRoutes+"/heap/sampling/stop", a.samplingStop)      // stop it: the top allocation sites
+}
+
+func (a *app) samplingStart(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeValid[api.SamplingStartRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+		return req, s.StartHeapSampling(r.Context(), engine.SamplingSpec{
+			IntervalBytes: cmpOr(req.IntervalBytes, engine.DefaultSamplingBytes), IncludeMajorGC: req.IncludeMajorGC, IncludeMinorGC: req.IncludeMinorGC,
+		})
+	})
+}
+
+func (a *app) samplingStop(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeValid[api.SamplingStopRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+		return s.StopHeapSampling(r.Context(), cmpOr(req.Top, defaultCPUTop))
+	})
 }
 
 func (a *app) coverageStart(w http.ResponseWriter, r *http.Request) {
