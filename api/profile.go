@@ -85,3 +85,8 @@ type SamplingStartRequest struct {
 type SamplingStopRequest struct {
 	Top int `json:"top,omitempty" validate:"omitempty,min=1,max=200"` // default 10
 }
+
+// HeapInspectRequest is the body of POST /api/debug/{session}/heap/inspect.
+type HeapInspectRequest struct {
+	NodeID int64 `json:"nodeId" validate:"required,min=1"` // a heap object id from a snapshot
+}

@@ -43,6 +43,15 @@ func TestDebugHeapSnapshotDiff(t *testing.T) {
 	if len(diff.Classes) == 0 || diff.Classes[0].Name != "LeakyThing" || diff.Classes[0].CountDelta != 1000 || diff.Classes[0].Count != 1000 {
 		t.Fatalf("diff %+v, want LeakyThing first with 1000 more", diff)
 	}
+	// A LeakyThing of the snapshot, live, as an o ref.
+	var obj api.EvalResult
+	h.post(s.ID, "heap/inspect", api.HeapInspectRequest{NodeID: leakyID(t, after)}, &obj)
+	if !strings.HasPrefix(obj.Ref, "o") || !strings.HasPrefix(obj.Value, "LeakyThing {") {
+		t.Fatalf("heap/inspect: %+v", obj)
+	}
+	if res := h.eval(s.ID, obj.Ref+".constructor.name", 0); unquote(res.Value) != "LeakyThing" {
+		t.Fatalf("eval on the inspected object: %+v", res)
+	}
 	if e := h.errorOf(h.request("POST", "/api/debug/"+s.ID+"/heap/diff", api.HeapDiffRequest{From: "hs1", To: "hs9"}), http.StatusNotFound); e.Code != "no_such_snapshot" {
 		t.Fatalf("diff with an unknown snapshot: %+v", e)
 	}
@@ -155,4 +164,16 @@ func TestDebugHeapSampling(t *testing.T) {
 	if e := h.errorOf(h.request("POST", "/api/debug/"+s.ID+"/heap/sampling/stop", api.SamplingStopRequest{}), http.StatusConflict); e.Code != "not_started" {
 		t.Fatalf("stop twice: %+v", e)
 	}
+}
+
+// leakyID is the heap object id of a LeakyThing in a snapshot's summary.
+func leakyID(t *testing.T, sn api.SnapshotInfo) int64 {
+	t.Helper()
+	for _, c := range sn.Classes {
+		if c.Name == "LeakyThing" && len(c.IDs) > 0 {
+			return c.IDs[0]
+		}
+	}
+	t.Fatalf("no LeakyThing ids in %+v", sn.Classes)
+	return 0
 }

@@ -388,3 +388,39 @@ func (s *Session) CollectGarbage(ctx context.Context) (HeapUsage, error) {
 	}
 	return s.HeapUsage(ctx)
 }
+
+// InspectHeapObject turns a heap object id of a snapshot (HeapClass.IDs, or DevTools) into an o
+// ref of the live object (HeapProfiler.getObjectByHeapObjectId).
+func (s *Session) InspectHeapObject(ctx context.Context, nodeID int64) (EvalResult, error) {
+	_, c, err := s.pauseNow()
+	if err != nil {
+		return EvalResult{}, err
+	}
+	var res struct {
+		Result remoteObject `json:"result"`
+	}
+	if err := c.Call(ctx, "HeapProfiler.getObjectByHeapObjectId", map[string]any{
+		"objectId": strconv.FormatInt(nodeID, 10), "objectGroup": refsGroup,
+	}, &res); err != nil {
+		return EvalResult{}, fmt.Errorf("%w: heap object %d is not live (or no snapshot named it): %v", ErrNoRef, nodeID, err)
+	}
+	// getObjectByHeapObjectId gives no preview: describe the object through a call that does.
+	obj := res.Result
+	if obj.ObjectID != "" {
+		var p struct {
+			Result remoteObject `json:"result"`
+		}
+		if err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{"objectId": obj.ObjectID,
+			"functionDeclaration": "function() { return this }", "objectGroup": refsGroup, "generatePreview": true}, &p); err == nil {
+			obj = p.Result
+		}
+	}
+	s.mu.Lock()
+	ref, err := s.refs.objectRef(obj)
+	s.mu.Unlock()
+	if err != nil {
+		return EvalResult{}, err
+	}
+	text, cut := s.preview(obj, 1)
+	return EvalResult{Ref: ref, Type: typeOf(obj), Value: text, Expand: expandHint(ref, cut)}, nil
+}

@@ -30,6 +30,23 @@ func (a *app) mountProfile(r chi.Router) {
 	r.Post(debugRoutes+"/coverage/stop", a.coverageStop)           // read it and stop
 	r.Post(debugRoutes+"/heap/sampling/start", a.samplingStart)    // start the sampling heap profiler
 	r.Post(debugRoutes+"/heap/sampling/stop", a.samplingStop)      // stop it: the top allocation sites
+	r.Post(debugRoutes+"/heap/inspect", a.heapInspect)             // a snapshot's object as an o ref
+}
+
+func (a *app) heapInspect(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeValid[api.HeapInspectRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+		res, err := s.InspectHeapObject(r.Context(), req.NodeID)
+		if errors.Is(err, engine.ErrNoRef) {
+			return nil, newError(http.StatusNotFound, "no_such_object", err.Error(),
+				"POST "+debugPath(r, "heap/snapshot")+" lists nodeIds per constructor")
+		}
+		return res, err
+	})
 }
 
 func (a *app) samplingStart(w http.ResponseWriter, r *http.Request) {
