@@ -158,6 +158,13 @@ func TestDebugEvalOptions(t *testing.T) {
 	if res.Value != "42" || res.Exception != "" {
 		t.Fatalf("await while running: %+v", res)
 	}
+	// A top-level let evaluated while running is a global lexical name.
+	h.eval(r.ID, "let tracedLexical = 1", 0)
+	var globals api.GlobalsResponse
+	h.get(r.ID, "globals", &globals)
+	if !slices.Contains(globals.Names, "tracedLexical") {
+		t.Fatalf("globals %+v, want tracedLexical", globals)
+	}
 	obj := h.evalWith(r.ID, api.EvalRequest{Expression: "({ a: 1 })"})
 	if !strings.HasPrefix(obj.Ref, "o") {
 		t.Fatalf("object evaluated while running: %+v, want an o ref", obj)
@@ -277,8 +284,6 @@ func TestDebugInspection(t *testing.T) {
 		t.Fatalf("instances of a number: %+v", e)
 	}
 
-	var globals api.GlobalsResponse
-	h.get(id, "globals", &globals)
 	var scripts api.ScriptsResponse
 	h.get(id, "scripts?filter=inspectme", &scripts)
 	if len(scripts.Scripts) != 1 || scripts.Scripts[0].File != "inspectme.js" {

@@ -255,11 +255,7 @@ func (s *Session) attachLoop(client *cdp.Client) {
 	for {
 		select {
 		case <-s.discard:
-			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-			if err := client.Call(ctx, "Runtime.discardConsoleEntries", nil, nil); err != nil {
-				s.log.Debug("discard console entries", "session", s.id, "err", err)
-			}
-			cancel()
+			s.discardEntries(client)
 		case <-s.unbind:
 			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 			s.unbindPending(ctx, client)

@@ -105,22 +105,10 @@ func (s *Session) bindWith(ctx context.Context, c clientCaller, at, location, me
 	bp := &breakpoint{v8ID: res.BreakpointID, at: at, resolved: []Frame{}, method: method, params: params}
 	s.mu.Lock()
 	for _, l := range res.Locations {
-		bp.resolved = append(bp.resolved, frameAt("", s.scripts[l.ScriptID], l.LineNumber, l.ColumnNumber, s.cwd))
+		bp.resolved = append(bp.resolved, frameAt("", s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber, s.cwd))
 	}
 	s.mu.Unlock()
 	return bp, nil
-}
-
-// loadedScript finds the script of an absolute path ("" when none is loaded).
-func (s *Session) loadedScript(path string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for id, u := range s.scripts {
-		if u == path || u == "file://"+path {
-			return id
-		}
-	}
-	return ""
 }
 
 // refuseUnbreakable removes a just-set line breakpoint whose script is loaded but which V8 did
@@ -131,7 +119,7 @@ func (s *Session) refuseUnbreakable(ctx context.Context, c clientCaller, bp Brea
 	if err != nil {
 		return err
 	}
-	scriptID := s.loadedScript(path)
+	scriptID, _ := s.scriptFor(path)
 	if scriptID == "" {
 		return nil
 	}
@@ -198,9 +186,6 @@ var lineRangeRE = regexp.MustCompile(`^(.+?):([0-9]+)(?:-([0-9]+))?$`)
 // Breakable lists the lines of file:start-end (or file:line) of a loaded script where a
 // breakpoint can stop.
 func (s *Session) Breakable(ctx context.Context, location string) ([]BreakableLine, error) {
-	if err := s.debugOnly(); err != nil {
-		return nil, err
-	}
 	c, err := s.liveClient()
 	if err != nil {
 		return nil, err
@@ -226,7 +211,7 @@ func (s *Session) Breakable(ctx context.Context, location string) ([]BreakableLi
 	if err != nil {
 		return nil, err
 	}
-	scriptID := s.loadedScript(path)
+	scriptID, _ := s.scriptFor(path)
 	if scriptID == "" {
 		return nil, fmt.Errorf("%w: %s is not loaded", ErrNotLoaded, m[1])
 	}
@@ -236,9 +221,6 @@ func (s *Session) Breakable(ctx context.Context, location string) ([]BreakableLi
 // ToggleBreakpoint enables or disables one breakpoint (enabled nil: flips it). A disabled
 // breakpoint is removed from V8 but kept in the list; enabling binds it again as it was asked.
 func (s *Session) ToggleBreakpoint(ctx context.Context, ref string, enabled *bool) (Breakpoint, error) {
-	if err := s.debugOnly(); err != nil {
-		return Breakpoint{}, err
-	}
 	c, err := s.liveClient()
 	if err != nil {
 		return Breakpoint{}, err
@@ -273,7 +255,7 @@ func (s *Session) ToggleBreakpoint(ctx context.Context, ref string, enabled *boo
 		if method == "Debugger.setBreakpointByUrl" {
 			bp.resolved = []Frame{}
 			for _, l := range res.Locations {
-				bp.resolved = append(bp.resolved, frameAt("", s.scripts[l.ScriptID], l.LineNumber, l.ColumnNumber, s.cwd))
+				bp.resolved = append(bp.resolved, frameAt("", s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber, s.cwd))
 			}
 		}
 		s.mu.Unlock()
@@ -296,9 +278,6 @@ func (s *Session) ToggleBreakpoint(ctx context.Context, ref string, enabled *boo
 // SetBreakpointsActive turns every breakpoint on or off at once (Debugger.setBreakpointsActive);
 // each keeps its own enabled state.
 func (s *Session) SetBreakpointsActive(ctx context.Context, active bool) error {
-	if err := s.debugOnly(); err != nil {
-		return err
-	}
 	c, err := s.liveClient()
 	if err != nil {
 		return err
@@ -309,9 +288,6 @@ func (s *Session) SetBreakpointsActive(ctx context.Context, active bool) error {
 // SetFunctionBreakpoint evaluates an expression to a function (in the paused top frame, or
 // globally while running) and pauses at the start of each of its calls.
 func (s *Session) SetFunctionBreakpoint(ctx context.Context, spec FunctionBreakpointSpec) (Breakpoint, error) {
-	if err := s.debugOnly(); err != nil {
-		return Breakpoint{}, err
-	}
 	c, err := s.liveClient()
 	if err != nil {
 		return Breakpoint{}, err
@@ -393,7 +369,7 @@ func (s *Session) functionLocation(ctx context.Context, c clientCaller, objectID
 		for _, p := range res.InternalProperties {
 			if l := p.Value.Value; p.Name == "[[FunctionLocation]]" && l != nil {
 				s.mu.Lock()
-				f := frameAt("", s.scripts[l.ScriptID], l.LineNumber, l.ColumnNumber, s.cwd)
+				f := frameAt("", s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber, s.cwd)
 				s.mu.Unlock()
 				return &f, fmt.Sprintf("function %s:%d:%d", l.ScriptID, l.LineNumber, l.ColumnNumber)
 			}
@@ -405,9 +381,6 @@ func (s *Session) functionLocation(ctx context.Context, c clientCaller, objectID
 // SetBreakOnLoad pauses (or stops pausing) before each script runs its first statement, with
 // pause reason "instrumentation" (Debugger.setInstrumentationBreakpoint beforeScriptExecution).
 func (s *Session) SetBreakOnLoad(ctx context.Context, enabled bool) error {
-	if err := s.debugOnly(); err != nil {
-		return err
-	}
 	c, err := s.liveClient()
 	if err != nil {
 		return err

@@ -137,8 +137,12 @@ func (s *Session) debugOnly() error {
 	return nil
 }
 
-// client returns the inspector connection of a live session.
+// liveClient returns the inspector connection of a live debug session: every debugger
+// operation goes through it, so it refuses trace sessions too.
 func (s *Session) liveClient() (clientCaller, error) {
+	if err := s.debugOnly(); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.endedAt != nil || s.client == nil {
@@ -156,9 +160,6 @@ var locationRE = regexp.MustCompile(`^(.+?):([0-9]+)(?::([0-9]+))?$`)
 
 // SetBreakpoint binds a line breakpoint by URL, so it also binds in scripts loaded later.
 func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakpoint, error) {
-	if err := s.debugOnly(); err != nil {
-		return Breakpoint{}, err
-	}
 	c, err := s.liveClient()
 	if err != nil {
 		return Breakpoint{}, err
@@ -225,7 +226,7 @@ func (s *Session) bind(ctx context.Context, c clientCaller, location, condition 
 	bp := &breakpoint{v8ID: res.BreakpointID, at: at, resolved: []Frame{}, method: "Debugger.setBreakpointByUrl", params: params}
 	s.mu.Lock()
 	for _, l := range res.Locations {
-		bp.resolved = append(bp.resolved, frameAt("", s.scripts[l.ScriptID], l.LineNumber, l.ColumnNumber, s.cwd))
+		bp.resolved = append(bp.resolved, frameAt("", s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber, s.cwd))
 	}
 	s.mu.Unlock()
 	return bp, nil
@@ -289,9 +290,6 @@ func (s *Session) Breakpoints() ([]Breakpoint, error) {
 // RemoveBreakpoint removes one breakpoint or logpoint by ref ("bp1", "BP#1", "lp2", "LP#2"), or
 // every one with "all". It returns the refs removed.
 func (s *Session) RemoveBreakpoint(ctx context.Context, ref string) ([]string, error) {
-	if err := s.debugOnly(); err != nil {
-		return nil, err
-	}
 	c, err := s.liveClient()
 	if err != nil {
 		return nil, err
@@ -347,9 +345,6 @@ const (
 // Execute runs one execution command and returns the state at the next pause, or a running
 // state once wait has passed without one.
 func (s *Session) Execute(ctx context.Context, cmd string, wait time.Duration) (State, error) {
-	if err := s.debugOnly(); err != nil {
-		return State{}, err
-	}
 	c, err := s.liveClient()
 	if err != nil {
 		return State{}, err
@@ -444,7 +439,7 @@ func (s *Session) pausedFrame(f pausedFrame) Frame {
 	url := f.URL
 	if url == "" {
 		s.mu.Lock()
-		url = s.scripts[f.Location.ScriptID]
+		url = s.scripts[f.Location.ScriptID].URL
 		s.mu.Unlock()
 	}
 	return frameAt(f.FunctionName, url, f.Location.LineNumber, f.Location.ColumnNumber, s.cwd)
@@ -484,9 +479,6 @@ func (s *Session) source(ctx context.Context, c clientCaller, scriptID string) (
 // SetPauseOnExceptions sets when exceptions pause the program: none, uncaught, caught or all.
 // V8 has no caught-only mode, so caught pauses on all.
 func (s *Session) SetPauseOnExceptions(ctx context.Context, mode string) error {
-	if err := s.debugOnly(); err != nil {
-		return err
-	}
 	c, err := s.liveClient()
 	if err != nil {
 		return err
@@ -505,9 +497,6 @@ func setPauseOnExceptions(ctx context.Context, c clientCaller, mode string) erro
 // RunTo continues to file:line[:col] without a persistent breakpoint and returns the state there
 // (or a running state once wait has passed). The file's script must be loaded.
 func (s *Session) RunTo(ctx context.Context, location string, wait time.Duration) (State, error) {
-	if err := s.debugOnly(); err != nil {
-		return State{}, err
-	}
 	c, err := s.liveClient()
 	if err != nil {
 		return State{}, err
@@ -522,15 +511,8 @@ func (s *Session) RunTo(ctx context.Context, location string, wait time.Duration
 	if !paused {
 		return State{}, fmt.Errorf("%w: run-to needs a paused program", ErrRunning)
 	}
-	s.mu.Lock()
-	scriptID := ""
-	for id, u := range s.scripts {
-		if u == path || u == "file://"+path {
-			scriptID = id
-		}
-	}
-	s.mu.Unlock()
-	if scriptID == "" {
+	scriptID, ok := s.scriptFor(path)
+	if !ok {
 		return State{}, fmt.Errorf("%w: %s is not loaded yet; set a breakpoint there instead", ErrBadInput, location)
 	}
 	loc := map[string]any{"scriptId": scriptID, "lineNumber": line - 1}
@@ -544,9 +526,6 @@ func (s *Session) RunTo(ctx context.Context, location string, wait time.Duration
 // Runtime.terminateExecution; the process and the session stay. V8 answers the terminate only
 // once it has happened, so a paused program is resumed first. It returns the state after.
 func (s *Session) KillExecution(ctx context.Context, wait time.Duration) (State, error) {
-	if err := s.debugOnly(); err != nil {
-		return State{}, err
-	}
 	c, err := s.liveClient()
 	if err != nil {
 		return State{}, err

@@ -39,9 +39,6 @@ func (m *Manager) Workspace() Workspace { return m.ws }
 // is paused in a function the patch changes, V8 restarts that top frame; the answer then
 // carries the state at the function's start, waited for at most wait.
 func (s *Session) Hotpatch(ctx context.Context, ws Workspace, file string, dryRun bool, wait time.Duration) (HotpatchResult, error) {
-	if err := s.debugOnly(); err != nil {
-		return HotpatchResult{}, err
-	}
 	c, err := s.liveClient()
 	if err != nil {
 		return HotpatchResult{}, err
@@ -50,9 +47,9 @@ func (s *Session) Hotpatch(ctx context.Context, ws Workspace, file string, dryRu
 	if err != nil {
 		return HotpatchResult{}, err
 	}
-	scriptID := s.loadedScript(real)
+	scriptID, _ := s.scriptFor(real)
 	if scriptID == "" && !filepath.IsAbs(file) {
-		scriptID = s.loadedScript(filepath.Join(s.cwd, file)) // node names the path it was given
+		scriptID, _ = s.scriptFor(filepath.Join(s.cwd, file)) // node names the path it was given
 	}
 	if scriptID == "" {
 		return HotpatchResult{}, fmt.Errorf("%w: %s is not loaded", ErrNotLoaded, file)

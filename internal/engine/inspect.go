@@ -42,9 +42,6 @@ const defaultLines = 3
 
 // pauseNow returns the current pause and the client of a live debug session.
 func (s *Session) pauseNow() (*debuggerPaused, clientCaller, error) {
-	if err := s.debugOnly(); err != nil {
-		return nil, nil, err
-	}
 	c, err := s.liveClient()
 	if err != nil {
 		return nil, nil, err
@@ -467,10 +464,10 @@ const maxPropsDepth = 3
 // Props expands an object ref. A v ref is kept as an o ref first, so that its properties (all
 // in the o refs' group) outlive the pause.
 func (s *Session) Props(ctx context.Context, spec PropsSpec) (Props, error) {
-	if _, _, err := s.pauseNow(); err != nil {
+	c, err := s.liveClient()
+	if err != nil {
 		return Props{}, err
 	}
-	c, _ := s.liveClient()
 	v, _, err := s.lookupRef(spec.Ref)
 	if err != nil {
 		return Props{}, err
@@ -720,8 +717,8 @@ func (s *Session) Scripts(filter string, internal bool) ([]ScriptInfo, error) {
 		return nil, err
 	}
 	s.mu.Lock()
-	out := make([]ScriptInfo, 0, len(s.scriptMeta))
-	for _, sc := range s.scriptMeta {
+	out := make([]ScriptInfo, 0, len(s.scripts))
+	for _, sc := range s.scripts {
 		if (sc.Internal && !internal) || (filter != "" && !strings.Contains(sc.URL, filter)) {
 			continue
 		}
@@ -744,8 +741,8 @@ func (s *Session) scriptFor(file string) (string, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	best := ""
-	for id, u := range s.scripts {
-		if u == file || u == path || u == "file://"+path {
+	for id, sc := range s.scripts {
+		if u := sc.URL; u == file || u == path || u == "file://"+path {
 			if best == "" || scriptOrder(id) > scriptOrder(best) { // the newest of a reloaded file
 				best = id
 			}
@@ -806,7 +803,7 @@ func (s *Session) Source(ctx context.Context, spec SourceSpec) (SourceView, erro
 		return SourceView{}, fmt.Errorf("source: %w", err)
 	}
 	s.mu.Lock()
-	view := SourceView{File: fileOf(s.scripts[scriptID], s.cwd), Total: len(src)}
+	view := SourceView{File: fileOf(s.scripts[scriptID].URL, s.cwd), Total: len(src)}
 	s.mu.Unlock()
 	centre := cur
 	if spec.Line > 0 {
@@ -853,10 +850,10 @@ const maxMatches = 200
 
 // Search finds a query in the loaded scripts (Debugger.searchInContent), in load order.
 func (s *Session) Search(ctx context.Context, spec SearchSpec) ([]Match, bool, error) {
-	if _, _, err := s.pauseNow(); err != nil {
+	c, err := s.liveClient()
+	if err != nil {
 		return nil, false, err
 	}
-	c, _ := s.liveClient()
 	scripts, _ := s.Scripts("", spec.Internal)
 	out := []Match{}
 	for _, sc := range scripts {

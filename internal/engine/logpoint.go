@@ -38,9 +38,6 @@ type Logpoint struct {
 // SetLogpoint binds a logpoint: a breakpoint whose condition hands the interpolated template to
 // the logBinding and answers false, so V8 never pauses for it.
 func (s *Session) SetLogpoint(ctx context.Context, spec LogpointSpec) (Logpoint, error) {
-	if err := s.debugOnly(); err != nil {
-		return Logpoint{}, err
-	}
 	c, err := s.liveClient()
 	if err != nil {
 		return Logpoint{}, err

@@ -10,9 +10,6 @@ import (
 // StepInto: V8 resumes and pauses at the function's first statement) and returns the state
 // there, or a running state once wait has passed.
 func (s *Session) RestartFrame(ctx context.Context, frame int, wait time.Duration) (State, error) {
-	if err := s.debugOnly(); err != nil {
-		return State{}, err
-	}
 	c, err := s.liveClient()
 	if err != nil {
 		return State{}, err
@@ -32,9 +29,6 @@ func (s *Session) RestartFrame(ctx context.Context, frame int, wait time.Duratio
 
 // SetAsyncCallStackDepth sets how many async parents V8 records for stacks (0: none).
 func (s *Session) SetAsyncCallStackDepth(ctx context.Context, depth int) error {
-	if err := s.debugOnly(); err != nil {
-		return err
-	}
 	c, err := s.liveClient()
 	if err != nil {
 		return err

@@ -49,28 +49,27 @@ type Session struct {
 	child       *child
 	client      *cdp.Client
 	mainContext int
-	scripts     map[string]string // scriptId -> url, from scriptParsed
+	scripts     map[string]ScriptInfo // scriptId -> what scriptParsed said of it
 
 	// Debugger state (debug sessions), under mu.
 	mode         string
 	pauseOnStart bool
-	startPause   chan struct{}         // closed at node's first-line break (debug sessions)
-	startSeen    bool                  // that break was seen
-	paused       *debuggerPaused       // the current pause; nil while running
-	nextPause    chan struct{}         // closed at the next pause (or the end), then replaced
-	evalValues   bool                  // evals made values (evalGroup) not released yet
-	refs         refTable              // v and o refs
-	scriptMeta   map[string]ScriptInfo // scriptId -> what its script event said, for GET scripts
-	contexts     map[int]ContextInfo   // live execution contexts
-	asyncDepth   int                   // async parents V8 records (POST async-depth); 0: off
-	heap         *heapState            // heap snapshots, made on first use (heap.go)
-	unbindIDs    []string              // V8 breakpoints the chores loop is to remove
-	breakpoints  []*breakpoint         // in creation order
-	nextBP       int                   // the last bp ref number given
-	sources      map[string][]string   // scriptId -> lines, fetched on first view
-	onLoadID     string                // the V8 id of the break-on-script-load instrumentation breakpoint
-	blackbox     []string              // URL patterns stepping skips, as last sent to V8
-	hooks        []*Hook               // bindings the program calls to emit hook events
+	startPause   chan struct{}       // closed at node's first-line break (debug sessions)
+	startSeen    bool                // that break was seen
+	paused       *debuggerPaused     // the current pause; nil while running
+	nextPause    chan struct{}       // closed at the next pause (or the end), then replaced
+	evalValues   bool                // evals made values (evalGroup) not released yet
+	refs         refTable            // v and o refs
+	contexts     map[int]ContextInfo // live execution contexts
+	asyncDepth   int                 // async parents V8 records (POST async-depth); 0: off
+	heap         *heapState          // heap snapshots, made on first use (heap.go)
+	unbindIDs    []string            // V8 breakpoints the chores loop is to remove
+	breakpoints  []*breakpoint       // in creation order
+	nextBP       int                 // the last bp ref number given
+	sources      map[string][]string // scriptId -> lines, fetched on first view
+	onLoadID     string              // the V8 id of the break-on-script-load instrumentation breakpoint
+	blackbox     []string            // URL patterns stepping skips, as last sent to V8
+	hooks        []*Hook             // bindings the program calls to emit hook events
 
 	consoleSeen  int // dispatcher only
 	discardEvery int // console events between two discards
@@ -216,8 +215,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 			SourceMapURL: capText(p.SourceMapURL, s.stringCap).Value, Internal: InternalURL(p.URL),
 		}
 		s.mu.Lock()
-		s.scripts[p.ScriptID] = p.URL
-		s.scriptMeta[p.ScriptID] = info
+		s.scripts[p.ScriptID] = info
 		s.mu.Unlock()
 		s.record(Event{Kind: KindScript, Script: &info})
 	case "Runtime.consoleAPICalled":
@@ -274,7 +272,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 		for _, bp := range s.breakpoints {
 			if bp.v8ID == p.BreakpointID {
 				l := p.Location
-				fr := frameAt("", s.scripts[l.ScriptID], l.LineNumber, l.ColumnNumber, s.cwd)
+				fr := frameAt("", s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber, s.cwd)
 				bp.resolved = append(bp.resolved, fr)
 				bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
 			}
@@ -391,6 +389,16 @@ func signal(c chan struct{}) {
 	}
 }
 
+// discardEntries asks V8 to drop the console messages it keeps for a late client: traced has
+// recorded them, and V8 would otherwise hold every logged object alive.
+func (s *Session) discardEntries(client *cdp.Client) {
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	if err := client.Call(ctx, "Runtime.discardConsoleEntries", nil, nil); err != nil {
+		s.log.Debug("discard console entries", "session", s.id, "err", err)
+	}
+}
+
 // choresLoop makes CDP calls on behalf of the dispatcher until the session is done, and notices
 // an inspector connection that ends on its own.
 func (s *Session) choresLoop(client *cdp.Client) {
@@ -401,11 +409,7 @@ func (s *Session) choresLoop(client *cdp.Client) {
 		case <-s.done:
 			return
 		case <-s.discard:
-			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-			if err := client.Call(ctx, "Runtime.discardConsoleEntries", nil, nil); err != nil {
-				s.log.Debug("discard console entries", "session", s.id, "err", err)
-			}
-			cancel()
+			s.discardEntries(client)
 		case <-s.detach:
 			detached = true
 			client.Close()
