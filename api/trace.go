@@ -50,6 +50,7 @@ type StartRequest struct {
 	PauseOnStart      bool     `json:"pauseOnStart,omitempty"`                                // debug: stay paused at the first line
 	PauseOnExceptions string   `json:"pauseOnExceptions,omitempty" validate:"omitempty,oneof=none uncaught caught all"`
 	Breakpoints       []string `json:"breakpoints,omitempty" validate:"max=100"` // debug: file:line[:col], set before the program runs
+	SourceMaps        *bool    `json:"sourceMaps,omitempty"`                     // default true: show original positions
 }
 
 // StopRequest is the body of POST /api/trace/stop.

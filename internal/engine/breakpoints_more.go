@@ -17,17 +17,29 @@ type NotBreakableError struct {
 	Location string // as asked
 	File     string // its file part
 	Nearest  []int
+	// Unmapped: the line is in an original source whose map gives it no generated code.
+	Unmapped bool
 }
 
 func (e *NotBreakableError) Error() string {
+	if e.Unmapped {
+		if len(e.Nearest) == 0 {
+			return fmt.Sprintf("%s has no code in the source map, and no line of its file has", e.Location)
+		}
+		return fmt.Sprintf("%s has no code in the source map; the nearest mapped lines are %s", e.Location, joinInts(e.Nearest))
+	}
 	if len(e.Nearest) == 0 {
 		return fmt.Sprintf("%s is not a breakable line, and no line near it is", e.Location)
 	}
-	lines := make([]string, len(e.Nearest))
-	for i, n := range e.Nearest {
-		lines[i] = strconv.Itoa(n)
+	return fmt.Sprintf("%s is not a breakable line; the nearest breakable lines are %s", e.Location, joinInts(e.Nearest))
+}
+
+func joinInts(ns []int) string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = strconv.Itoa(n)
 	}
-	return fmt.Sprintf("%s is not a breakable line; the nearest breakable lines are %s", e.Location, strings.Join(lines, ", "))
+	return strings.Join(out, ", ")
 }
 
 // Unwrap makes it a bad input.
@@ -105,7 +117,7 @@ func (s *Session) bindWith(ctx context.Context, c clientCaller, at, location, me
 	bp := &breakpoint{v8ID: res.BreakpointID, at: at, resolved: []Frame{}, method: method, params: params}
 	s.mu.Lock()
 	for _, l := range res.Locations {
-		bp.resolved = append(bp.resolved, frameAt("", s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber, s.cwd))
+		bp.resolved = append(bp.resolved, s.place("", l.ScriptID, s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber))
 	}
 	s.mu.Unlock()
 	return bp, nil
@@ -241,10 +253,11 @@ func (s *Session) ToggleBreakpoint(ctx context.Context, ref string, enabled *boo
 	if enabled != nil {
 		want = *enabled
 	}
-	v8ID, method, params := bp.v8ID, bp.method, bp.params
+	v8ID, method, params, pending := bp.v8ID, bp.method, bp.params, bp.pending
 	s.mu.Unlock()
 
 	switch {
+	case pending: // not in V8 yet: binding it will look at Enabled
 	case want && v8ID == "":
 		var res setBreakpointResult
 		if err := c.Call(ctx, method, params, &res); err != nil {
@@ -255,7 +268,7 @@ func (s *Session) ToggleBreakpoint(ctx context.Context, ref string, enabled *boo
 		if method == "Debugger.setBreakpointByUrl" {
 			bp.resolved = []Frame{}
 			for _, l := range res.Locations {
-				bp.resolved = append(bp.resolved, frameAt("", s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber, s.cwd))
+				bp.resolved = append(bp.resolved, s.place("", l.ScriptID, s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber))
 			}
 		}
 		s.mu.Unlock()
@@ -369,7 +382,7 @@ func (s *Session) functionLocation(ctx context.Context, c clientCaller, objectID
 		for _, p := range res.InternalProperties {
 			if l := p.Value.Value; p.Name == "[[FunctionLocation]]" && l != nil {
 				s.mu.Lock()
-				f := frameAt("", s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber, s.cwd)
+				f := s.place("", l.ScriptID, s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
 				s.mu.Unlock()
 				return &f, fmt.Sprintf("function %s:%d:%d", l.ScriptID, l.LineNumber, l.ColumnNumber)
 			}

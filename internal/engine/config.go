@@ -3,6 +3,8 @@ package engine
 import (
 	"errors"
 	"time"
+
+	"traced/internal/sourcemap"
 )
 
 // Config sets the engine's limits. Zero fields take the defaults below.
@@ -22,6 +24,9 @@ type Config struct {
 	// DiscardEvery is how many console events pass between two Runtime.discardConsoleEntries, so
 	// a long-lived target does not keep every logged object alive for the inspector.
 	DiscardEvery int
+	// MaxSourceMapBytes caps one source map read (bytes of JSON); a larger map is not used and
+	// its status says so.
+	MaxSourceMapBytes int64
 }
 
 // Defaults.
@@ -47,6 +52,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.StartTimeout <= 0 {
 		c.StartTimeout = DefaultStartTimeout
+	}
+	if c.MaxSourceMapBytes <= 0 {
+		c.MaxSourceMapBytes = sourcemap.DefaultMaxBytes
 	}
 	if c.DiscardEvery <= 0 {
 		c.DiscardEvery = DefaultDiscardEvery

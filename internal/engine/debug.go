@@ -51,6 +51,8 @@ type Breakpoint struct {
 	URLRegex  string  `json:"urlRegex,omitempty"` // a URL-regex breakpoint's regex
 	Function  string  `json:"function,omitempty"` // a function breakpoint's expression
 	Enabled   bool    `json:"enabled"`            // false: toggled off, kept but not bound in V8
+	// Pending: on an original source no loaded script maps yet; it binds when one loads.
+	Pending bool `json:"pending,omitempty"`
 }
 
 // breakpoint is a V8 breakpoint and what the user made of it: a breakpoint or a logpoint.
@@ -62,6 +64,8 @@ type breakpoint struct {
 	resolved   []Frame
 	method     string         // the CDP call that bound it, to bind it again (toggle)
 	params     map[string]any // its parameters
+	orig       *origin        // the original source position it was asked on (mapbind.go)
+	pending    bool           // waits for a script whose source map has orig; not in V8 yet
 }
 
 // ref is the user's name for it.
@@ -219,6 +223,11 @@ func (s *Session) bind(ctx context.Context, c clientCaller, location, condition 
 		}
 	}
 	s.mu.Unlock()
+	if _, loaded := s.scriptFor(path); !loaded {
+		if bp, ok, err := s.bindOriginal(ctx, c, location, at, path, line, col, condition); ok {
+			return bp, err
+		}
+	}
 	var res setBreakpointResult
 	if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
 		return nil, fmt.Errorf("set breakpoint %s: %w", location, err)
@@ -226,7 +235,7 @@ func (s *Session) bind(ctx context.Context, c clientCaller, location, condition 
 	bp := &breakpoint{v8ID: res.BreakpointID, at: at, resolved: []Frame{}, method: "Debugger.setBreakpointByUrl", params: params}
 	s.mu.Lock()
 	for _, l := range res.Locations {
-		bp.resolved = append(bp.resolved, frameAt("", s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber, s.cwd))
+		bp.resolved = append(bp.resolved, s.place("", l.ScriptID, s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber))
 	}
 	s.mu.Unlock()
 	return bp, nil
@@ -282,6 +291,7 @@ func (s *Session) Breakpoints() ([]Breakpoint, error) {
 		}
 		b := bp.Breakpoint
 		b.Resolved = append([]Frame{}, bp.resolved...)
+		b.Pending = bp.pending
 		out = append(out, b)
 	}
 	return out, nil
@@ -363,6 +373,9 @@ func (s *Session) Execute(ctx context.Context, cmd string, wait time.Duration) (
 	case cmd != ExecPause && !paused:
 		return State{}, fmt.Errorf("%w: %s needs a paused program", ErrRunning, cmd)
 	}
+	if cmd == ExecOver || cmd == ExecInto || cmd == ExecOut {
+		return s.stepMapped(ctx, c, cmd, method, wait)
+	}
 	return s.run(ctx, c, cmd, method, nil, wait)
 }
 
@@ -382,6 +395,11 @@ func (s *Session) run(ctx context.Context, c clientCaller, cmd, method string, p
 		if err := c.Call(ctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": evalGroup}, nil); err != nil {
 			return State{}, fmt.Errorf("%s: %w", cmd, err)
 		}
+	}
+	if method == "Debugger.stepOver" || method == "Debugger.stepInto" || method == "Debugger.stepOut" {
+		s.mu.Lock()
+		s.stepping = true // before the call: its pause can arrive before its reply
+		s.mu.Unlock()
 	}
 	if err := c.Call(ctx, method, params, nil); err != nil {
 		return State{}, fmt.Errorf("%s: %w", cmd, err)
@@ -442,7 +460,7 @@ func (s *Session) pausedFrame(f pausedFrame) Frame {
 		url = s.scripts[f.Location.ScriptID].URL
 		s.mu.Unlock()
 	}
-	return frameAt(f.FunctionName, url, f.Location.LineNumber, f.Location.ColumnNumber, s.cwd)
+	return s.place(f.FunctionName, f.Location.ScriptID, url, f.Location.LineNumber, f.Location.ColumnNumber)
 }
 
 // maxSourceBytes caps a script source kept for source views.
@@ -511,13 +529,23 @@ func (s *Session) RunTo(ctx context.Context, location string, wait time.Duration
 	if !paused {
 		return State{}, fmt.Errorf("%w: run-to needs a paused program", ErrRunning)
 	}
-	scriptID, ok := s.scriptFor(path)
-	if !ok {
-		return State{}, fmt.Errorf("%w: %s is not loaded yet; set a breakpoint there instead", ErrBadInput, location)
-	}
-	loc := map[string]any{"scriptId": scriptID, "lineNumber": line - 1}
-	if col > 0 {
-		loc["columnNumber"] = col - 1
+	var loc map[string]any
+	if scriptID, ok := s.scriptFor(path); ok {
+		loc = map[string]any{"scriptId": scriptID, "lineNumber": line - 1}
+		if col > 0 {
+			loc["columnNumber"] = col - 1
+		}
+	} else {
+		targets, found, nearest := s.originalTargets(path, line)
+		switch {
+		case len(targets) > 0:
+			line0, col0 := targets[0].gen.CDP()
+			loc = map[string]any{"scriptId": targets[0].scriptID, "lineNumber": line0, "columnNumber": col0}
+		case found:
+			return State{}, &NotBreakableError{Location: location, File: path, Nearest: append([]int{}, nearest...), Unmapped: true}
+		default:
+			return State{}, fmt.Errorf("%w: %s is not loaded yet; set a breakpoint there instead", ErrBadInput, location)
+		}
 	}
 	return s.run(ctx, c, "run-to", "Debugger.continueToLocation", map[string]any{"location": loc}, wait)
 }

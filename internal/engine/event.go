@@ -67,6 +67,9 @@ type Frame struct {
 	Column int    `json:"column"`
 	// Internal marks node's own code (node:internal/..., node:...), shown apart from user frames.
 	Internal bool `json:"internal,omitempty"`
+	// Generated is the position in the code node runs when a source map moved the frame to its
+	// original source (URL, File, Line and Column then name the original).
+	Generated *Generated `json:"generated,omitempty"`
 }
 
 // Where renders the frame as file:line for a person, preferring the local path to the URL.
@@ -106,6 +109,9 @@ type ScriptInfo struct {
 	File         string `json:"file,omitempty"`
 	Hash         string `json:"hash,omitempty"`
 	SourceMapURL string `json:"sourceMapURL,omitempty"`
+	// Sources are the original sources its source map names (in script lists, not in events:
+	// maps are read on first use).
+	Sources []string `json:"sources,omitempty"`
 	// Internal marks node's own scripts (node: URLs and scripts without a URL).
 	Internal bool `json:"internal,omitempty"`
 }
@@ -129,6 +135,8 @@ type ExceptionInfo struct {
 	Line    int     `json:"line,omitempty"`   // 1-based
 	Column  int     `json:"column,omitempty"` // 1-based
 	Stack   []Frame `json:"stack,omitempty"`  // innermost first
+	// Generated is where it was thrown in the code node runs, when a source map moved URL..Column.
+	Generated *Generated `json:"generated,omitempty"`
 	// Rejection marks an unhandled promise rejection rather than a synchronous throw.
 	Rejection bool `json:"rejection,omitempty"`
 }

@@ -139,5 +139,23 @@ func (s *Session) restarting(ctx context.Context, c clientCaller, from *debugger
 	s.mu.Lock()
 	moved := s.paused != from
 	s.mu.Unlock()
-	return err != nil || moved
+	if err != nil || moved {
+		return true
+	}
+	// V8 restarts the frame from its message loop, which may come after both answers: give it
+	// a moment before concluding the edit left the top frame alone.
+	t := time.NewTimer(restartGrace)
+	defer t.Stop()
+	select {
+	case <-next:
+		return true
+	case <-t.C:
+		return false
+	case <-ctx.Done():
+		return false
+	}
 }
+
+// restartGrace bounds the wait for a restart V8 has not shown yet; a patch that leaves the
+// paused function alone pays it once.
+const restartGrace = 300 * time.Millisecond

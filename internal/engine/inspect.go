@@ -113,8 +113,8 @@ func (s *Session) StateOf(ctx context.Context, o StateOptions) (State, error) {
 		if lines <= 0 {
 			lines = defaultLines
 		}
-		if src, err := s.source(ctx, c, f.Location.ScriptID); err == nil {
-			st.Source = around(src, f.Location.LineNumber, lines)
+		if src, cur, _, err := s.frameSource(ctx, c, f); err == nil {
+			st.Source = around(src, cur, lines)
 		}
 	}
 	if o.Sections&SectionVars != 0 {
@@ -161,7 +161,7 @@ func (s *Session) stackOf(p *debuggerPaused, asyncDepth int) []StackFrame {
 				break
 			}
 			out = append(out, StackFrame{Ref: "f" + strconv.Itoa(len(out)),
-				Frame: frameAt(f.FunctionName, f.URL, f.LineNumber, f.ColumnNumber, s.cwd), Async: label})
+				Frame: s.place(f.FunctionName, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber), Async: label})
 			shown++
 		}
 	}
@@ -725,6 +725,13 @@ func (s *Session) Scripts(filter string, internal bool) ([]ScriptInfo, error) {
 		out = append(out, sc)
 	}
 	s.mu.Unlock()
+	for i := range out {
+		if m := s.maps.of(out[i].ScriptID); m != nil {
+			for _, src := range m.Sources() {
+				out[i].Sources = append(out[i].Sources, s.sourceName(src))
+			}
+		}
+	}
 	slices.SortFunc(out, func(a, b ScriptInfo) int { return scriptOrder(a.ScriptID) - scriptOrder(b.ScriptID) })
 	return out, nil
 }
@@ -777,17 +784,36 @@ func (s *Session) Source(ctx context.Context, spec SourceSpec) (SourceView, erro
 	if err != nil {
 		return SourceView{}, err
 	}
-	var scriptID string
+	var src []string
+	var file string
 	cur := -1 // 0-based marked line
 	switch {
 	case spec.File != "":
 		id, ok := s.scriptFor(spec.File)
-		if !ok {
-			return SourceView{}, fmt.Errorf("%w: no loaded script is %s", ErrNoRef, spec.File)
+		if ok {
+			if src, err = s.source(ctx, c, id); err != nil {
+				return SourceView{}, fmt.Errorf("source: %w", err)
+			}
+			s.mu.Lock()
+			file = fileOf(s.scripts[id].URL, s.cwd)
+			s.mu.Unlock()
+			if p != nil && p.CallFrames[0].Location.ScriptID == id && !s.mapped(p.CallFrames[0]) {
+				cur = p.CallFrames[0].Location.LineNumber
+			}
+			break
 		}
-		scriptID = id
-		if p != nil && p.CallFrames[0].Location.ScriptID == id {
-			cur = p.CallFrames[0].Location.LineNumber
+		id, source, ok := s.scriptWithSource(s.absPath(spec.File))
+		if !ok {
+			return SourceView{}, fmt.Errorf("%w: no loaded script is %s, and no source map has it", ErrNoRef, spec.File)
+		}
+		if src, err = s.originalSource(id, source); err != nil {
+			return SourceView{}, fmt.Errorf("source: %w", err)
+		}
+		file = s.sourceName(source)
+		if p != nil {
+			if top := s.pausedFrame(p.CallFrames[0]); top.Generated != nil && top.URL == sourceURL(source) {
+				cur = top.Line - 1
+			}
 		}
 	case p == nil:
 		return SourceView{}, fmt.Errorf("%w: source around the pause needs a paused program; or name a file", ErrRunning)
@@ -796,15 +822,11 @@ func (s *Session) Source(ctx context.Context, spec SourceSpec) (SourceView, erro
 		if err != nil {
 			return SourceView{}, err
 		}
-		scriptID, cur = f.Location.ScriptID, f.Location.LineNumber
+		if src, cur, file, err = s.frameSource(ctx, c, f); err != nil {
+			return SourceView{}, fmt.Errorf("source: %w", err)
+		}
 	}
-	src, err := s.source(ctx, c, scriptID)
-	if err != nil {
-		return SourceView{}, fmt.Errorf("source: %w", err)
-	}
-	s.mu.Lock()
-	view := SourceView{File: fileOf(s.scripts[scriptID].URL, s.cwd), Total: len(src)}
-	s.mu.Unlock()
+	view := SourceView{File: file, Total: len(src)}
 	centre := cur
 	if spec.Line > 0 {
 		centre = spec.Line - 1

@@ -30,6 +30,8 @@ type StartRequest struct {
 	PauseOnStart      bool             // debug: stay paused at the first line
 	PauseOnExceptions string           // debug: none (default), uncaught, caught or all
 	Breakpoints       []BreakpointSpec // debug: set before the program runs
+	// SourceMaps switches source mapping; nil means on. Off, every position is the generated one.
+	SourceMaps *bool
 }
 
 // Manager owns every session: it launches them, retains at most MaxSessions and ends them all at
@@ -202,8 +204,11 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		discard:      make(chan struct{}, 1),
 		detach:       make(chan struct{}, 1),
 		unbind:       make(chan struct{}, 1),
+		gate:         make(chan struct{}, 1),
 		startPause:   make(chan struct{}),
 		scripts:      make(map[string]ScriptInfo),
+		ws:           m.ws,
+		maps:         &sessionMaps{byScript: make(map[string]*scriptMap), off: req.SourceMaps != nil && !*req.SourceMaps, load: newMapLoader(m.ws, m.cfg.MaxSourceMapBytes)},
 		sources:      make(map[string][]string),
 		contexts:     make(map[int]ContextInfo),
 		nextPause:    make(chan struct{}),
@@ -331,10 +336,22 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		// asked for right after start concerns the user's code, not node's start-up.
 		select {
 		case <-s.startPause:
-			if !s.pauseOnStart {
-				s.mu.Lock()
-				from := s.paused
-				s.mu.Unlock()
+			s.mu.Lock()
+			from := s.paused
+			s.mu.Unlock()
+			// The main script is parsed now: breakpoints on its original sources bind here.
+			var here []string
+			if from != nil {
+				here = s.resolvePending(startCtx, client, from)
+			}
+			switch {
+			case s.pauseOnStart:
+			case len(here) > 0: // one bound on the very first statement: stop there as at a breakpoint
+				user := *from
+				user.Reason, user.HitBreakpoints = "breakpoint", here
+				s.onPaused(&user)
+				return nil
+			default:
 				if err := client.Call(startCtx, "Debugger.resume", nil, nil); err != nil {
 					return fail("run", err)
 				}

@@ -13,20 +13,5 @@ func frameAt(function, url string, line0, col0 int, cwd string) Frame {
 	}
 }
 
-// framesOf converts a CDP stack trace, innermost first, capped at maxFrames.
-func framesOf(st *stackTrace, cwd string) []Frame {
-	if st == nil {
-		return nil
-	}
-	frames := make([]Frame, 0, min(len(st.CallFrames), maxFrames))
-	for _, f := range st.CallFrames {
-		if len(frames) == maxFrames {
-			break
-		}
-		frames = append(frames, frameAt(f.FunctionName, f.URL, f.LineNumber, f.ColumnNumber, cwd))
-	}
-	return frames
-}
-
 // maxFrames caps a captured stack: enough to see the path into a failure, small for a reader.
 const maxFrames = 32

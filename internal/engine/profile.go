@@ -145,7 +145,7 @@ func (s *Session) summarizeProfile(p *cpuProfile, top int) CPUProfile {
 				name = "(anonymous)"
 			}
 			f := p.Nodes[i].CallFrame
-			fr := frameAt(name, f.URL, f.LineNumber, f.ColumnNumber, s.cwd)
+			fr := s.place(name, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber)
 			ft = &FunctionTime{Function: name, File: fr.File, Line: fr.Line}
 			if f.URL == "" {
 				ft.Line = 0

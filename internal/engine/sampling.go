@@ -84,7 +84,7 @@ func (s *Session) StopHeapSampling(ctx context.Context, top int) (HeapSampling, 
 	walk = func(n *samplingNode, path []string) {
 		f := n.CallFrame
 		name := cmp.Or(f.FunctionName, "(anonymous)")
-		fr := frameAt(name, f.URL, f.LineNumber, f.ColumnNumber, s.cwd)
+		fr := s.place(name, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber)
 		here := name
 		if fr.File != "" {
 			here += " " + fr.Where()

@@ -50,6 +50,8 @@ type Session struct {
 	client      *cdp.Client
 	mainContext int
 	scripts     map[string]ScriptInfo // scriptId -> what scriptParsed said of it
+	ws          Workspace             // where source files and map files may be read from
+	maps        *sessionMaps          // source maps by script, loaded on first use (own lock)
 
 	// Debugger state (debug sessions), under mu.
 	mode         string
@@ -70,6 +72,9 @@ type Session struct {
 	onLoadID     string              // the V8 id of the break-on-script-load instrumentation breakpoint
 	blackbox     []string            // URL patterns stepping skips, as last sent to V8
 	hooks        []*Hook             // bindings the program calls to emit hook events
+	gateID       string              // the source map gate breakpoint (mapbind.go); "" when unset
+	gatePause    *debuggerPaused     // a pause at the gate the chores loop is to pass
+	stepping     bool                // a step of the user's is under way: a gate pause is theirs
 
 	consoleSeen  int // dispatcher only
 	discardEvery int // console events between two discards
@@ -78,6 +83,7 @@ type Session struct {
 	discard chan struct{} // Runtime.discardConsoleEntries
 	detach  chan struct{} // the program finished: close the inspector so node can exit
 	unbind  chan struct{} // remove the V8 breakpoints in unbindIDs (logpoints past their max)
+	gate    chan struct{} // pass the pause at the source map gate (gatePause)
 	lost    bool          // the inspector connection ended without a detach: the session fails
 	done    chan struct{} // closed once the exit is recorded and every goroutine is ending
 	// attached is set, under mu, for a session on a process traced did not spawn (attach.go):
@@ -217,6 +223,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 		s.mu.Lock()
 		s.scripts[p.ScriptID] = info
 		s.mu.Unlock()
+		s.maps.noteScript(p.ScriptID, p.URL, p.SourceMapURL, p.Hash)
 		s.record(Event{Kind: KindScript, Script: &info})
 	case "Runtime.consoleAPICalled":
 		var p consoleAPICalled
@@ -272,7 +279,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 		for _, bp := range s.breakpoints {
 			if bp.v8ID == p.BreakpointID {
 				l := p.Location
-				fr := frameAt("", s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber, s.cwd)
+				fr := s.place("", l.ScriptID, s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
 				bp.resolved = append(bp.resolved, fr)
 				bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
 			}
@@ -294,7 +301,14 @@ func (s *Session) onPaused(p *debuggerPaused) {
 		info.Location = &fr
 	}
 	s.mu.Lock()
-	first := p.Reason == startReason && !s.startSeen
+	if s.isGatePause(p) {
+		s.gatePause = p
+		s.mu.Unlock()
+		signal(s.gate)
+		return
+	}
+	s.stepping = false
+	first := !s.startSeen && (p.Reason == startReason || s.hitsGateOnly(p))
 	if first {
 		s.startSeen = true
 		close(s.startPause)
@@ -324,6 +338,11 @@ func (s *Session) onPaused(p *debuggerPaused) {
 // onResumed forgets the pause, if it is still the current one.
 func (s *Session) onResumed() {
 	s.mu.Lock()
+	if s.gatePause != nil { // the chores loop passed the gate: the user saw no pause
+		s.gatePause = nil
+		s.mu.Unlock()
+		return
+	}
 	s.paused = nil
 	s.mu.Unlock()
 	s.record(Event{Kind: KindResume})
@@ -337,7 +356,7 @@ func (s *Session) consoleInfo(p *consoleAPICalled) *ConsoleInfo {
 	}
 	if p.StackTrace != nil && len(p.StackTrace.CallFrames) > 0 {
 		f := p.StackTrace.CallFrames[0]
-		fr := frameAt(f.FunctionName, f.URL, f.LineNumber, f.ColumnNumber, s.cwd)
+		fr := s.place(f.FunctionName, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber)
 		info.Frame = &fr
 	}
 	return info
@@ -347,17 +366,26 @@ func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 	d := &p.ExceptionDetails
 	info := &ExceptionInfo{
 		Text:      d.Text,
-		Stack:     framesOf(d.StackTrace, s.cwd),
+		Stack:     s.framesOf(d.StackTrace),
 		Rejection: strings.Contains(d.Text, "in promise"),
 	}
-	url, line0, col0 := d.URL, d.LineNumber, d.ColumnNumber
+	url, scriptID, line0, col0 := d.URL, d.ScriptID, d.LineNumber, d.ColumnNumber
 	if url == "" && len(info.Stack) > 0 {
 		top := d.StackTrace.CallFrames[0]
-		url, line0, col0 = top.URL, top.LineNumber, top.ColumnNumber
+		url, scriptID, line0, col0 = top.URL, top.ScriptID, top.LineNumber, top.ColumnNumber
 	}
 	if url != "" {
-		loc := frameAt("", url, line0, col0, s.cwd)
-		info.URL, info.File, info.Line, info.Column = loc.URL, loc.File, loc.Line, loc.Column
+		if scriptID == "" { // node reports an uncaught exception by its script's path alone
+			scriptID, _ = s.scriptFor(url)
+		}
+		loc := s.place("", scriptID, url, line0, col0)
+		if len(info.Stack) > 0 && loc.Generated != nil && info.Stack[0].Generated != nil &&
+			info.Stack[0].Generated.Line == loc.Generated.Line && fileOf(info.Stack[0].Generated.URL, "") == fileOf(url, "") {
+			// node's column for an uncaught throw can fall before the statement, where a map
+			// gives the line before; the top frame's position is exact
+			loc = info.Stack[0]
+		}
+		info.URL, info.File, info.Line, info.Column, info.Generated = loc.URL, loc.File, loc.Line, loc.Column, loc.Generated
 	}
 	message := d.Text
 	if o := d.Exception; o != nil {
@@ -413,6 +441,10 @@ func (s *Session) choresLoop(client *cdp.Client) {
 		case <-s.detach:
 			detached = true
 			client.Close()
+		case <-s.gate:
+			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+			s.passGate(ctx, client)
+			cancel()
 		case <-s.unbind:
 			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 			s.unbindPending(ctx, client)

@@ -79,7 +79,7 @@ func exitFailure(seq uint64, code *int, signal string) *Failure {
 // innermost stack frame, else nil.
 func throwSite(x *engine.ExceptionInfo) *engine.Frame {
 	if x.URL != "" || x.File != "" || x.Line > 0 {
-		f := &engine.Frame{URL: x.URL, File: x.File, Line: x.Line, Column: x.Column, Internal: engine.InternalURL(x.URL)}
+		f := &engine.Frame{URL: x.URL, File: x.File, Line: x.Line, Column: x.Column, Internal: engine.InternalURL(x.URL), Generated: x.Generated}
 		if len(x.Stack) > 0 && sameFile(&x.Stack[0], f) && x.Stack[0].Line == x.Line {
 			f.Function, f.Internal = x.Stack[0].Function, x.Stack[0].Internal
 		}

@@ -38,6 +38,8 @@ func (a *app) mountInspect(r chi.Router) {
 	r.Post(debugRoutes+"/set", a.setVariable)       // set a variable of a paused frame
 	r.Post(debugRoutes+"/set-return", a.setReturn)  // replace the value being returned
 	r.Delete(debugRoutes+"/refs", a.clearRefs)      // release the o refs' objects
+	r.Get(debugRoutes+"/sourcemap", a.sourceMaps)   // what source maps the scripts have
+	r.Post(debugRoutes+"/sourcemap", a.setSourceMaps)
 	a.mountProfile(r)
 }
 

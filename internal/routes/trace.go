@@ -51,7 +51,7 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 		Target: req.Target, Args: req.Args, Cwd: req.Cwd, Env: req.Env, Name: req.Name,
 		Timeout: time.Duration(req.TimeoutMs) * time.Millisecond, MaxEvents: req.MaxEvents,
 		Mode: req.Mode, PauseOnStart: req.PauseOnStart, PauseOnExceptions: req.PauseOnExceptions,
-		Breakpoints: breakpointSpecs(req.Breakpoints),
+		Breakpoints: breakpointSpecs(req.Breakpoints), SourceMaps: req.SourceMaps,
 	})
 	if err != nil {
 		a.writeError(w, r, err)

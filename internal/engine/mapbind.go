@@ -1,0 +1,252 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Breakpoints on original sources (src/app.ts:9) bind to the generated code a source map says
+// the line became. A script is only known once node parses it, and node runs a module right
+// after parsing it, faster than a CDP round trip: so while such a breakpoint waits, a "gate"
+// breakpoint at line 0 of every file script stops each one before its first statement, the
+// waiting breakpoints are bound in it, and it runs on. The gate goes once nothing waits.
+
+// gateURLRegex matches every script loaded from a file, as CJS (a path) or ESM (a file:// URL).
+const gateURLRegex = `^(file://)?/`
+
+// origin is the original position a breakpoint was asked on, 1-based.
+type origin struct {
+	path      string // absolute
+	line, col int
+}
+
+// bindOriginal binds a breakpoint on an original source line to the generated code of the
+// newest loaded script whose map has it. ok is false when no loaded script's map has path and
+// path does not look like an original source: the caller then binds it as a generated file.
+// A source not loaded yet leaves the breakpoint pending until a script that maps it loads.
+func (s *Session) bindOriginal(ctx context.Context, c clientCaller, location, at, path string, line, col int, condition string) (bp *breakpoint, ok bool, err error) {
+	targets, found, nearest := s.originalTargets(path, line)
+	switch {
+	case len(targets) > 0:
+		t := targets[0]
+		line0, col0 := t.gen.CDP()
+		params := map[string]any{"url": t.url, "lineNumber": line0, "columnNumber": col0, "condition": condition}
+		bp, err := s.bindWith(ctx, c, at, location, "Debugger.setBreakpointByUrl", params)
+		if err != nil {
+			return nil, true, err
+		}
+		bp.orig = &origin{path: path, line: line, col: col}
+		// V8 moves a breakpoint to the next statement; one that lands on another original
+		// line is refused, as on a generated file, naming where it would have stopped.
+		var moved []int
+		for _, r := range bp.resolved {
+			if r.Line == line && r.Generated != nil {
+				return bp, true, nil
+			}
+			if r.Generated != nil && !slices.Contains(moved, r.Line) {
+				moved = append(moved, r.Line)
+			}
+		}
+		if len(bp.resolved) == 0 {
+			return bp, true, nil // V8 binds it when the script runs again
+		}
+		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": bp.v8ID}, nil); err != nil {
+			return nil, true, fmt.Errorf("remove moved breakpoint %s: %w", location, err)
+		}
+		slices.Sort(moved)
+		return nil, true, &NotBreakableError{Location: location, File: locationRE.FindStringSubmatch(location)[1], Nearest: moved}
+	case found:
+		return nil, true, &NotBreakableError{Location: location, File: locationRE.FindStringSubmatch(location)[1], Nearest: append([]int{}, nearest...), Unmapped: true}
+	case mapsOriginal(path) && s.maps.enabled():
+		if err := s.ensureGate(ctx, c); err != nil {
+			return nil, true, err
+		}
+		return &breakpoint{at: at, resolved: []Frame{}, pending: true, orig: &origin{path: path, line: line, col: col},
+			params: map[string]any{"condition": condition}}, true, nil
+	}
+	return nil, false, nil
+}
+
+// ensureGate sets the gate breakpoint unless it is set.
+func (s *Session) ensureGate(ctx context.Context, c clientCaller) error {
+	s.mu.Lock()
+	set := s.gateID != ""
+	s.mu.Unlock()
+	if set {
+		return nil
+	}
+	var res setBreakpointResult
+	if err := c.Call(ctx, "Debugger.setBreakpointByUrl", map[string]any{"urlRegex": gateURLRegex, "lineNumber": 0, "columnNumber": 0}, &res); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gateID = res.BreakpointID
+	return nil
+}
+
+// dropGate removes the gate once no breakpoint waits for a source map.
+func (s *Session) dropGate(ctx context.Context, c clientCaller) {
+	s.mu.Lock()
+	id := s.gateID
+	waiting := slices.ContainsFunc(s.breakpoints, func(bp *breakpoint) bool { return bp.pending })
+	if id == "" || waiting {
+		s.mu.Unlock()
+		return
+	}
+	s.gateID = ""
+	s.mu.Unlock()
+	if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
+		s.log.Debug("remove source map gate", "session", s.id, "err", err)
+	}
+}
+
+// isGatePause reports, under mu, whether a pause is the gate's alone: not a breakpoint of the
+// user's, not a step of theirs that happened to land there.
+func (s *Session) isGatePause(p *debuggerPaused) bool {
+	return s.hitsGateOnly(p) && !s.stepping && p.Reason != startReason && s.startSeen
+}
+
+// hitsGateOnly reports, under mu, whether the gate is the one breakpoint a pause hit. Before
+// node's first-line break is seen, such a pause is that break: the gate stands on the same
+// first statement and V8 then reports it as a breakpoint.
+func (s *Session) hitsGateOnly(p *debuggerPaused) bool {
+	return s.gateID != "" && len(p.CallFrames) > 0 && len(p.HitBreakpoints) == 1 && p.HitBreakpoints[0] == s.gateID
+}
+
+// resolvePending binds the pending breakpoints that the source map of the script paused in p
+// has, and returns the V8 ids of those that bound right where p stands (V8 would not stop there
+// again once resumed).
+func (s *Session) resolvePending(ctx context.Context, c clientCaller, p *debuggerPaused) (here []string) {
+	if len(p.CallFrames) == 0 {
+		return nil
+	}
+	at := p.CallFrames[0].Location
+	s.mu.Lock()
+	var pending []*breakpoint
+	for _, bp := range s.breakpoints {
+		if bp.pending && (bp.log != nil || bp.Enabled) {
+			pending = append(pending, bp)
+		}
+	}
+	url := s.scripts[at.ScriptID].URL
+	s.mu.Unlock()
+	m := s.maps.of(at.ScriptID)
+	if len(pending) == 0 || m == nil {
+		return nil
+	}
+	for _, bp := range pending {
+		srcs := m.MatchSource(bp.orig.path)
+		if len(srcs) == 0 {
+			continue
+		}
+		gens := m.Reverse(srcs[0], bp.orig.line)
+		if len(gens) == 0 {
+			s.log.Debug("pending breakpoint line has no mapping", "session", s.id, "bp", bp.ref(), "script", url)
+			continue
+		}
+		line0, col0 := gens[0].CDP()
+		params := map[string]any{"url": url, "lineNumber": line0, "columnNumber": col0, "condition": bp.params["condition"]}
+		var res setBreakpointResult
+		if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
+			s.log.Debug("bind pending breakpoint", "session", s.id, "bp", bp.ref(), "err", err)
+			continue
+		}
+		var bound []BreakpointInfo
+		s.mu.Lock()
+		if !bp.pending || !slices.Contains(s.breakpoints, bp) { // removed or bound meanwhile
+			s.mu.Unlock()
+			_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": res.BreakpointID}, nil)
+			continue
+		}
+		bp.pending, bp.v8ID, bp.method, bp.params = false, res.BreakpointID, "Debugger.setBreakpointByUrl", params
+		for _, l := range res.Locations {
+			fr := s.place("", l.ScriptID, s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
+			bp.resolved = append(bp.resolved, fr)
+			bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
+			if l.ScriptID == at.ScriptID && l.LineNumber == at.LineNumber && l.ColumnNumber == at.ColumnNumber {
+				here = append(here, res.BreakpointID)
+			}
+		}
+		s.mu.Unlock()
+		for i := range bound {
+			s.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
+		}
+	}
+	s.dropGate(ctx, c)
+	return here
+}
+
+// passGate handles a gate pause on the chores loop: bind what waits, then run on, unless a
+// breakpoint just bound where the program stands, which makes it the user's pause.
+func (s *Session) passGate(ctx context.Context, c clientCaller) {
+	s.mu.Lock()
+	p := s.gatePause
+	s.mu.Unlock()
+	if p == nil {
+		return
+	}
+	here := s.resolvePending(ctx, c, p)
+	if len(here) > 0 {
+		s.mu.Lock()
+		s.gatePause = nil
+		s.mu.Unlock()
+		user := *p
+		user.Reason, user.HitBreakpoints = "breakpoint", here
+		s.onPaused(&user)
+		return
+	}
+	if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
+		s.log.Debug("resume past source map gate", "session", s.id, "err", err)
+	}
+}
+
+// maxMappedSteps bounds the V8 steps one step over original lines takes: a generated line is
+// rarely more than a few statements, and a runaway loop must still answer.
+const maxMappedSteps = 50
+
+// spot is where a pause stands, as stepping over original lines compares it.
+type spot struct {
+	frame  Frame
+	depth  int
+	inMap  bool // the script has a source map in use
+	asUser bool // a breakpoint or exception stopped it, not the step
+	paused bool
+}
+
+func (s *Session) spotNow() spot {
+	s.mu.Lock()
+	p := s.paused
+	s.mu.Unlock()
+	if p == nil || len(p.CallFrames) == 0 {
+		return spot{}
+	}
+	top := p.CallFrames[0]
+	return spot{frame: s.pausedFrame(top), depth: len(p.CallFrames), paused: true,
+		inMap:  s.maps.of(top.Location.ScriptID) != nil,
+		asUser: len(p.HitBreakpoints) > 0 || p.Reason == "exception" || p.Reason == "promiseRejection"}
+}
+
+// stepMapped steps as a user reads the code: in a script with a source map, a step that ends on
+// the original line it started from (in the same frame), or on generated code the map leaves
+// out, is taken again, so that steps move by original lines.
+func (s *Session) stepMapped(ctx context.Context, c clientCaller, cmd, method string, wait time.Duration) (State, error) {
+	from := s.spotNow()
+	st, err := s.run(ctx, c, cmd, method, nil, wait)
+	for i := 0; err == nil && i < maxMappedSteps; i++ {
+		at := s.spotNow()
+		if !at.paused || !at.inMap || at.asUser {
+			break
+		}
+		unmapped := at.frame.Generated == nil
+		sameLine := cmd != ExecOut && from.frame.Generated != nil && at.depth == from.depth &&
+			at.frame.URL == from.frame.URL && at.frame.Line == from.frame.Line
+		if !unmapped && !sameLine {
+			break
+		}
+		st, err = s.run(ctx, c, cmd, method, nil, wait)
+	}
+	return st, err
+}

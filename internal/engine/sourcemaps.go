@@ -1,0 +1,424 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"traced/internal/sourcemap"
+)
+
+// Generated is the position in the code node runs, kept beside a Frame that a source map moved
+// to its original position.
+type Generated struct {
+	URL    string `json:"url"`
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+// scriptMap is one script's source map, loaded on first use.
+type scriptMap struct {
+	once      sync.Once
+	url       string // the script's URL
+	mapURL    string // the whole sourceMappingURL (ScriptInfo keeps a capped copy)
+	hash      string
+	m         *sourcemap.Map
+	err       error
+	mapLoader func(ctx context.Context, scriptURL, sourceMapURL, hash string) (*sourcemap.Map, error)
+}
+
+func (sm *scriptMap) get() (*sourcemap.Map, error) {
+	sm.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		sm.m, sm.err = sm.mapLoader(ctx, sm.url, sm.mapURL, sm.hash)
+	})
+	return sm.m, sm.err
+}
+
+// sessionMaps is a session's source maps by script id. It has its own lock, never held while
+// loading, so positions can be mapped from code that holds the session's.
+type sessionMaps struct {
+	mu       sync.Mutex
+	off      bool
+	byScript map[string]*scriptMap
+	load     func(ctx context.Context, scriptURL, sourceMapURL, hash string) (*sourcemap.Map, error)
+}
+
+// noteScript remembers a parsed user script that names a source map; nothing is read yet.
+func (sm *sessionMaps) noteScript(id, url, mapURL, hash string) {
+	if mapURL == "" || InternalURL(url) || sm.load == nil {
+		return
+	}
+	sm.mu.Lock()
+	sm.byScript[id] = &scriptMap{url: url, mapURL: mapURL, hash: hash, mapLoader: sm.load}
+	sm.mu.Unlock()
+}
+
+// entry returns a script's map entry, nil when it names none.
+func (sm *sessionMaps) entry(id string) *scriptMap {
+	sm.mu.Lock()
+	defer sm.mu.Unlock()
+	return sm.byScript[id]
+}
+
+// of returns a script's map, loading it on first use; nil when mapping is off, the script has
+// no map or it could not be loaded (the sourcemap status says why).
+func (sm *sessionMaps) of(id string) *sourcemap.Map {
+	sm.mu.Lock()
+	e, off := sm.byScript[id], sm.off
+	sm.mu.Unlock()
+	if e == nil || off {
+		return nil
+	}
+	m, _ := e.get()
+	return m
+}
+
+func (sm *sessionMaps) enabled() bool {
+	sm.mu.Lock()
+	defer sm.mu.Unlock()
+	return !sm.off
+}
+
+// place builds the frame a user sees for a generated CDP position (0-based): the original
+// position where the script has a source map, with the generated one kept beside it.
+func (s *Session) place(function, scriptID, url string, line0, col0 int) Frame {
+	fr := frameAt(function, url, line0, col0, s.cwd)
+	if scriptID == "" || fr.Internal {
+		return fr
+	}
+	m := s.maps.of(scriptID)
+	if m == nil {
+		return fr
+	}
+	o, ok := m.Forward(sourcemap.FromCDP(line0, col0))
+	if !ok {
+		return fr
+	}
+	fr.Generated = &Generated{URL: fr.URL, File: fr.File, Line: fr.Line, Column: fr.Column}
+	fr.URL = sourceURL(o.Source)
+	fr.File = fileOf(fr.URL, s.cwd)
+	fr.Line, fr.Column = o.Line, o.Column
+	return fr
+}
+
+// sourceURL is the URL of an original source as the sourcemap package names it: an absolute
+// path becomes a file:// URL, anything else (webpack://..., a bare name) stays as it is.
+func sourceURL(source string) string {
+	if strings.HasPrefix(source, "/") {
+		return "file://" + source
+	}
+	return source
+}
+
+// framesOf converts a CDP stack trace, innermost first, capped at maxFrames, to source-mapped
+// frames.
+func (s *Session) framesOf(st *stackTrace) []Frame {
+	if st == nil {
+		return nil
+	}
+	frames := make([]Frame, 0, min(len(st.CallFrames), maxFrames))
+	for _, f := range st.CallFrames {
+		if len(frames) == maxFrames {
+			break
+		}
+		frames = append(frames, s.place(f.FunctionName, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber))
+	}
+	return frames
+}
+
+// newMapLoader reads maps for a session: map files only inside the workspace (a script could
+// name any file as its map), capped in size.
+func newMapLoader(ws Workspace, maxBytes int64) func(ctx context.Context, scriptURL, sourceMapURL, hash string) (*sourcemap.Map, error) {
+	l := sourcemap.Loader{MaxBytes: maxBytes, ReadFile: func(p string, max int64) ([]byte, error) {
+		real, err := ws.Resolve("/", p)
+		if errors.Is(err, ErrTargetAbsent) {
+			return nil, fs.ErrNotExist
+		}
+		if err != nil {
+			return nil, err
+		}
+		return readCapped(real, max)
+	}}
+	return func(ctx context.Context, scriptURL, sourceMapURL, _ string) (*sourcemap.Map, error) {
+		return l.Load(ctx, scriptURL, sourceMapURL)
+	}
+}
+
+// readCapped reads at most max+1 bytes of a file, so an oversized one is seen without reading it all.
+func readCapped(name string, max int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, max+1))
+}
+
+// SourceMapStatus says what source map a script has and whether it is in use.
+type SourceMapStatus struct {
+	ScriptID     string   `json:"scriptId"`
+	URL          string   `json:"url"`
+	File         string   `json:"file,omitempty"`
+	SourceMapURL string   `json:"sourceMapURL,omitempty"` // capped; inline maps show their start
+	Inline       bool     `json:"inline,omitempty"`
+	MapFile      string   `json:"mapFile,omitempty"`
+	Status       string   `json:"status"` // loaded, failed, off
+	Reason       string   `json:"reason,omitempty"`
+	Sources      []string `json:"sources,omitempty"` // the original sources, relative to cwd when inside it
+	Bytes        int64    `json:"bytes,omitempty"`   // memory the loaded map takes, estimated
+}
+
+// SourceMaps describes a session's source maps: every user script that names one, or those
+// whose generated file or one of whose original sources is file.
+type SourceMaps struct {
+	Enabled bool              `json:"enabled"`
+	Scripts []SourceMapStatus `json:"scripts"`
+}
+
+// SourceMapsOf reports the session's source maps, loading those not loaded yet.
+func (s *Session) SourceMapsOf(file string) (SourceMaps, error) {
+	if err := s.debugOnly(); err != nil {
+		return SourceMaps{}, err
+	}
+	s.mu.Lock()
+	var ids []string
+	for id := range s.scripts {
+		ids = append(ids, id)
+	}
+	scripts := make(map[string]ScriptInfo, len(ids))
+	for _, id := range ids {
+		scripts[id] = s.scripts[id]
+	}
+	s.mu.Unlock()
+	slices.SortFunc(ids, func(a, b string) int { return scriptOrder(a) - scriptOrder(b) })
+	out := SourceMaps{Enabled: s.maps.enabled(), Scripts: []SourceMapStatus{}}
+	want := ""
+	if file != "" {
+		want = s.absPath(file)
+	}
+	for _, id := range ids {
+		e := s.maps.entry(id)
+		if e == nil {
+			continue
+		}
+		st := s.mapStatus(id, scripts[id], e)
+		if want != "" && !s.mapNames(st, e, want) {
+			continue
+		}
+		out.Scripts = append(out.Scripts, st)
+	}
+	if file != "" && len(out.Scripts) == 0 {
+		if id, ok := s.scriptFor(file); ok {
+			return out, fmt.Errorf("%w: %s (script %s) names no source map", ErrNoRef, file, id)
+		}
+		return out, fmt.Errorf("%w: no loaded script is %s or maps to it", ErrNoRef, file)
+	}
+	return out, nil
+}
+
+func (s *Session) mapStatus(id string, sc ScriptInfo, e *scriptMap) SourceMapStatus {
+	st := SourceMapStatus{ScriptID: id, URL: sc.URL, File: sc.File, SourceMapURL: sc.SourceMapURL}
+	if loc, err := sourcemap.Locate(e.url, e.mapURL); err == nil {
+		st.Inline = loc.Inline
+		st.MapFile = fileOf(loc.Path, s.cwd)
+	}
+	m, err := e.get()
+	switch {
+	case err != nil:
+		st.Status, st.Reason = "failed", err.Error()
+	case !s.maps.enabled():
+		st.Status, st.Reason = "off", "source mapping is switched off for this session (POST sourcemap)"
+	default:
+		st.Status = "loaded"
+	}
+	if m != nil {
+		st.Bytes = m.Size()
+		for _, src := range m.Sources() {
+			st.Sources = append(st.Sources, s.sourceName(src))
+		}
+	}
+	return st
+}
+
+// sourceName shows an original source as a user names it: relative to cwd when inside it.
+func (s *Session) sourceName(source string) string {
+	if f := fileOf(sourceURL(source), s.cwd); f != "" {
+		return f
+	}
+	return source
+}
+
+// mapNames reports whether a script's map status concerns the absolute path want: the
+// generated file or one of its sources.
+func (s *Session) mapNames(st SourceMapStatus, e *scriptMap, want string) bool {
+	if st.URL == want || st.URL == "file://"+want {
+		return true
+	}
+	if e.m == nil {
+		return false
+	}
+	return len(e.m.MatchSource(want)) > 0
+}
+
+// absPath makes a user's path absolute against the session's cwd.
+func (s *Session) absPath(p string) string {
+	if strings.HasPrefix(p, "/") || strings.Contains(p, "://") {
+		return strings.TrimPrefix(p, "file://")
+	}
+	return s.cwd + "/" + p
+}
+
+// SetSourceMaps switches source mapping on or off for what the session shows from now on;
+// events already captured keep the positions they had.
+func (s *Session) SetSourceMaps(enabled bool) error {
+	if err := s.debugOnly(); err != nil {
+		return err
+	}
+	defer s.maps.mu.Unlock()
+	s.maps.mu.Lock()
+	s.maps.off = !enabled
+	return nil
+}
+
+// mappedTarget is a generated position an original file:line binds to.
+type mappedTarget struct {
+	scriptID, url string
+	gen           sourcemap.Pos
+}
+
+// originalTargets finds the loaded scripts whose source maps have the original source path and
+// returns where its line is in each, first match first. found reports whether any map has the
+// source at all; when it has but the line has no mapping, nearest names the closest mapped lines.
+func (s *Session) originalTargets(path string, line int) (targets []mappedTarget, found bool, nearest []int) {
+	if !s.maps.enabled() {
+		return nil, false, nil
+	}
+	s.mu.Lock()
+	type script struct{ id, url string }
+	var scripts []script
+	for id, sc := range s.scripts {
+		if !sc.Internal && sc.SourceMapURL != "" {
+			scripts = append(scripts, script{id, sc.URL})
+		}
+	}
+	s.mu.Unlock()
+	slices.SortFunc(scripts, func(a, b script) int { return scriptOrder(b.id) - scriptOrder(a.id) }) // newest first
+	for _, sc := range scripts {
+		m := s.maps.of(sc.id)
+		if m == nil {
+			continue
+		}
+		for _, src := range m.MatchSource(path) {
+			found = true
+			gens := m.Reverse(src, line)
+			if len(gens) == 0 {
+				if nearest == nil {
+					nearest = m.NearestMapped(src, line)
+				}
+				continue
+			}
+			targets = append(targets, mappedTarget{scriptID: sc.id, url: sc.url, gen: gens[0]})
+		}
+	}
+	return targets, found, nearest
+}
+
+// mapsOriginal reports whether path looks like a file node cannot run itself (TypeScript and
+// other compiled languages): a breakpoint on it waits for a source map that names it.
+func mapsOriginal(path string) bool {
+	for _, ext := range []string{".ts", ".tsx", ".mts", ".cts", ".jsx", ".coffee", ".vue", ".svelte"} {
+		if strings.HasSuffix(path, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// originalSource returns the lines of an original source: from its map's sourcesContent, else
+// read from disk inside the workspace.
+func (s *Session) originalSource(scriptID, source string) ([]string, error) {
+	key := "map:" + scriptID + ":" + source
+	s.mu.Lock()
+	lines, ok := s.sources[key]
+	s.mu.Unlock()
+	if ok {
+		return lines, nil
+	}
+	m := s.maps.of(scriptID)
+	if m == nil {
+		return nil, fmt.Errorf("script %s has no source map", scriptID)
+	}
+	text, ok := m.SourceContent(source)
+	if !ok {
+		real, err := s.ws.Resolve("/", source)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", source, err)
+		}
+		data, err := readCapped(real, maxSourceBytes)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", source, err)
+		}
+		text = string(data[:min(len(data), maxSourceBytes)])
+	}
+	lines = strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = capText(strings.TrimSuffix(l, "\r"), s.stringCap).Value
+	}
+	s.mu.Lock()
+	s.sources[key] = lines
+	s.mu.Unlock()
+	return lines, nil
+}
+
+// frameSource returns the source a paused frame shows, with its 0-based current line and file:
+// the original source where the frame maps to one, else the script's own.
+func (s *Session) frameSource(ctx context.Context, c clientCaller, f pausedFrame) (lines []string, cur int, file string, err error) {
+	if fr := s.pausedFrame(f); fr.Generated != nil {
+		if lines, err := s.originalSource(f.Location.ScriptID, strings.TrimPrefix(fr.URL, "file://")); err == nil {
+			return lines, fr.Line - 1, fr.File, nil
+		}
+		// an unreadable original: the generated code is better than nothing
+	}
+	lines, err = s.source(ctx, c, f.Location.ScriptID)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	s.mu.Lock()
+	file = fileOf(s.scripts[f.Location.ScriptID].URL, s.cwd)
+	s.mu.Unlock()
+	return lines, f.Location.LineNumber, file, nil
+}
+
+// mapped reports whether a paused frame shows an original position.
+func (s *Session) mapped(f pausedFrame) bool { return s.pausedFrame(f).Generated != nil }
+
+// scriptWithSource finds the newest loaded script whose source map has the original source at
+// the absolute path p, and the name the map gives it.
+func (s *Session) scriptWithSource(p string) (scriptID, source string, ok bool) {
+	s.mu.Lock()
+	var ids []string
+	for id, sc := range s.scripts {
+		if !sc.Internal && sc.SourceMapURL != "" {
+			ids = append(ids, id)
+		}
+	}
+	s.mu.Unlock()
+	slices.SortFunc(ids, func(a, b string) int { return scriptOrder(b) - scriptOrder(a) })
+	for _, id := range ids {
+		if m := s.maps.of(id); m != nil {
+			if srcs := m.MatchSource(p); len(srcs) > 0 {
+				return id, srcs[0], true
+			}
+		}
+	}
+	return "", "", false
+}

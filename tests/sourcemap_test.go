@@ -1,0 +1,209 @@
+package tests
+
+import (
+	"context"
+	"net/http"
+	"path"
+	"strings"
+	"testing"
+
+	"traced/api"
+	"traced/internal/engine"
+)
+
+// Original lines of tests/testdata/ts/src (see its README).
+const (
+	tsThrow    = 9  // service.ts: throw new Error(...)
+	tsValidate = 9  // app.ts: const doubled = validate(o);
+	tsMainCall = 27 // app.ts: main();
+	tsBlank    = 4  // app.ts: the declare line, no code
+)
+
+// tsTrace runs a TypeScript fixture to its end in a trace session and returns its exception.
+func tsTrace(t *testing.T, h *harness, entry string) (api.Summary, *api.ExceptionInfo) {
+	t.Helper()
+	s := h.start(api.StartRequest{Target: entry, Cwd: "ts"})
+	h.waitExit(s.ID)
+	exc := h.trace(s.ID, "exception").Events
+	if len(exc) != 1 {
+		t.Fatalf("%s: %d exceptions, want 1", entry, len(exc))
+	}
+	return s, exc[0].Exception
+}
+
+func TestSourceMapExceptionIsOriginal(t *testing.T) {
+	h := newHarness(t)
+	for _, entry := range []string{"dist/app.js", "dist-inline/app.js", "bundle/app.js", "esm/app.mjs"} {
+		t.Run(entry, func(t *testing.T) {
+			h := h.with(t)
+			s, x := tsTrace(t, h, entry)
+			if x.File != "src/service.ts" || x.Line != tsThrow || x.Generated == nil || path.Dir(x.Generated.File) != path.Dir(entry) {
+				t.Fatalf("exception at %s:%d (generated %+v), want src/service.ts:%d beside a file of %s", x.File, x.Line, x.Generated, tsThrow, path.Dir(entry))
+			}
+			// Each frame maps to its own original file, the bundle's included.
+			want := []string{"src/service.ts:9", "src/app.ts:9", "src/app.ts:23", "src/app.ts:27"}
+			for i, w := range want {
+				if i >= len(x.Stack) || x.Stack[i].Where() != w || x.Stack[i].Generated == nil {
+					t.Fatalf("stack %v, want it to start %v", wheres(x.Stack), want)
+				}
+			}
+			var ev api.EvidenceResponse
+			h.call("GET", "/api/trace/evidence?id="+s.ID, nil, &ev)
+			if ev.Evidence == nil || ev.Evidence.Failure.Location == nil || ev.Evidence.Failure.Location.Where() != "src/service.ts:9" {
+				t.Fatalf("evidence failure %+v", ev.Evidence)
+			}
+			console := h.trace(s.ID, "console").Events
+			if len(console) == 0 || console[0].Console.Frame.Where() != "src/app.ts:18" {
+				t.Fatalf("console call site %+v, want src/app.ts:18", console[0].Console.Frame)
+			}
+		})
+	}
+}
+
+func wheres(frames []engine.Frame) []string {
+	out := make([]string, len(frames))
+	for i, f := range frames {
+		out[i] = f.Where()
+	}
+	return out
+}
+
+func TestSourceMapOnTheStream(t *testing.T) {
+	h := newHarness(t)
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	conn, _ := h.dialStream(ctx, "")
+	s := h.start(api.StartRequest{Target: "dist/app.js", Cwd: "ts"})
+	for _, ev := range collectUntilExit(ctx, t, conn, s.ID) {
+		if ev.Kind == engine.KindException {
+			if ev.Exception.File != "src/service.ts" || ev.Exception.Line != tsThrow {
+				t.Fatalf("streamed exception at %s:%d", ev.Exception.File, ev.Exception.Line)
+			}
+			return
+		}
+	}
+	t.Fatal("no exception on the stream")
+}
+
+func TestSourceMapBrokenDegrades(t *testing.T) {
+	h := newHarness(t)
+	for _, c := range []struct{ entry, reason string }{
+		{"corrupt/app.js", "invalid source map"},
+		{"missing/app.js", "does not exist"},
+	} {
+		t.Run(c.entry, func(t *testing.T) {
+			h := h.with(t)
+			_, x := tsTrace(t, h, c.entry)
+			if x.File != c.entry || x.Generated != nil {
+				t.Fatalf("exception at %s:%d generated %+v, want the generated %s", x.File, x.Line, x.Generated, c.entry)
+			}
+			s := h.debug(api.StartRequest{Target: c.entry, Cwd: "ts", PauseOnStart: true})
+			h.waitPaused(s.ID, 0)
+			var maps api.SourceMapsResponse
+			if st := h.call("GET", "/api/debug/"+s.ID+"/sourcemap?file="+c.entry, nil, &maps); st != http.StatusOK {
+				t.Fatalf("sourcemap: %d", st)
+			}
+			if len(maps.Scripts) != 1 || maps.Scripts[0].Status != "failed" || !strings.Contains(maps.Scripts[0].Reason, c.reason) {
+				t.Fatalf("status %+v, want failed: %s", maps.Scripts, c.reason)
+			}
+		})
+	}
+}
+
+func TestSourceMapBreakpointBeforeStart(t *testing.T) {
+	h := newHarness(t)
+	// service.ts is loaded by a require after the start: the breakpoint waits, then binds.
+	s := h.debug(api.StartRequest{Target: "dist/app.js", Cwd: "ts", Breakpoints: []string{"src/service.ts:8", "src/app.ts:9"}})
+	st, _ := h.waitPaused(s.ID, 0)
+	if st.Location == nil || st.Location.Where() != "src/app.ts:9" || st.Location.Generated == nil || st.Location.Generated.File != "dist/app.js" {
+		t.Fatalf("paused at %+v, want src/app.ts:9 beside dist/app.js", st.Location)
+	}
+	if local(t, st, "o").Value == "" || !hasLine(st.Source, tsValidate, "const doubled = validate(o);") {
+		t.Fatalf("state source %+v, want the TypeScript line", st.Source)
+	}
+	st = h.exec(s.ID, "continue", api.ContinueRequest{})
+	if st.Location == nil || st.Location.Where() != "src/service.ts:8" || st.Location.Function != "validate" {
+		t.Fatalf("second pause at %+v, want validate at src/service.ts:8", st.Location)
+	}
+	if !strings.Contains(sourceText(st.Source), "if (order.qty <= 0)") {
+		t.Fatalf("service source %+v", st.Source)
+	}
+	var bps api.BreakpointsResponse
+	h.call("GET", "/api/debug/"+s.ID+"/breakpoints", nil, &bps)
+	for _, bp := range bps.Breakpoints {
+		if bp.Pending || len(bp.Resolved) != 1 || !strings.HasPrefix(bp.Resolved[0].File, "src/") {
+			t.Fatalf("breakpoint %+v, want bound at its TypeScript line", bp)
+		}
+	}
+	if evs := h.trace(s.ID, "breakpoint").Events; len(evs) == 0 || evs[len(evs)-1].Breakpoint.Location.Where() != "src/service.ts:8" {
+		t.Fatalf("breakpoint events %+v", evs)
+	}
+}
+
+func hasLine(lines []api.SourceLine, n int, text string) bool {
+	for _, l := range lines {
+		if l.Line == n && strings.TrimSpace(l.Text) == text {
+			return true
+		}
+	}
+	return false
+}
+
+func sourceText(lines []api.SourceLine) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l.Text + "\n")
+	}
+	return b.String()
+}
+
+func TestSourceMapStepByTypeScriptLines(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "dist/app.js", Cwd: "ts", Breakpoints: []string{"src/app.ts:16"}})
+	st, _ := h.waitPaused(s.ID, 0)
+	if st.Location == nil || st.Location.Where() != "src/app.ts:16" {
+		t.Fatalf("paused at %+v", st.Location)
+	}
+	for _, want := range []int{17, 18, 19, 22, 23} {
+		st = h.exec(s.ID, "step", api.StepRequest{Kind: "over"})
+		if st.Location == nil || st.Location.File != "src/app.ts" || st.Location.Line != want {
+			t.Fatalf("step over: at %+v, want src/app.ts:%d", st.Location, want)
+		}
+	}
+}
+
+func TestSourceMapBundleBreakpointAndRunTo(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "bundle/app.js", Cwd: "ts", PauseOnStart: true})
+	h.waitPaused(s.ID, 0)
+	// Loaded now: it binds at once, in the bundle.
+	bp := h.setBreakpoint(s.ID, api.BreakpointRequest{Location: "src/service.ts:11"})
+	if bp.Pending || len(bp.Resolved) != 1 || bp.Resolved[0].Where() != "src/service.ts:11" || bp.Resolved[0].Generated.File != "bundle/app.js" {
+		t.Fatalf("breakpoint %+v", bp)
+	}
+	e := h.errorOf(h.request("POST", "/api/debug/"+s.ID+"/breakpoints", api.BreakpointRequest{Location: "src/app.ts:4"}), http.StatusBadRequest)
+	if e.Code != "not_breakable" || !strings.Contains(e.Message, "source map") {
+		t.Fatalf("unmapped line: %+v", e)
+	}
+	st := h.exec(s.ID, "run-to", api.RunToRequest{Location: "src/app.ts:17"})
+	if st.Location == nil || st.Location.Where() != "src/app.ts:17" {
+		t.Fatalf("run-to paused at %+v", st.Location)
+	}
+	var view api.SourceView
+	if code := h.call("GET", "/api/debug/"+s.ID+"/source?file=src/service.ts&line=9&lines=1", nil, &view); code != http.StatusOK || view.File != "src/service.ts" || !hasLine(view.Lines, 9, "throw new Error(`invalid quantity ${order.qty} for order ${order.id}`); // THROW") {
+		t.Fatalf("source view %d %+v", code, view)
+	}
+	var maps api.SourceMapsResponse
+	h.call("GET", "/api/debug/"+s.ID+"/sourcemap?file=src/app.ts", nil, &maps)
+	if !maps.Enabled || len(maps.Scripts) != 1 || maps.Scripts[0].Status != "loaded" || strings.Join(maps.Scripts[0].Sources, ",") != "src/service.ts,src/app.ts" {
+		t.Fatalf("sourcemap status %+v", maps)
+	}
+	// Switched off, positions are the generated ones again.
+	var sw api.SourceMapSwitchResponse
+	if code := h.call("POST", "/api/debug/"+s.ID+"/sourcemap", map[string]any{"enabled": false}, &sw); code != http.StatusOK || sw.Enabled {
+		t.Fatalf("switch off: %d %+v", code, sw)
+	}
+	if st := h.state(s.ID, ""); st.Location == nil || st.Location.File != "bundle/app.js" || st.Location.Generated != nil {
+		t.Fatalf("mapping off: at %+v", st.Location)
+	}
+}
