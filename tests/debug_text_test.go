@@ -152,3 +152,22 @@ func TestGoldenText(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldenTextTypeScript: a pause in TypeScript reads as TypeScript, the generated position
+// beside it, with the TypeScript source around it.
+func TestGoldenTextTypeScript(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "dist/app.js", Cwd: "ts", Breakpoints: []string{"src/service.ts:8"}})
+	h.waitPaused(s.ID, 0)
+	base := "/api/debug/" + s.ID
+	for _, c := range []struct{ name, path string }{
+		{"ts_state", base + "/state?lines=1&sections=code,stack"},
+		{"ts_breakpoints", base + "/breakpoints"},
+	} {
+		status, got := h.with(t).text("GET", c.path, nil, true)
+		if status != http.StatusOK {
+			t.Fatalf("%s: status %d: %s", c.name, status, got)
+		}
+		golden(t, h, c.name, got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 	"testing"
 
@@ -205,5 +206,31 @@ func TestSourceMapBundleBreakpointAndRunTo(t *testing.T) {
 	}
 	if st := h.state(s.ID, ""); st.Location == nil || st.Location.File != "bundle/app.js" || st.Location.Generated != nil {
 		t.Fatalf("mapping off: at %+v", st.Location)
+	}
+}
+
+func TestSourceMapCoverageLines(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "dist/app.js", Cwd: "ts", Args: []string{"good"}, PauseOnStart: true})
+	h.waitPaused(s.ID, 0)
+	h.post(s.ID, "coverage/start", api.CoverageStartRequest{Detailed: true}, nil)
+	// Stop at main's early return: with "good" the bad batch (22-24) never runs.
+	h.setBreakpoint(s.ID, api.BreakpointRequest{Location: "src/app.ts:20"})
+	if st := h.exec(s.ID, "continue", api.ContinueRequest{}); st.Location == nil || st.Location.Where() != "src/app.ts:20" {
+		t.Fatalf("paused at %+v", st.Location)
+	}
+	var cov api.CoverageResponse
+	h.post(s.ID, "coverage/take", api.CoverageRequest{File: "src/app.ts"}, &cov)
+	if len(cov.Scripts) != 1 || cov.Scripts[0].File != "src/app.ts" || cov.Scripts[0].Generated != "dist/app.js" {
+		t.Fatalf("coverage %+v, want src/app.ts alone, from dist/app.js", cov)
+	}
+	sc := cov.Scripts[0]
+	if !slices.Contains(sc.Functions, api.FunctionCoverage{Function: "total", Line: 6, Count: 1}) {
+		t.Errorf("functions %+v, want total at line 6 run once", sc.Functions)
+	}
+	bad := slices.ContainsFunc(sc.Uncovered, func(r api.LineRange) bool { return r.Start <= 22 && r.End >= 24 })
+	ran := slices.ContainsFunc(sc.Uncovered, func(r api.LineRange) bool { return r.Start <= 17 && r.End >= 17 })
+	if !bad || ran {
+		t.Errorf("uncovered %+v, want 22-24 in a range and 17 in none", sc.Uncovered)
 	}
 }

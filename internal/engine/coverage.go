@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sort"
 	"strings"
+
+	"traced/internal/sourcemap"
 )
 
 // StartCoverage starts precise coverage (Profiler.startPreciseCoverage) with call counts;
@@ -51,6 +54,8 @@ type ScriptCoverage struct {
 	URL       string             `json:"url"`
 	Functions []FunctionCoverage `json:"functions"`
 	Uncovered []LineRange        `json:"uncovered"` // lines whose innermost range never ran
+	// Generated is the script node ran when File is an original source its map names.
+	Generated string `json:"generated,omitempty"`
 }
 
 type coverageRange struct {
@@ -97,7 +102,7 @@ func (s *Session) TakeCoverage(ctx context.Context, spec CoverageSpec) ([]Script
 	out := []ScriptCoverage{}
 	for _, sc := range res.Result {
 		file := fileOf(sc.URL, s.cwd)
-		if InternalURL(sc.URL) || file == "" || (spec.File != "" && file != spec.File && sc.URL != spec.File) {
+		if InternalURL(sc.URL) || file == "" {
 			continue
 		}
 		var src struct {
@@ -106,28 +111,80 @@ func (s *Session) TakeCoverage(ctx context.Context, spec CoverageSpec) ([]Script
 		if err := c.Call(ctx, "Debugger.getScriptSource", map[string]any{"scriptId": sc.ScriptID}, &src); err != nil {
 			continue // gone (a script of a destroyed context): nothing to map its offsets to
 		}
+		if m := s.maps.of(sc.ScriptID); m != nil {
+			for _, mc := range s.mappedCoverage(sc, file, src.ScriptSource, m, spec.Uncovered) {
+				if spec.File == "" || mc.File == spec.File || mc.Generated == spec.File || mc.URL == spec.File {
+					out = append(out, mc)
+				}
+			}
+			continue
+		}
+		if spec.File != "" && file != spec.File && sc.URL != spec.File {
+			continue
+		}
 		out = append(out, coverageOf(sc, file, src.ScriptSource, spec.Uncovered))
 	}
 	return out, nil
 }
 
-// coverageOf maps one script's ranges to lines. The seam for source maps: lines here are the
-// generated script's.
-func coverageOf(sc scriptCoverage, file, src string, uncoveredOnly bool) ScriptCoverage {
-	starts := []int{0} // offset of each line
+// coverageIndex answers where offsets of one script's source are and which range holds them.
+type coverageIndex struct {
+	src    string
+	starts []int // offset of each line
+	ranges []coverageRange
+}
+
+func newCoverageIndex(sc scriptCoverage, src string) *coverageIndex {
+	ix := &coverageIndex{src: src, starts: []int{0}}
 	for i := 0; i < len(src); i++ {
 		if src[i] == '\n' {
-			starts = append(starts, i+1)
+			ix.starts = append(ix.starts, i+1)
 		}
 	}
-	lineOf := func(off int) int { return sort.Search(len(starts), func(i int) bool { return starts[i] > off }) }
-	out := ScriptCoverage{File: file, URL: sc.URL, Functions: []FunctionCoverage{}, Uncovered: []LineRange{}}
-	var ranges []coverageRange
+	for _, f := range sc.Functions {
+		ix.ranges = append(ix.ranges, f.Ranges...)
+	}
+	return ix
+}
+
+// lineOf is the 1-based line of an offset.
+func (ix *coverageIndex) lineOf(off int) int {
+	return sort.Search(len(ix.starts), func(i int) bool { return ix.starts[i] > off })
+}
+
+// posOf is the 1-based position of an offset.
+func (ix *coverageIndex) posOf(off int) sourcemap.Pos {
+	l := ix.lineOf(off)
+	return sourcemap.Pos{Line: l, Column: off - ix.starts[l-1] + 1}
+}
+
+// offsetOf is the offset of a 1-based position, -1 past the end.
+func (ix *coverageIndex) offsetOf(p sourcemap.Pos) int {
+	if p.Line < 1 || p.Line > len(ix.starts) {
+		return -1
+	}
+	return ix.starts[p.Line-1] + p.Column - 1
+}
+
+// countAt is the count of the innermost range holding off (1 outside every range: V8 leaves
+// out what ran as part of its parent).
+func (ix *coverageIndex) countAt(off int) int {
+	best, count := -1, 1
+	for _, r := range ix.ranges {
+		if r.Start <= off && off < r.End && (best < 0 || r.End-r.Start < best) {
+			best, count = r.End-r.Start, r.Count
+		}
+	}
+	return count
+}
+
+// functionsOf calls add for each function of a script but its top level, uncoveredOnly
+// leaving out those that ran.
+func functionsOf(sc scriptCoverage, uncoveredOnly bool, add func(name string, start, count int)) {
 	for _, f := range sc.Functions {
 		if len(f.Ranges) == 0 {
 			continue
 		}
-		ranges = append(ranges, f.Ranges...)
 		r := f.Ranges[0]
 		if f.Name == "" && r.Start == 0 {
 			continue // the script's own top level
@@ -135,40 +192,88 @@ func coverageOf(sc scriptCoverage, file, src string, uncoveredOnly bool) ScriptC
 		if uncoveredOnly && r.Count > 0 {
 			continue
 		}
-		name := f.Name
-		if name == "" {
-			name = "(anonymous)"
-		}
-		out.Functions = append(out.Functions, FunctionCoverage{Function: name, Line: lineOf(r.Start), Count: r.Count})
+		add(cmp.Or(f.Name, "(anonymous)"), r.Start, r.Count)
 	}
+}
+
+// lineRanges folds lines (ascending) with whether each ran into ranges of lines that never
+// ran; lines not listed (blank, or with no mapping) neither end nor start a range.
+type lineRanges struct {
+	out  []LineRange
+	open bool
+}
+
+func (lr *lineRanges) add(line int, ran bool) {
+	switch {
+	case ran:
+		lr.open = false
+	case lr.open:
+		lr.out[len(lr.out)-1].End = line
+	default:
+		lr.out = append(lr.out, LineRange{Start: line, End: line})
+		lr.open = true
+	}
+}
+
+// coverageOf maps one script's ranges to lines of the script itself.
+func coverageOf(sc scriptCoverage, file, src string, uncoveredOnly bool) ScriptCoverage {
+	ix := newCoverageIndex(sc, src)
+	out := ScriptCoverage{File: file, URL: sc.URL, Functions: []FunctionCoverage{}}
+	functionsOf(sc, uncoveredOnly, func(name string, start, count int) {
+		out.Functions = append(out.Functions, FunctionCoverage{Function: name, Line: ix.lineOf(start), Count: count})
+	})
 	// A line is uncovered when the innermost range holding its first character never ran.
-	open := -1 // the index of the uncovered range being extended
-	for i, start := range starts {
+	var lr lineRanges
+	for i, start := range ix.starts {
 		end := len(src)
-		if i+1 < len(starts) {
-			end = starts[i+1] - 1
+		if i+1 < len(ix.starts) {
+			end = ix.starts[i+1] - 1
 		}
 		text := src[start:end]
 		trimmed := strings.TrimLeft(text, " \t")
 		if strings.TrimSpace(trimmed) == "" {
-			continue // a blank line neither ends nor starts a range
+			continue
 		}
-		off := start + len(text) - len(trimmed)
-		best, count := -1, 1
-		for _, r := range ranges {
-			if r.Start <= off && off < r.End && (best < 0 || r.End-r.Start < best) {
-				best, count = r.End-r.Start, r.Count
+		lr.add(i+1, ix.countAt(start+len(text)-len(trimmed)) > 0)
+	}
+	out.Uncovered = append([]LineRange{}, lr.out...)
+	return out
+}
+
+// mappedCoverage maps one script's ranges to the lines of the original sources its map names,
+// one ScriptCoverage per source: an original line is uncovered when none of the generated code
+// it became ran.
+func (s *Session) mappedCoverage(sc scriptCoverage, genFile, src string, m *sourcemap.Map, uncoveredOnly bool) []ScriptCoverage {
+	ix := newCoverageIndex(sc, src)
+	bySource := map[string]*ScriptCoverage{}
+	var order []string
+	for _, source := range m.Sources() {
+		bySource[source] = &ScriptCoverage{File: s.sourceName(source), URL: sourceURL(source), Generated: genFile,
+			Functions: []FunctionCoverage{}, Uncovered: []LineRange{}}
+		order = append(order, source)
+	}
+	functionsOf(sc, uncoveredOnly, func(name string, start, count int) {
+		if o, ok := m.Forward(ix.posOf(start)); ok && bySource[o.Source] != nil {
+			c := bySource[o.Source]
+			c.Functions = append(c.Functions, FunctionCoverage{Function: name, Line: o.Line, Count: count})
+		}
+	})
+	out := make([]ScriptCoverage, 0, len(order))
+	for _, source := range order {
+		var lr lineRanges
+		for _, line := range m.MappedLines(source) {
+			ran := false
+			for _, g := range m.Reverse(source, line) {
+				if off := ix.offsetOf(g); off >= 0 && ix.countAt(off) > 0 {
+					ran = true
+					break
+				}
 			}
+			lr.add(line, ran)
 		}
-		switch {
-		case count == 0 && open >= 0:
-			out.Uncovered[open].End = i + 1
-		case count == 0:
-			out.Uncovered = append(out.Uncovered, LineRange{Start: i + 1, End: i + 1})
-			open = len(out.Uncovered) - 1
-		default:
-			open = -1
-		}
+		c := bySource[source]
+		c.Uncovered = append(c.Uncovered, lr.out...)
+		out = append(out, *c)
 	}
 	return out
 }

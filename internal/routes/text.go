@@ -109,7 +109,7 @@ func stateText(b *strings.Builder, st engine.State) {
 		fmt.Fprintf(b, "%s\n", st.Status)
 		return
 	}
-	fmt.Fprintf(b, "paused at %s", st.Location.Where())
+	fmt.Fprintf(b, "paused at %s", whereBoth(*st.Location))
 	switch {
 	case len(st.Hit) > 0:
 		hits := make([]string, 0, len(st.Hit))
@@ -203,13 +203,25 @@ func breakpointsText(b *strings.Builder, bps []api.Breakpoint) {
 			fmt.Fprintf(b, "  on hit %d", bp.HitCount)
 		}
 		b.WriteByte('\n')
-		if len(bp.Resolved) == 0 {
+		switch {
+		case bp.Pending:
+			b.WriteString("  pending: binds when a script whose source map has it loads\n")
+		case len(bp.Resolved) == 0:
 			b.WriteString("  not bound yet: no loaded script matches\n")
 		}
 		for _, f := range bp.Resolved {
-			fmt.Fprintf(b, "  at %s\n", f.Where())
+			fmt.Fprintf(b, "  at %s\n", whereBoth(f))
 		}
 	}
+}
+
+// whereBoth is a frame's file:line, followed by the generated one when a source map moved it:
+// "src/app.ts:9 (dist/app.js:7)".
+func whereBoth(f engine.Frame) string {
+	if g := f.Generated; g != nil {
+		return fmt.Sprintf("%s (%s)", f.Where(), engine.Frame{URL: g.URL, File: g.File, Line: g.Line}.Where())
+	}
+	return f.Where()
 }
 
 // evalText renders a value with its type, or the exception thrown.
