@@ -234,3 +234,46 @@ func TestSourceMapCoverageLines(t *testing.T) {
 		t.Errorf("uncovered %+v, want 22-24 in a range and 17 in none", sc.Uncovered)
 	}
 }
+
+// TestSourceMapPendingInESMAndLogpoint: an ES module bundle binds a waiting breakpoint too, and a
+// logpoint on a TypeScript line logs from the generated code.
+func TestSourceMapPendingInESMAndLogpoint(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "esm/app.mjs", Cwd: "ts", PauseOnStart: true})
+	h.waitPaused(s.ID, 0)
+	lp := h.setLogpoint(s.ID, api.LogpointRequest{Location: "src/app.ts:10", Template: "sum ${sum} + ${doubled}"})
+	if len(lp.Resolved) == 0 || lp.Resolved[0].Where() != "src/app.ts:10" {
+		t.Fatalf("logpoint %+v", lp)
+	}
+	h.setBreakpoint(s.ID, api.BreakpointRequest{Location: "src/service.ts:11"})
+	st := h.exec(s.ID, "continue", api.ContinueRequest{})
+	if st.Location == nil || st.Location.Where() != "src/service.ts:11" || st.Location.Generated == nil || st.Location.Generated.File != "esm/app.mjs" {
+		t.Fatalf("paused at %+v", st.Location)
+	}
+	h.exec(s.ID, "continue", api.ContinueRequest{}) // the second order
+	h.exec(s.ID, "continue", api.ContinueRequest{}) // into the bad batch
+	em := h.emissions(s.ID)
+	if len(em) < 2 || em[0].Text.Value != "sum 0 + 2" || em[1].Text.Value != "sum 2 + 4" {
+		t.Fatalf("logpoint emissions %+v", em)
+	}
+}
+
+// TestSourceMapPendingBreakpoint: set before its module loads, a TypeScript breakpoint waits
+// (pending), then binds when the module loads, before its code runs.
+func TestSourceMapPendingBreakpoint(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "dist/app.js", Cwd: "ts", PauseOnStart: true})
+	h.waitPaused(s.ID, 0)
+	bp := h.setBreakpoint(s.ID, api.BreakpointRequest{Location: "src/service.ts:11"})
+	if !bp.Pending || len(bp.Resolved) != 0 {
+		t.Fatalf("breakpoint %+v, want pending: service.js is not loaded", bp)
+	}
+	st := h.exec(s.ID, "continue", api.ContinueRequest{})
+	if st.Location == nil || st.Location.Where() != "src/service.ts:11" {
+		t.Fatalf("paused at %+v", st.Location)
+	}
+	e := h.errorOf(h.request("POST", "/api/debug/"+s.ID+"/breakpoints", api.BreakpointRequest{Location: "src/service.ts:2"}), http.StatusBadRequest)
+	if e.Code != "not_breakable" {
+		t.Fatalf("interface line: %+v", e)
+	}
+}

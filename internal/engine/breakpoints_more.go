@@ -253,7 +253,7 @@ func (s *Session) ToggleBreakpoint(ctx context.Context, ref string, enabled *boo
 	if enabled != nil {
 		want = *enabled
 	}
-	v8ID, method, params, pending := bp.v8ID, bp.method, bp.params, bp.pending
+	v8ID, method, params, pending := bp.v8ID, bp.method, bp.params, bp.Pending
 	s.mu.Unlock()
 
 	switch {

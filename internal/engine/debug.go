@@ -65,7 +65,6 @@ type breakpoint struct {
 	method     string         // the CDP call that bound it, to bind it again (toggle)
 	params     map[string]any // its parameters
 	orig       *origin        // the original source position it was asked on (mapbind.go)
-	pending    bool           // waits for a script whose source map has orig; not in V8 yet
 }
 
 // ref is the user's name for it.
@@ -184,7 +183,7 @@ func (s *Session) setBreakpoint(ctx context.Context, c clientCaller, spec Breakp
 	if err != nil {
 		return Breakpoint{}, err
 	}
-	bp.Breakpoint = Breakpoint{Ref: ref, Location: spec.Location, Condition: spec.Condition, HitCount: spec.HitCount, Resolved: bp.resolved, Enabled: true}
+	bp.Breakpoint = Breakpoint{Ref: ref, Location: spec.Location, Condition: spec.Condition, HitCount: spec.HitCount, Resolved: bp.resolved, Enabled: true, Pending: bp.Pending}
 	s.mu.Lock()
 	s.breakpoints = append(s.breakpoints, bp)
 	s.mu.Unlock()
@@ -291,7 +290,6 @@ func (s *Session) Breakpoints() ([]Breakpoint, error) {
 		}
 		b := bp.Breakpoint
 		b.Resolved = append([]Frame{}, bp.resolved...)
-		b.Pending = bp.pending
 		out = append(out, b)
 	}
 	return out, nil
@@ -331,6 +329,7 @@ func (s *Session) RemoveBreakpoint(ctx context.Context, ref string) ([]string, e
 		}
 		refs = append(refs, bp.ref())
 	}
+	s.dropGate(ctx, c) // the last waiting one may be gone
 	return refs, nil
 }
 

@@ -63,7 +63,7 @@ func (s *Session) bindOriginal(ctx context.Context, c clientCaller, location, at
 		if err := s.ensureGate(ctx, c); err != nil {
 			return nil, true, err
 		}
-		return &breakpoint{at: at, resolved: []Frame{}, pending: true, orig: &origin{path: path, line: line, col: col},
+		return &breakpoint{Breakpoint: Breakpoint{Pending: true}, at: at, resolved: []Frame{}, orig: &origin{path: path, line: line, col: col},
 			params: map[string]any{"condition": condition}}, true, nil
 	}
 	return nil, false, nil
@@ -91,7 +91,7 @@ func (s *Session) ensureGate(ctx context.Context, c clientCaller) error {
 func (s *Session) dropGate(ctx context.Context, c clientCaller) {
 	s.mu.Lock()
 	id := s.gateID
-	waiting := slices.ContainsFunc(s.breakpoints, func(bp *breakpoint) bool { return bp.pending })
+	waiting := slices.ContainsFunc(s.breakpoints, func(bp *breakpoint) bool { return bp.Pending })
 	if id == "" || waiting {
 		s.mu.Unlock()
 		return
@@ -127,7 +127,7 @@ func (s *Session) resolvePending(ctx context.Context, c clientCaller, p *debugge
 	s.mu.Lock()
 	var pending []*breakpoint
 	for _, bp := range s.breakpoints {
-		if bp.pending && (bp.log != nil || bp.Enabled) {
+		if bp.Pending && (bp.log != nil || bp.Enabled) {
 			pending = append(pending, bp)
 		}
 	}
@@ -156,12 +156,12 @@ func (s *Session) resolvePending(ctx context.Context, c clientCaller, p *debugge
 		}
 		var bound []BreakpointInfo
 		s.mu.Lock()
-		if !bp.pending || !slices.Contains(s.breakpoints, bp) { // removed or bound meanwhile
+		if !bp.Pending || !slices.Contains(s.breakpoints, bp) { // removed or bound meanwhile
 			s.mu.Unlock()
 			_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": res.BreakpointID}, nil)
 			continue
 		}
-		bp.pending, bp.v8ID, bp.method, bp.params = false, res.BreakpointID, "Debugger.setBreakpointByUrl", params
+		bp.Pending, bp.v8ID, bp.method, bp.params = false, res.BreakpointID, "Debugger.setBreakpointByUrl", params
 		for _, l := range res.Locations {
 			fr := s.place("", l.ScriptID, s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
 			bp.resolved = append(bp.resolved, fr)
