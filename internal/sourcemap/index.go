@@ -8,6 +8,9 @@ import (
 // indexer collects reverse index entries in generated order and sorts them into the index.
 type indexer struct {
 	rev []revEntry
+	// unordered: some part's segments go back within a generated line, which the format allows
+	// but go-sourcemap's lookups do not.
+	unordered bool
 }
 
 func (ix *indexer) add(e revEntry) { ix.rev = append(ix.rev, e) }

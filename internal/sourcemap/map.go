@@ -85,8 +85,12 @@ type rawSection struct {
 	URL string          `json:"url"`
 }
 
-// maxPos is past every generated position: the end of the last section.
+// maxPos is the largest 0-based line or column this package indexes or looks up: positions are
+// int32 inside, as in the library.
 const maxPos = 1<<31 - 1
+
+// noEnd is the end of the last section: past every position.
+const noEnd = maxPos + 1
 
 // Parse makes a Map from a source map's bytes. mapURL is where the map came from (a file://
 // URL), or the script's URL for an inline map: relative source names resolve against its
@@ -100,7 +104,7 @@ func Parse(mapURL string, data []byte) (*Map, error) {
 	var ix indexer
 	base := fileURL(mapURL)
 	if len(raw.Sections) == 0 {
-		if err := m.addPart(&ix, mapURL, base, 0, 0, maxPos, maxPos, &raw); err != nil {
+		if err := m.addPart(&ix, mapURL, base, 0, 0, noEnd, 0, &raw); err != nil {
 			return nil, err
 		}
 		if m.parts[0].consumer == nil {
@@ -112,6 +116,14 @@ func Parse(mapURL string, data []byte) (*Map, error) {
 		}
 	}
 	m.rev = ix.sorted(len(m.sources))
+	if ix.unordered {
+		// The library's binary search finds only some of the segments of a line out of
+		// generated order, and answers for others with the wrong one: keep what it agrees with.
+		m.rev = slices.DeleteFunc(m.rev, func(e revEntry) bool {
+			o, ok := m.Forward(FromCDP(int(e.genLine), int(e.genCol)))
+			return !ok || o.Line != int(e.line)+1 || o.Source != m.sources[e.src]
+		})
+	}
 	m.size += int64(cap(m.rev)) * 16
 	return m, nil
 }
@@ -142,9 +154,9 @@ func (m *Map) addSections(ix *indexer, mapURL string, base *url.URL, sections []
 		}
 		// A segment at or past the next section's start is shadowed: forward lookups pick the
 		// later section there.
-		endLine, endCol := int32(maxPos), int32(maxPos)
+		endLine, endCol := int64(noEnd), int64(0)
 		if i+1 < len(sections) {
-			endLine, endCol = sections[i+1].Offset.Line, sections[i+1].Offset.Column
+			endLine, endCol = int64(sections[i+1].Offset.Line), int64(sections[i+1].Offset.Column)
 		}
 		if err := m.addPart(ix, mapURL, base, s.Offset.Line, s.Offset.Column, endLine, endCol, &raw); err != nil {
 			return fmt.Errorf("section %d: %w", i, err)
@@ -156,7 +168,7 @@ func (m *Map) addSections(ix *indexer, mapURL string, base *url.URL, sections []
 // addPart parses one plain map (a whole map, or a section's) with the library and decodes its
 // mappings into the reverse index, keeping those before (endLine, endCol). A part with empty
 // mappings is kept without a consumer.
-func (m *Map) addPart(ix *indexer, mapURL string, base *url.URL, line0, col0, endLine, endCol int32, raw *rawMap) error {
+func (m *Map) addPart(ix *indexer, mapURL string, base *url.URL, line0, col0 int32, endLine, endCol int64, raw *rawMap) error {
 	p := part{line0: line0, col0: col0, pub: make(map[string]int32, len(raw.Sources))}
 	pub := make([]int32, 0, len(raw.Sources)) // section source index -> public source index
 	root := libRoot(raw.SourceRoot, mapURL)
@@ -186,15 +198,29 @@ func (m *Map) addPart(ix *indexer, mapURL string, base *url.URL, line0, col0, en
 		}
 		// One segment a separator at most: growing by append would copy the entries over and over.
 		ix.rev = slices.Grow(ix.rev, strings.Count(raw.Mappings, ",")+strings.Count(raw.Mappings, ";")+1)
+		prevLine, prevCol := int32(-1), int32(-1)
 		n, err := decodeMappings(raw.Mappings, len(raw.Sources), func(s segment) {
-			gl, gc := s.genLine+line0, s.genCol
+			// The library answers for a generated position with the first segment there, even
+			// one that maps to nothing; a later one there would not map back to its own line.
+			shadowed := s.genLine == prevLine && s.genCol == prevCol
+			if s.genLine == prevLine && s.genCol < prevCol {
+				ix.unordered = true
+			}
+			prevLine, prevCol = s.genLine, s.genCol
+			if s.src < 0 || shadowed {
+				return
+			}
+			gl, gc := int64(s.genLine)+int64(line0), int64(s.genCol)
 			if s.genLine == 0 {
-				gc += col0
+				gc += int64(col0)
+			}
+			if gl > maxPos || gc > maxPos {
+				return // past any position a Pos, or the CDP, can name
 			}
 			if gl > endLine || (gl == endLine && gc >= endCol) {
 				return
 			}
-			ix.add(revEntry{src: pub[s.src], line: s.line, genLine: gl, genCol: gc})
+			ix.add(revEntry{src: pub[s.src], line: s.line, genLine: int32(gl), genCol: int32(gc)})
 		})
 		if err != nil {
 			return invalid("%v", err)
@@ -208,8 +234,8 @@ func (m *Map) addPart(ix *indexer, mapURL string, base *url.URL, line0, col0, en
 			return invalid("%v", err)
 		}
 		p.consumer = c
-		// What the library keeps: 24 bytes a mapping, with an allowance for those without a source.
-		m.size += int64(n)*24 + int64(len(raw.Mappings))/4
+		// What the library keeps: 24 bytes a mapping, those without a source included.
+		m.size += int64(n) * 24
 	}
 	m.parts = append(m.parts, p)
 	return nil

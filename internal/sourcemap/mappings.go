@@ -2,16 +2,16 @@ package sourcemap
 
 import "fmt"
 
-// segment is one decoded mapping that names an original position. All fields are 0-based, as in
-// the format; they become 1-based only in [Pos]. Segments with only a generated column (which
-// map that code to nothing) are not emitted: the reverse index has nothing to say about them.
+// segment is one decoded mapping. All fields are 0-based, as in the format; they become 1-based
+// only in [Pos]. A segment with only a generated column maps its code to nothing: its src is -1
+// and its line and col are zero.
 type segment struct {
 	genLine, genCol int32
-	src             int32 // index into the section's sources
+	src             int32 // index into the section's sources, or -1
 	line, col       int32
 }
 
-// decodeMappings decodes a "mappings" string, handing each segment to emit in generated order,
+// decodeMappings decodes a "mappings" string, handing each segment to emit in the string's order,
 // and returns how many it handed over. (A callback, not a slice: a large map has millions of
 // segments, and the caller keeps a smaller form of each.) nSources is the length of the map's
 // sources, so that a segment pointing past it is an error here rather than a panic in the
@@ -64,6 +64,8 @@ func decodeMappings(s string, nSources int, emit func(segment)) (int, error) {
 		}
 		switch nf {
 		case 1:
+			emit(segment{genLine: genLine, genCol: genCol, src: -1})
+			n++
 			continue
 		case 4, 5:
 		default:
@@ -77,6 +79,9 @@ func decodeMappings(s string, nSources int, emit func(segment)) (int, error) {
 			return n, fmt.Errorf("mappings offset %d: source index %d out of range [0,%d)", start, src, nSources)
 		case line < 0:
 			return n, fmt.Errorf("mappings offset %d: negative original line", start)
+		case line == 1<<31-1:
+			// The library counts lines from 1 in an int32: this one would wrap.
+			return n, fmt.Errorf("mappings offset %d: original line overflows", start)
 		case col < 0:
 			return n, fmt.Errorf("mappings offset %d: negative original column", start)
 		}
