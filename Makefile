@@ -36,6 +36,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZN) ./internal/cdp
 	$(GO) test -run '^$$' -fuzz '^FuzzHostAllowed$$' -fuzztime $(FUZZN) ./internal/routes
 	$(GO) test -run '^$$' -fuzz '^FuzzRouter$$' -fuzztime 20000x ./internal/routes
+	$(GO) test -run '^$$' -fuzz '^FuzzVLQ$$' -fuzztime $(FUZZN) ./internal/sourcemap
+	$(GO) test -run '^$$' -fuzz '^FuzzReverseIndex$$' -fuzztime $(FUZZN) ./internal/sourcemap
 
 clean:
 	rm -rf bin

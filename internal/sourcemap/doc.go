@@ -7,6 +7,12 @@
 // (source, line) to generated locations, naming sources exactly as the library does so that the
 // two directions agree.
 //
+// They agree on positions too: every generated location the reverse index gives maps forward to
+// the line it was given for. The library answers for a generated position with the first segment
+// there (even one that maps to nothing) and finds segments by binary search, so a segment behind
+// another at the same position, or one it cannot find in a line out of generated order, is left
+// out of the index; values the library would misread (2^30 and over) are refused.
+//
 // # Positions
 //
 // Every 0-based/1-based conversion of a position in traced happens in this package. The public

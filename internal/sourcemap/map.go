@@ -1,7 +1,6 @@
 package sourcemap
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -47,8 +46,6 @@ type Map struct {
 	contents []*string // by public source index; nil where the map carries no content
 	rev      []revEntry
 	size     int64
-
-	pending []partSegs // decoded segments, from Parse until buildIndex
 }
 
 // part is one section of an indexed map (or the whole of a plain one): the library's consumer
@@ -75,6 +72,8 @@ type rawMap struct {
 	SourcesContent []*string    `json:"sourcesContent"`
 	Mappings       string       `json:"mappings"`
 	Sections       []rawSection `json:"sections"`
+	// Names is only passed on to the library, which names a mapping's identifier with it.
+	Names json.RawMessage `json:"names"`
 }
 
 type rawSection struct {
@@ -86,6 +85,13 @@ type rawSection struct {
 	URL string          `json:"url"`
 }
 
+// maxPos is the largest 0-based line or column this package indexes or looks up: positions are
+// int32 inside, as in the library.
+const maxPos = 1<<31 - 1
+
+// noEnd is the end of the last section: past every position.
+const noEnd = maxPos + 1
+
 // Parse makes a Map from a source map's bytes. mapURL is where the map came from (a file://
 // URL), or the script's URL for an inline map: relative source names resolve against its
 // directory. An error wraps [ErrInvalid] and says what is wrong.
@@ -95,33 +101,34 @@ func Parse(mapURL string, data []byte) (*Map, error) {
 		return nil, invalid("%v", err)
 	}
 	m := &Map{url: mapURL, file: raw.File, index: make(map[string]int32), size: int64(len(data))}
+	var ix indexer
 	base := fileURL(mapURL)
 	if len(raw.Sections) == 0 {
-		if err := m.addPart(mapURL, base, 0, 0, &raw, data); err != nil {
+		if err := m.addPart(&ix, mapURL, base, 0, 0, noEnd, 0, &raw); err != nil {
 			return nil, err
 		}
 		if m.parts[0].consumer == nil {
 			return nil, invalid("map has no mappings")
 		}
 	} else {
-		if err := m.addSections(mapURL, base, raw.Sections); err != nil {
+		if err := m.addSections(&ix, mapURL, base, raw.Sections); err != nil {
 			return nil, err
 		}
 	}
-	m.buildIndex()
+	m.rev = ix.sorted(len(m.sources))
+	if ix.unordered {
+		// The library's binary search finds only some of the segments of a line out of
+		// generated order, and answers for others with the wrong one: keep what it agrees with.
+		m.rev = slices.DeleteFunc(m.rev, func(e revEntry) bool {
+			o, ok := m.Forward(FromCDP(int(e.genLine), int(e.genCol)))
+			return !ok || o.Line != int(e.line)+1 || o.Source != m.sources[e.src]
+		})
+	}
+	m.size += int64(cap(m.rev)) * 16
 	return m, nil
 }
 
-// partSegs is what addPart sets aside for buildIndex.
-type partSegs struct {
-	segs []segment
-	pub  []int32 // section source index -> public source index
-	// end is where the next section starts (0-based), or max for the last: a segment at or past
-	// it is shadowed, since forward lookups pick the later section there.
-	endLine, endCol int32
-}
-
-func (m *Map) addSections(mapURL string, base *url.URL, sections []rawSection) error {
+func (m *Map) addSections(ix *indexer, mapURL string, base *url.URL, sections []rawSection) error {
 	for i, s := range sections {
 		if s.Map == nil {
 			if s.URL != "" {
@@ -145,7 +152,13 @@ func (m *Map) addSections(mapURL string, base *url.URL, sections []rawSection) e
 		if len(raw.Sections) > 0 {
 			return invalid("section %d: nested sections", i)
 		}
-		if err := m.addPart(mapURL, base, s.Offset.Line, s.Offset.Column, &raw, s.Map); err != nil {
+		// A segment at or past the next section's start is shadowed: forward lookups pick the
+		// later section there.
+		endLine, endCol := int64(noEnd), int64(0)
+		if i+1 < len(sections) {
+			endLine, endCol = int64(sections[i+1].Offset.Line), int64(sections[i+1].Offset.Column)
+		}
+		if err := m.addPart(ix, mapURL, base, s.Offset.Line, s.Offset.Column, endLine, endCol, &raw); err != nil {
 			return fmt.Errorf("section %d: %w", i, err)
 		}
 	}
@@ -153,10 +166,11 @@ func (m *Map) addSections(mapURL string, base *url.URL, sections []rawSection) e
 }
 
 // addPart parses one plain map (a whole map, or a section's) with the library and decodes its
-// mappings for the reverse index. A part with empty mappings is kept without a consumer.
-func (m *Map) addPart(mapURL string, base *url.URL, line0, col0 int32, raw *rawMap, data []byte) error {
+// mappings into the reverse index, keeping those before (endLine, endCol). A part with empty
+// mappings is kept without a consumer.
+func (m *Map) addPart(ix *indexer, mapURL string, base *url.URL, line0, col0 int32, endLine, endCol int64, raw *rawMap) error {
 	p := part{line0: line0, col0: col0, pub: make(map[string]int32, len(raw.Sources))}
-	ps := partSegs{endLine: 1<<31 - 1, endCol: 1<<31 - 1}
+	pub := make([]int32, 0, len(raw.Sources)) // section source index -> public source index
 	root := libRoot(raw.SourceRoot, mapURL)
 	for i, src := range raw.Sources {
 		lib := libSourceName(root, raw.SourceRoot, src)
@@ -175,73 +189,83 @@ func (m *Map) addPart(mapURL string, base *url.URL, line0, col0 int32, raw *rawM
 		if _, ok := p.pub[lib]; !ok {
 			p.pub[lib] = id
 		}
-		ps.pub = append(ps.pub, id)
+		pub = append(pub, id)
 	}
 	if raw.Mappings != "" {
 		if len(raw.Sources) == 0 {
 			// The library would index an empty sources list on lookup.
 			return invalid("map has mappings but lists no sources")
 		}
-		segs, err := decodeMappings(raw.Mappings, len(raw.Sources))
+		// One segment a separator at most: growing by append would copy the entries over and over.
+		ix.rev = slices.Grow(ix.rev, strings.Count(raw.Mappings, ",")+strings.Count(raw.Mappings, ";")+1)
+		prevLine, prevCol := int32(-1), int32(-1)
+		n, err := decodeMappings(raw.Mappings, len(raw.Sources), func(s segment) {
+			// The library answers for a generated position with the first segment there, even
+			// one that maps to nothing; a later one there would not map back to its own line.
+			shadowed := s.genLine == prevLine && s.genCol == prevCol
+			if s.genLine == prevLine && s.genCol < prevCol {
+				ix.unordered = true
+			}
+			prevLine, prevCol = s.genLine, s.genCol
+			if s.src < 0 || shadowed {
+				return
+			}
+			gl, gc := int64(s.genLine)+int64(line0), int64(s.genCol)
+			if s.genLine == 0 {
+				gc += int64(col0)
+			}
+			if gl > maxPos || gc > maxPos {
+				return // past any position a Pos, or the CDP, can name
+			}
+			if gl > endLine || (gl == endLine && gc >= endCol) {
+				return
+			}
+			ix.add(revEntry{src: pub[s.src], line: s.line, genLine: int32(gl), genCol: int32(gc)})
+		})
 		if err != nil {
 			return invalid("%v", err)
 		}
-		c, err := gosourcemap.Parse(mapURL, data)
+		lib, err := libMap(raw)
+		if err != nil {
+			return invalid("%v", err)
+		}
+		c, err := gosourcemap.Parse(mapURL, lib)
 		if err != nil {
 			return invalid("%v", err)
 		}
 		p.consumer = c
-		ps.segs = segs
-		// What the library keeps: 24 bytes a mapping and its copy of sourcesContent.
-		m.size += int64(len(segs))*24 + int64(len(raw.Mappings))/4
-	}
-	if n := len(m.parts); n > 0 {
-		m.pending[n-1].endLine, m.pending[n-1].endCol = line0, col0
+		// What the library keeps: 24 bytes a mapping, those without a source included.
+		m.size += int64(n) * 24
 	}
 	m.parts = append(m.parts, p)
-	m.pending = append(m.pending, ps)
 	return nil
+}
+
+// libMap is the JSON handed to the library for one plain map: only what its lookups read. The
+// library then neither parses nor keeps a second copy of sourcesContent (often most of a map),
+// and the mappings string is copied in as it is rather than marshalled again. It must only be
+// called once raw.Mappings has decoded, so that it holds nothing but base64 digits, ',' and ';'
+// and needs no escaping.
+func libMap(raw *rawMap) ([]byte, error) {
+	head, err := json.Marshal(struct {
+		Version    int             `json:"version"`
+		SourceRoot string          `json:"sourceRoot,omitempty"`
+		Sources    []string        `json:"sources"`
+		Names      json.RawMessage `json:"names,omitempty"`
+	}{raw.Version, raw.SourceRoot, raw.Sources, raw.Names})
+	if err != nil {
+		return nil, err
+	}
+	const key = `,"mappings":"`
+	b := make([]byte, 0, len(head)+len(key)+len(raw.Mappings)+2)
+	b = append(b, head[:len(head)-1]...) // without its closing brace
+	b = append(b, key...)
+	b = append(b, raw.Mappings...)
+	return append(b, '"', '}'), nil
 }
 
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
-}
-
-// buildIndex turns the decoded segments of every part into the sorted reverse index.
-func (m *Map) buildIndex() {
-	n := 0
-	for _, ps := range m.pending {
-		n += len(ps.segs)
-	}
-	rev := make([]revEntry, 0, n)
-	for i, ps := range m.pending {
-		p := m.parts[i]
-		for _, s := range ps.segs {
-			gl, gc := s.genLine+p.line0, s.genCol
-			if s.genLine == 0 {
-				gc += p.col0
-			}
-			if gl > ps.endLine || (gl == ps.endLine && gc >= ps.endCol) {
-				continue
-			}
-			rev = append(rev, revEntry{src: ps.pub[s.src], line: s.line, genLine: gl, genCol: gc})
-		}
-	}
-	m.pending = nil
-	slices.SortFunc(rev, func(a, b revEntry) int {
-		if c := cmp.Compare(a.src, b.src); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.line, b.line); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.genLine, b.genLine); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.genCol, b.genCol)
-	})
-	m.rev = slices.CompactFunc(rev, func(a, b revEntry) bool { return a == b })
-	m.size += int64(cap(m.rev)) * 16
 }
 
 // URL is the URL the map's relative source names were resolved against.

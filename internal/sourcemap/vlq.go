@@ -12,6 +12,10 @@ const (
 	// vlqMaxDigits bounds one value: 7 digits carry 35 bits, more than an int32 needs. A longer
 	// run is corrupt input, not a larger number.
 	vlqMaxDigits = 7
+	// vlqMaxMagnitude is the largest magnitude decoded. go-sourcemap assembles a value and its
+	// sign bit in an int32, so it misreads any value of 2^30 or more (2^31-1 as -1); refusing
+	// those keeps the two decoders in agreement.
+	vlqMaxMagnitude = 1<<30 - 1
 )
 
 const base64Digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -30,7 +34,7 @@ var vlqValue = func() (t [256]int8) {
 var (
 	errVLQDigit    = errors.New("invalid base64 VLQ digit")
 	errVLQTrunc    = errors.New("base64 VLQ value ends mid-value")
-	errVLQOverflow = errors.New("base64 VLQ value overflows 32 bits")
+	errVLQOverflow = errors.New("base64 VLQ value is 2^30 or more")
 )
 
 // decodeVLQ decodes the value starting at s[i] and returns it with the index just past it.
@@ -56,7 +60,7 @@ func decodeVLQ(s string, i int) (v int32, next int, err error) {
 	}
 	neg := n&1 == 1
 	n >>= 1
-	if n > 1<<31 || (!neg && n == 1<<31) {
+	if n > vlqMaxMagnitude {
 		return 0, i, errVLQOverflow
 	}
 	if neg {
