@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"traced/internal/cdp"
+	"traced/internal/sourcemap"
 )
 
 // StartRequest asks for a new traced run of target.
@@ -39,6 +40,7 @@ type StartRequest struct {
 type Manager struct {
 	cfg         Config
 	ws          Workspace
+	maps        *sourcemap.Cache // source maps of every session's scripts
 	nodeVersion string
 	pub         Publisher
 	log         *slog.Logger
@@ -62,7 +64,7 @@ func NewManager(cfg Config, pub Publisher, log *slog.Logger) (*Manager, error) {
 	if pub == nil {
 		pub = nopPublisher{}
 	}
-	m := &Manager{cfg: cfg, ws: ws, pub: pub, log: log}
+	m := &Manager{cfg: cfg, ws: ws, pub: pub, log: log, maps: newMapCache(ws, cfg.MaxSourceMapBytes)}
 	if cfg.NodePath != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -208,7 +210,7 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		startPause:   make(chan struct{}),
 		scripts:      make(map[string]ScriptInfo),
 		ws:           m.ws,
-		maps:         &sessionMaps{byScript: make(map[string]*scriptMap), off: req.SourceMaps != nil && !*req.SourceMaps, load: newMapLoader(m.ws, m.cfg.MaxSourceMapBytes)},
+		maps:         &sessionMaps{byScript: make(map[string]*scriptMap), off: req.SourceMaps != nil && !*req.SourceMaps, load: loadFrom(m.maps)},
 		sources:      make(map[string][]string),
 		contexts:     make(map[int]ContextInfo),
 		nextPause:    make(chan struct{}),

@@ -43,7 +43,7 @@ func (sm *scriptMap) get() (*sourcemap.Map, error) {
 	return sm.m, sm.err
 }
 
-// sessionMaps is a session's source maps by script id. It has its own lock, never held while
+// sessionMaps is a session's source maps by script id; a nil one maps nothing. It has its own lock, never held while
 // loading, so positions can be mapped from code that holds the session's.
 type sessionMaps struct {
 	mu       sync.Mutex
@@ -54,7 +54,7 @@ type sessionMaps struct {
 
 // noteScript remembers a parsed user script that names a source map; nothing is read yet.
 func (sm *sessionMaps) noteScript(id, url, mapURL, hash string) {
-	if mapURL == "" || InternalURL(url) || sm.load == nil {
+	if sm == nil || mapURL == "" || InternalURL(url) || sm.load == nil {
 		return
 	}
 	sm.mu.Lock()
@@ -64,6 +64,9 @@ func (sm *sessionMaps) noteScript(id, url, mapURL, hash string) {
 
 // entry returns a script's map entry, nil when it names none.
 func (sm *sessionMaps) entry(id string) *scriptMap {
+	if sm == nil {
+		return nil
+	}
 	sm.mu.Lock()
 	defer sm.mu.Unlock()
 	return sm.byScript[id]
@@ -72,6 +75,9 @@ func (sm *sessionMaps) entry(id string) *scriptMap {
 // of returns a script's map, loading it on first use; nil when mapping is off, the script has
 // no map or it could not be loaded (the sourcemap status says why).
 func (sm *sessionMaps) of(id string) *sourcemap.Map {
+	if sm == nil {
+		return nil
+	}
 	sm.mu.Lock()
 	e, off := sm.byScript[id], sm.off
 	sm.mu.Unlock()
@@ -83,6 +89,9 @@ func (sm *sessionMaps) of(id string) *sourcemap.Map {
 }
 
 func (sm *sessionMaps) enabled() bool {
+	if sm == nil {
+		return false
+	}
 	sm.mu.Lock()
 	defer sm.mu.Unlock()
 	return !sm.off
@@ -135,9 +144,10 @@ func (s *Session) framesOf(st *stackTrace) []Frame {
 	return frames
 }
 
-// newMapLoader reads maps for a session: map files only inside the workspace (a script could
-// name any file as its map), capped in size.
-func newMapLoader(ws Workspace, maxBytes int64) func(ctx context.Context, scriptURL, sourceMapURL, hash string) (*sourcemap.Map, error) {
+// newMapCache reads maps for every session, cached per script (hash, URL and sourceMappingURL)
+// so a program run again does not read its maps again: map files only inside the workspace (a
+// script could name any file as its map), each capped in size.
+func newMapCache(ws Workspace, maxBytes int64) *sourcemap.Cache {
 	l := sourcemap.Loader{MaxBytes: maxBytes, ReadFile: func(p string, max int64) ([]byte, error) {
 		real, err := ws.Resolve("/", p)
 		if errors.Is(err, ErrTargetAbsent) {
@@ -148,8 +158,13 @@ func newMapLoader(ws Workspace, maxBytes int64) func(ctx context.Context, script
 		}
 		return readCapped(real, max)
 	}}
-	return func(ctx context.Context, scriptURL, sourceMapURL, _ string) (*sourcemap.Map, error) {
-		return l.Load(ctx, scriptURL, sourceMapURL)
+	return sourcemap.NewCache(l, sourcemap.DefaultCacheBudget)
+}
+
+// loadFrom adapts the cache to a session's loader.
+func loadFrom(c *sourcemap.Cache) func(ctx context.Context, scriptURL, sourceMapURL, hash string) (*sourcemap.Map, error) {
+	return func(ctx context.Context, scriptURL, sourceMapURL, hash string) (*sourcemap.Map, error) {
+		return c.Get(ctx, sourcemap.Key{ScriptHash: hash, ScriptURL: scriptURL, SourceMapURL: sourceMapURL})
 	}
 }
 
