@@ -186,6 +186,17 @@ func TestSourceMapBundleBreakpointAndRunTo(t *testing.T) {
 	if e.Code != "not_breakable" || !strings.Contains(e.Message, "source map") {
 		t.Fatalf("unmapped line: %+v", e)
 	}
+	var br api.BreakableResponse
+	if code := h.call("GET", "/api/debug/"+s.ID+"/breakable?location=src/app.ts:4-9", nil, &br); code != http.StatusOK {
+		t.Fatalf("breakable: %d", code)
+	}
+	var lines []int
+	for _, l := range br.Lines {
+		lines = append(lines, l.Line)
+	}
+	if !slices.Contains(lines, 7) || !slices.Contains(lines, 9) || slices.Contains(lines, tsBlank) {
+		t.Fatalf("breakable TypeScript lines %v, want 7 and 9, not %d", lines, tsBlank)
+	}
 	st := h.exec(s.ID, "run-to", api.RunToRequest{Location: "src/app.ts:17"})
 	if st.Location == nil || st.Location.Where() != "src/app.ts:17" {
 		t.Fatalf("run-to paused at %+v", st.Location)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"traced/internal/sourcemap"
 )
 
 // NotBreakableError refuses a line breakpoint on a loaded script's line where V8 cannot stop (a
@@ -225,9 +227,54 @@ func (s *Session) Breakable(ctx context.Context, location string) ([]BreakableLi
 	}
 	scriptID, _ := s.scriptFor(path)
 	if scriptID == "" {
+		if id, source, ok := s.scriptWithSource(path); ok {
+			return s.possibleOriginal(ctx, c, id, source, from, to)
+		}
 		return nil, fmt.Errorf("%w: %s is not loaded", ErrNotLoaded, m[1])
 	}
 	return s.possible(ctx, c, scriptID, from, to)
+}
+
+// possibleOriginal lists the breakable lines from..to of an original source: the generated
+// code those lines became, asked of V8, and mapped back.
+func (s *Session) possibleOriginal(ctx context.Context, c clientCaller, scriptID, source string, from, to int) ([]BreakableLine, error) {
+	m := s.maps.of(scriptID)
+	if m == nil {
+		return []BreakableLine{}, nil
+	}
+	lo, hi := 0, 0
+	for l := from; l <= to; l++ {
+		for _, g := range m.Reverse(source, l) {
+			if lo == 0 || g.Line < lo {
+				lo = g.Line
+			}
+			hi = max(hi, g.Line)
+		}
+	}
+	if lo == 0 {
+		return []BreakableLine{}, nil
+	}
+	gen, err := s.possible(ctx, c, scriptID, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	cols := map[int][]int{}
+	for _, gl := range gen {
+		for _, col := range gl.Columns {
+			o, ok := m.Forward(sourcemap.Pos{Line: gl.Line, Column: col})
+			if ok && o.Source == source && o.Line >= from && o.Line <= to && !slices.Contains(cols[o.Line], o.Column) {
+				cols[o.Line] = append(cols[o.Line], o.Column)
+			}
+		}
+	}
+	out := []BreakableLine{}
+	for l := from; l <= to; l++ {
+		if cs := cols[l]; len(cs) > 0 {
+			slices.Sort(cs)
+			out = append(out, BreakableLine{Line: l, Columns: cs})
+		}
+	}
+	return out, nil
 }
 
 // ToggleBreakpoint enables or disables one breakpoint (enabled nil: flips it). A disabled

@@ -317,16 +317,7 @@ func (s *Session) originalTargets(path string, line int) (targets []mappedTarget
 	if !s.maps.enabled() {
 		return nil, false, nil
 	}
-	s.mu.Lock()
-	type script struct{ id, url string }
-	var scripts []script
-	for id, sc := range s.scripts {
-		if !sc.Internal && sc.SourceMapURL != "" {
-			scripts = append(scripts, script{id, sc.URL})
-		}
-	}
-	s.mu.Unlock()
-	slices.SortFunc(scripts, func(a, b script) int { return scriptOrder(b.id) - scriptOrder(a.id) }) // newest first
+	scripts := s.mappedScripts()
 	for _, sc := range scripts {
 		m := s.maps.of(sc.id)
 		if m == nil {
@@ -419,21 +410,30 @@ func (s *Session) mapped(f pausedFrame) bool { return s.pausedFrame(f).Generated
 // scriptWithSource finds the newest loaded script whose source map has the original source at
 // the absolute path p, and the name the map gives it.
 func (s *Session) scriptWithSource(p string) (scriptID, source string, ok bool) {
-	s.mu.Lock()
-	var ids []string
-	for id, sc := range s.scripts {
-		if !sc.Internal && sc.SourceMapURL != "" {
-			ids = append(ids, id)
-		}
-	}
-	s.mu.Unlock()
-	slices.SortFunc(ids, func(a, b string) int { return scriptOrder(b) - scriptOrder(a) })
-	for _, id := range ids {
-		if m := s.maps.of(id); m != nil {
+	for _, sc := range s.mappedScripts() {
+		if m := s.maps.of(sc.id); m != nil {
 			if srcs := m.MatchSource(p); len(srcs) > 0 {
-				return id, srcs[0], true
+				return sc.id, srcs[0], true
 			}
 		}
 	}
 	return "", "", false
+}
+
+// mappedScript is a loaded user script that names a source map.
+type mappedScript struct{ id, url string }
+
+// mappedScripts lists the loaded user scripts that name a source map, newest first: a file
+// loaded again is found in its latest version.
+func (s *Session) mappedScripts() []mappedScript {
+	s.mu.Lock()
+	var out []mappedScript
+	for id, sc := range s.scripts {
+		if !sc.Internal && sc.SourceMapURL != "" {
+			out = append(out, mappedScript{id, sc.URL})
+		}
+	}
+	s.mu.Unlock()
+	slices.SortFunc(out, func(a, b mappedScript) int { return scriptOrder(b.id) - scriptOrder(a.id) })
+	return out
 }
