@@ -479,18 +479,20 @@ func (s *Session) source(ctx context.Context, c clientCaller, scriptID string) (
 	if err := c.Call(ctx, "Debugger.getScriptSource", map[string]any{"scriptId": scriptID}, &res); err != nil {
 		return nil, err
 	}
-	src := res.ScriptSource
-	if len(src) > maxSourceBytes {
-		src = src[:maxSourceBytes]
-	}
-	lines = strings.Split(src, "\n")
+	return s.keepLines(scriptID, res.ScriptSource), nil
+}
+
+// keepLines splits a source into capped lines (at most maxSourceBytes of it) and keeps them
+// for later views under key.
+func (s *Session) keepLines(key, src string) []string {
+	lines := strings.Split(src[:min(len(src), maxSourceBytes)], "\n")
 	for i, l := range lines {
 		lines[i] = capText(strings.TrimSuffix(l, "\r"), s.stringCap).Value
 	}
 	s.mu.Lock()
-	s.sources[scriptID] = lines
+	s.sources[key] = lines
 	s.mu.Unlock()
-	return lines, nil
+	return lines
 }
 
 // SetPauseOnExceptions sets when exceptions pause the program: none, uncaught, caught or all.

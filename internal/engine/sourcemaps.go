@@ -373,16 +373,9 @@ func (s *Session) originalSource(scriptID, source string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", source, err)
 		}
-		text = string(data[:min(len(data), maxSourceBytes)])
+		text = string(data)
 	}
-	lines = strings.Split(text, "\n")
-	for i, l := range lines {
-		lines[i] = capText(strings.TrimSuffix(l, "\r"), s.stringCap).Value
-	}
-	s.mu.Lock()
-	s.sources[key] = lines
-	s.mu.Unlock()
-	return lines, nil
+	return s.keepLines(key, text), nil
 }
 
 // frameSource returns the source a paused frame shows, with its 0-based current line and file:
