@@ -11,6 +11,10 @@ type (
 	ClassDelta   = engine.ClassDelta
 )
 
+// DeleteSnapshotResponse answers DELETE /api/debug/{session}/heap/snapshots/{ref}: the bytes
+// freed and what the session's snapshots still hold of its cap.
+type DeleteSnapshotResponse engine.DeletedSnapshot
+
 // SnapshotRequest is the body of POST /api/debug/{session}/heap/snapshot.
 type SnapshotRequest struct {
 	Tag string `json:"tag,omitempty" validate:"omitempty,max=64"` // a name to find it by, e.g. before

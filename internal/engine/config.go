@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"os"
 	"time"
 )
 
@@ -22,6 +23,12 @@ type Config struct {
 	// DiscardEvery is how many console events pass between two Runtime.discardConsoleEntries, so
 	// a long-lived target does not keep every logged object alive for the inspector.
 	DiscardEvery int
+	// DataDir is where each session gets a directory of its own for heap snapshots and CPU
+	// profiles, removed with the session; default os.TempDir().
+	DataDir string
+	// MaxHeapDiskBytes caps the heap snapshot files one session keeps (bytes): a snapshot that
+	// would pass it is cut off and removed.
+	MaxHeapDiskBytes int64
 }
 
 // Defaults.
@@ -31,6 +38,9 @@ const (
 	DefaultStringCap    = 500 // bytes per captured value: a readable line, cheap for an AI reader
 	DefaultStartTimeout = 10 * time.Second
 	DefaultDiscardEvery = 1000 // measured: cuts node's peak memory from 114 MB to 70 MB at no cost in rate
+	// DefaultMaxHeapDiskBytes is a session's snapshot disk cap: a snapshot file is 1.5-3x the
+	// heap it describes, so 2 GiB holds a few snapshots of a heap of a few hundred MB.
+	DefaultMaxHeapDiskBytes = 2 << 30
 	// MaxEventsLimit is the largest ring a request may ask for.
 	MaxEventsLimit = 1_000_000
 )
@@ -50,6 +60,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.DiscardEvery <= 0 {
 		c.DiscardEvery = DefaultDiscardEvery
+	}
+	if c.DataDir == "" {
+		c.DataDir = os.TempDir()
+	}
+	if c.MaxHeapDiskBytes <= 0 {
+		c.MaxHeapDiskBytes = DefaultMaxHeapDiskBytes
 	}
 	return c
 }

@@ -17,11 +17,33 @@ import (
 // ErrNotStarted: stopping or reading a profiler that was not started.
 var ErrNotStarted = errors.New("not started")
 
-// ErrDiskCap: a session's heap snapshots would pass its disk cap.
+// ErrDiskCap: a session's heap snapshots would pass its disk cap (a *DiskCapError says how).
 var ErrDiskCap = errors.New("disk cap reached")
 
-// MaxSnapshotBytes caps the snapshot files a session keeps on disk.
-const MaxSnapshotBytes = 2 << 30
+// DiskCapError is a snapshot refused or cut off by the session's disk cap (Config.MaxHeapDiskBytes).
+type DiskCapError struct {
+	Cap  int64    // the session's cap, bytes
+	Used int64    // bytes the kept snapshots hold
+	Cut  int64    // bytes the cut-off snapshot had reached; 0 when refused before it began
+	Refs []string // the kept snapshots, oldest first: deleting one frees its bytes
+}
+
+func (e *DiskCapError) Error() string {
+	if e.Cut > 0 {
+		return fmt.Sprintf("%s: the snapshot passed %d bytes, the room left under the session's cap of %d bytes (its snapshots hold %d); its file is removed",
+			ErrDiskCap, e.Cut, e.Cap, e.Used)
+	}
+	return fmt.Sprintf("%s: the session's snapshots hold %d of its %d bytes", ErrDiskCap, e.Used, e.Cap)
+}
+
+func (e *DiskCapError) Unwrap() error { return ErrDiskCap }
+
+// heapLimits are the engine settings a session's heap files follow (Config.DataDir,
+// Config.MaxHeapDiskBytes).
+type heapLimits struct {
+	dir      string // the parent of the session's directory
+	maxBytes int64  // snapshot bytes the session may keep
+}
 
 // heapState is a session's heap snapshots: files in a directory of its own, removed when the
 // session ends.
@@ -47,10 +69,14 @@ type heapSnapshot struct {
 }
 
 // chunkWriter writes a snapshot's chunks to its file and tells when the JSON text is whole: the
-// takeHeapSnapshot reply can overtake the last chunks, which the dispatcher delivers later.
+// takeHeapSnapshot reply can overtake the last chunks, which the dispatcher delivers later. Past
+// its limit (or a write error) it stops writing but goes on scanning, so that done still means
+// the last chunk has arrived and no chunk of this snapshot can reach the next one's file.
 type chunkWriter struct {
 	f        *os.File
-	n        int64
+	n        int64 // bytes written
+	limit    int64 // bytes it may write: the cap less what the kept snapshots hold
+	capErr   func(n int64) error
 	depth    int
 	inString bool
 	escaped  bool
@@ -65,11 +91,12 @@ func (w *chunkWriter) write(chunk string) {
 		return
 	}
 	if w.err == nil {
-		var n int
-		n, w.err = io.WriteString(w.f, chunk)
-		w.n += int64(n)
-		if w.err == nil && w.n > MaxSnapshotBytes {
-			w.err = fmt.Errorf("%w: a snapshot past %d bytes", ErrDiskCap, MaxSnapshotBytes)
+		if w.n+int64(len(chunk)) > w.limit {
+			w.err = w.capErr(w.n + int64(len(chunk)))
+		} else {
+			var n int
+			n, w.err = io.WriteString(w.f, chunk)
+			w.n += int64(n)
 		}
 	}
 	for i := 0; i < len(chunk); i++ {
@@ -93,7 +120,7 @@ func (w *chunkWriter) write(chunk string) {
 			w.depth--
 		}
 	}
-	if (w.started && w.depth == 0) || w.err != nil {
+	if w.started && w.depth == 0 {
 		w.closed = true
 		close(w.done)
 	}
@@ -107,7 +134,7 @@ func (s *Session) dataDir() (*heapState, error) {
 	if s.heap != nil {
 		return s.heap, nil
 	}
-	dir, err := os.MkdirTemp("", "traced-"+s.id+"-")
+	dir, err := os.MkdirTemp(s.heapLimits.dir, "traced-"+s.id+"-")
 	if err != nil {
 		return nil, fmt.Errorf("heap dir: %w", err)
 	}
@@ -176,13 +203,11 @@ func (s *Session) HeapSnapshot(ctx context.Context, tag string, top int) (Snapsh
 		h.mu.Unlock()
 		return SnapshotInfo{}, fmt.Errorf("%w: a snapshot is being taken", ErrBadInput)
 	}
-	var used int64
-	for _, sn := range h.snapshots {
-		used += sn.Bytes
-	}
-	if used >= MaxSnapshotBytes {
+	used, refs := h.held()
+	limit := s.heapLimits.maxBytes
+	if used >= limit {
 		h.mu.Unlock()
-		return SnapshotInfo{}, fmt.Errorf("%w: the session's snapshots hold %d bytes", ErrDiskCap, used)
+		return SnapshotInfo{}, &DiskCapError{Cap: limit, Used: used, Refs: refs}
 	}
 	h.next++
 	ref := "hs" + strconv.Itoa(h.next)
@@ -192,7 +217,9 @@ func (s *Session) HeapSnapshot(ctx context.Context, tag string, top int) (Snapsh
 		h.mu.Unlock()
 		return SnapshotInfo{}, fmt.Errorf("snapshot file: %w", err)
 	}
-	w := &chunkWriter{f: f, done: make(chan struct{})}
+	w := &chunkWriter{f: f, done: make(chan struct{}), limit: limit - used, capErr: func(n int64) error {
+		return &DiskCapError{Cap: limit, Used: used, Cut: n, Refs: refs}
+	}}
 	h.active = w
 	enable := !h.enabled
 	h.enabled = true
@@ -222,7 +249,7 @@ func (s *Session) HeapSnapshot(ctx context.Context, tag string, top int) (Snapsh
 	case <-time.After(time.Minute): // the reply came; the chunks are only behind in the queue
 	}
 	h.mu.Lock()
-	werr, complete := w.err, w.closed && w.err == nil
+	werr, complete := w.err, w.closed
 	h.mu.Unlock()
 	if err := finish(); err != nil && werr == nil {
 		werr = err
@@ -248,6 +275,50 @@ func (s *Session) HeapSnapshot(ctx context.Context, tag string, top int) (Snapsh
 	h.snapshots = append(h.snapshots, sn)
 	h.mu.Unlock()
 	return snapshotInfo(sn, top), nil
+}
+
+// held is the bytes the kept snapshots take and their refs, oldest first; h.mu is held.
+func (h *heapState) held() (int64, []string) {
+	var used int64
+	refs := make([]string, 0, len(h.snapshots))
+	for _, sn := range h.snapshots {
+		used += sn.Bytes
+		refs = append(refs, sn.Ref)
+	}
+	return used, refs
+}
+
+// DeletedSnapshot answers a deleted snapshot: what it freed and what the session still holds.
+type DeletedSnapshot struct {
+	Ref      string `json:"ref"`
+	Bytes    int64  `json:"bytes"`    // freed
+	Held     int64  `json:"held"`     // bytes the session's snapshots still take
+	MaxBytes int64  `json:"maxBytes"` // the session's cap
+}
+
+// DeleteSnapshot forgets a snapshot (by ref or tag) and removes its file, making room under the
+// disk cap. A diff can no longer name it.
+func (s *Session) DeleteSnapshot(ref string) (DeletedSnapshot, error) {
+	sn, err := s.snapshotOf(ref)
+	if err != nil {
+		return DeletedSnapshot{}, err
+	}
+	s.mu.Lock()
+	h := s.heap // not nil: snapshotOf found the snapshot in it
+	s.mu.Unlock()
+	h.mu.Lock()
+	i := slices.Index(h.snapshots, sn)
+	if i < 0 { // a concurrent delete won
+		h.mu.Unlock()
+		return DeletedSnapshot{}, fmt.Errorf("%w: heap snapshot %q", ErrNoRef, ref)
+	}
+	h.snapshots = slices.Delete(h.snapshots, i, i+1)
+	used, _ := h.held()
+	h.mu.Unlock()
+	if err := os.Remove(sn.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return DeletedSnapshot{}, fmt.Errorf("delete %s: %w", sn.Ref, err)
+	}
+	return DeletedSnapshot{Ref: sn.Ref, Bytes: sn.Bytes, Held: used, MaxBytes: s.heapLimits.maxBytes}, nil
 }
 
 func snapshotInfo(sn *heapSnapshot, top int) SnapshotInfo {

@@ -63,6 +63,7 @@ type Session struct {
 	contexts     map[int]ContextInfo // live execution contexts
 	asyncDepth   int                 // async parents V8 records (POST async-depth); 0: off
 	heap         *heapState          // heap snapshots, made on first use (heap.go)
+	heapLimits   heapLimits          // where heap files go and how many bytes they may take
 	unbindIDs    []string            // V8 breakpoints the chores loop is to remove
 	breakpoints  []*breakpoint       // in creation order
 	nextBP       int                 // the last bp ref number given

@@ -1,0 +1,58 @@
+package engine
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestChunkWriterCap: a chunkWriter within its limit writes the snapshot whole; one that passes
+// it stops writing with a *DiskCapError but still reports done at the last chunk, so no chunk of
+// the cut snapshot is left in flight for the next one.
+func TestChunkWriterCap(t *testing.T) {
+	chunks := []string{`{"snapshot":{"a":"}]\"`, `x"},"nodes":[1,2,`, `3],"strings":["{"]}`}
+	whole := int64(0)
+	for _, c := range chunks {
+		whole += int64(len(c))
+	}
+	for _, tt := range []struct {
+		name  string
+		limit int64
+		cut   bool
+	}{
+		{"under", whole, false},
+		{"over", whole - 1, true},
+		{"first chunk over", 3, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := os.Create(filepath.Join(t.TempDir(), "hs1.heapsnapshot"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			w := &chunkWriter{f: f, done: make(chan struct{}), limit: tt.limit,
+				capErr: func(n int64) error { return &DiskCapError{Cap: tt.limit, Cut: n} }}
+			for i, c := range chunks {
+				select {
+				case <-w.done:
+					t.Fatalf("done before chunk %d", i)
+				default:
+				}
+				w.write(c)
+			}
+			select {
+			case <-w.done:
+			default:
+				t.Fatal("not done after the last chunk")
+			}
+			var de *DiskCapError
+			if got := errors.As(w.err, &de) && errors.Is(w.err, ErrDiskCap); got != tt.cut {
+				t.Fatalf("err %v, want a cap error: %v", w.err, tt.cut)
+			}
+			if fi, _ := f.Stat(); !tt.cut && fi.Size() != whole || tt.cut && fi.Size() > tt.limit {
+				t.Fatalf("wrote %d bytes, limit %d", fi.Size(), tt.limit)
+			}
+		})
+	}
+}
