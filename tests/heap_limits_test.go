@@ -128,3 +128,27 @@ func TestDebugHeapDiskCap(t *testing.T) {
 		t.Fatalf("files %v after the refused snapshot", files)
 	}
 }
+
+// TestDebugHeapSnapshotProgress: a snapshot reports its progress on the timeline, thinned to a
+// dozen events at most, the last one finished, all naming the snapshot they are for.
+func TestDebugHeapSnapshotProgress(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "leak.js"})
+	h.eval(s.ID, "grow(50000)", 0)
+	h.snapshot(s.ID, api.SnapshotRequest{})
+	evs := h.trace(s.ID, "progress").Events
+	if len(evs) < 2 || len(evs) > 12 {
+		t.Fatalf("%d progress events, want 2 to 12: %+v", len(evs), evs)
+	}
+	last := 0
+	for i, ev := range evs {
+		p := ev.Progress
+		if p == nil || p.Op != "heap-snapshot" || p.Ref != "hs1" || p.Done < last || p.Total <= 0 {
+			t.Fatalf("progress event %d: %+v", i, p)
+		}
+		last = p.Done
+	}
+	if p := evs[len(evs)-1].Progress; !p.Finished || p.Done != p.Total {
+		t.Fatalf("last progress %+v, want finished", p)
+	}
+}

@@ -73,6 +73,9 @@ type heapSnapshot struct {
 // its limit (or a write error) it stops writing but goes on scanning, so that done still means
 // the last chunk has arrived and no chunk of this snapshot can reach the next one's file.
 type chunkWriter struct {
+	ref      string       // the snapshot's, for its progress events
+	progress ProgressInfo // the latest V8 reported
+	step     int          // the last tenth of the way a progress event was recorded for; -1: none
 	f        *os.File
 	n        int64 // bytes written
 	limit    int64 // bytes it may write: the cap less what the kept snapshots hold
@@ -175,6 +178,61 @@ func (s *Session) onHeapChunk(chunk string) {
 	}
 }
 
+// OpHeapSnapshot names a heap snapshot in progress events (and jobs).
+const OpHeapSnapshot = "heap-snapshot"
+
+// ProgressInfo is how far a long operation has gone (payload of a progress event). For a heap
+// snapshot, Done and Total count what V8 has walked of the heap; Finished says the walk is over
+// (the file is then written and summarised, which takes a while longer).
+type ProgressInfo struct {
+	Op       string `json:"op"`            // OpHeapSnapshot
+	Ref      string `json:"ref,omitempty"` // what it makes: hs1...
+	Done     int    `json:"done"`
+	Total    int    `json:"total"`
+	Finished bool   `json:"finished,omitempty"`
+}
+
+// progressSteps is how many progress events a snapshot records at most, besides the finished
+// one: one per tenth of the way, so a heap of millions of objects does not flood the ring.
+const progressSteps = 10
+
+type heapProgress struct {
+	Done     int  `json:"done"`
+	Total    int  `json:"total"`
+	Finished bool `json:"finished"`
+}
+
+// onHeapProgress records the progress of the snapshot being taken, thinned to progressSteps
+// (dispatcher goroutine: it records, never calls).
+func (s *Session) onHeapProgress(p heapProgress) {
+	s.mu.Lock()
+	h := s.heap
+	s.mu.Unlock()
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	w := h.active
+	if w == nil {
+		h.mu.Unlock()
+		return
+	}
+	info := ProgressInfo{Op: OpHeapSnapshot, Ref: w.ref, Done: p.Done, Total: p.Total, Finished: p.Finished}
+	w.progress = info
+	step := progressSteps
+	if p.Total > 0 && p.Done < p.Total {
+		step = p.Done * progressSteps / p.Total
+	}
+	record := p.Finished || step > w.step
+	if record && !p.Finished {
+		w.step = step
+	}
+	h.mu.Unlock()
+	if record {
+		s.record(Event{Kind: KindProgress, Progress: &info})
+	}
+}
+
 // SnapshotInfo answers a heap snapshot: its ref, where to download it, and its summary.
 type SnapshotInfo struct {
 	Ref      string      `json:"ref"`
@@ -217,7 +275,7 @@ func (s *Session) HeapSnapshot(ctx context.Context, tag string, top int) (Snapsh
 		h.mu.Unlock()
 		return SnapshotInfo{}, fmt.Errorf("snapshot file: %w", err)
 	}
-	w := &chunkWriter{f: f, done: make(chan struct{}), limit: limit - used, capErr: func(n int64) error {
+	w := &chunkWriter{ref: ref, step: -1, f: f, done: make(chan struct{}), limit: limit - used, capErr: func(n int64) error {
 		return &DiskCapError{Cap: limit, Used: used, Cut: n, Refs: refs}
 	}}
 	h.active = w
@@ -237,7 +295,7 @@ func (s *Session) HeapSnapshot(ctx context.Context, tag string, top int) (Snapsh
 		}
 	}
 	// A snapshot of a large heap takes seconds: the call is bounded by the request, not callTimeout.
-	if err := c.Call(ctx, "HeapProfiler.takeHeapSnapshot", map[string]any{"reportProgress": false}, nil); err != nil {
+	if err := c.Call(ctx, "HeapProfiler.takeHeapSnapshot", map[string]any{"reportProgress": true}, nil); err != nil {
 		finish()
 		os.Remove(path)
 		return SnapshotInfo{}, fmt.Errorf("snapshot: %w", err)

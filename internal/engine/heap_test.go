@@ -56,3 +56,33 @@ func TestChunkWriterCap(t *testing.T) {
 		})
 	}
 }
+
+// TestHeapProgressThinned: V8 reports a snapshot's walk every 10000 objects; a session records
+// one event per tenth of the way, the whole way, and the finished one.
+func TestHeapProgressThinned(t *testing.T) {
+	s := &Session{store: newStore(1000, func(Event) {}), heap: &heapState{active: &chunkWriter{ref: "hs3", step: -1}}}
+	const total = 1_234_567
+	for done := 0; done < total; done += 10000 {
+		s.onHeapProgress(heapProgress{Done: done, Total: total})
+	}
+	s.onHeapProgress(heapProgress{Done: total, Total: total})
+	s.onHeapProgress(heapProgress{Done: total, Total: total, Finished: true})
+	var got []ProgressInfo
+	for _, ev := range s.store.snapshot() {
+		got = append(got, *ev.Progress)
+	}
+	if len(got) != progressSteps+2 {
+		t.Fatalf("%d events, want %d: %+v", len(got), progressSteps+2, got)
+	}
+	for i, p := range got[:progressSteps] {
+		if p.Done*progressSteps/total != i || p.Ref != "hs3" || p.Op != OpHeapSnapshot {
+			t.Errorf("event %d: %+v, want the first report of tenth %d", i, p, i)
+		}
+	}
+	if last := got[len(got)-1]; !last.Finished || last.Done != total {
+		t.Errorf("last %+v, want finished", last)
+	}
+	if w := s.heap.active; w.progress != got[len(got)-1] {
+		t.Errorf("the writer's latest progress %+v", w.progress)
+	}
+}

@@ -256,6 +256,11 @@ func (s *Session) onEvent(ev cdp.Event) {
 		} else {
 			s.onHook(p.Name, p.Payload)
 		}
+	case "HeapProfiler.reportHeapSnapshotProgress":
+		var p heapProgress
+		if json.Unmarshal(ev.Params, &p) == nil {
+			s.onHeapProgress(p)
+		}
 	case "HeapProfiler.addHeapSnapshotChunk":
 		var p struct {
 			Chunk string `json:"chunk"`
