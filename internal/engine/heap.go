@@ -73,6 +73,7 @@ type heapSnapshot struct {
 // its limit (or a write error) it stops writing but goes on scanning, so that done still means
 // the last chunk has arrived and no chunk of this snapshot can reach the next one's file.
 type chunkWriter struct {
+	job      *Job         // the job taking the snapshot
 	ref      string       // the snapshot's, for its progress events
 	progress ProgressInfo // the latest V8 reported
 	step     int          // the last tenth of the way a progress event was recorded for; -1: none
@@ -219,6 +220,9 @@ func (s *Session) onHeapProgress(p heapProgress) {
 	}
 	info := ProgressInfo{Op: OpHeapSnapshot, Ref: w.ref, Done: p.Done, Total: p.Total, Finished: p.Finished}
 	w.progress = info
+	if w.job != nil {
+		w.job.report(info)
+	}
 	step := progressSteps
 	if p.Total > 0 && p.Done < p.Total {
 		step = p.Done * progressSteps / p.Total
@@ -245,60 +249,88 @@ type SnapshotInfo struct {
 	Retained string      `json:"retained"`
 }
 
-// HeapSnapshot takes a heap snapshot (HeapProfiler.takeHeapSnapshot), streams it to a file and
-// answers its summary by constructor, the top classes.
-func (s *Session) HeapSnapshot(ctx context.Context, tag string, top int) (SnapshotInfo, error) {
+// StartHeapSnapshot begins a heap snapshot (HeapProfiler.takeHeapSnapshot) as a job whose
+// result is a SnapshotInfo: the chunks are streamed to a file, which is then summarised by
+// constructor, the top classes. Refusals (another snapshot running, the disk cap reached) come
+// at once.
+func (s *Session) StartHeapSnapshot(tag string, top int) (*Job, error) {
+	return s.startSnapshot("HeapProfiler.takeHeapSnapshot", tag, top, nil)
+}
+
+// startSnapshot begins a job whose CDP call, method, makes V8 stream a snapshot. check, when
+// given, runs under h.mu once the snapshot is allowed (the tracking stop checks its flag there).
+func (s *Session) startSnapshot(method, tag string, top int, check func(*heapState) error) (*Job, error) {
 	_, c, err := s.pauseNow()
 	if err != nil {
-		return SnapshotInfo{}, err
+		return nil, err
 	}
 	h, err := s.dataDir()
 	if err != nil {
-		return SnapshotInfo{}, err
+		return nil, err
 	}
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.active != nil {
-		h.mu.Unlock()
-		return SnapshotInfo{}, fmt.Errorf("%w: a snapshot is being taken", ErrBadInput)
+		return nil, &BusyError{Op: OpHeapSnapshot, Job: h.active.job.ID()}
 	}
 	used, refs := h.held()
 	limit := s.heapLimits.maxBytes
 	if used >= limit {
-		h.mu.Unlock()
-		return SnapshotInfo{}, &DiskCapError{Cap: limit, Used: used, Refs: refs}
+		return nil, &DiskCapError{Cap: limit, Used: used, Refs: refs}
 	}
-	h.next++
-	ref := "hs" + strconv.Itoa(h.next)
+	if check != nil {
+		if err := check(h); err != nil {
+			return nil, err
+		}
+	}
+	ref := "hs" + strconv.Itoa(h.next+1)
 	path := filepath.Join(h.dir, ref+".heapsnapshot")
 	f, err := os.Create(path)
 	if err != nil {
-		h.mu.Unlock()
-		return SnapshotInfo{}, fmt.Errorf("snapshot file: %w", err)
+		return nil, fmt.Errorf("snapshot file: %w", err)
 	}
-	w := &chunkWriter{ref: ref, step: -1, f: f, done: make(chan struct{}), limit: limit - used, capErr: func(n int64) error {
+	h.next++
+	j := s.newJob(OpHeapSnapshot)
+	w := &chunkWriter{job: j, ref: ref, step: -1, f: f, done: make(chan struct{}), limit: limit - used, capErr: func(n int64) error {
 		return &DiskCapError{Cap: limit, Used: used, Cut: n, Refs: refs}
 	}}
 	h.active = w
 	enable := !h.enabled
 	h.enabled = true
-	h.mu.Unlock()
+	s.runJob(j, func(ctx context.Context) (any, error) {
+		sn, err := s.takeSnapshot(ctx, c, h, w, path, method, enable)
+		if err != nil {
+			os.Remove(path)
+			return nil, fmt.Errorf("snapshot: %w", err)
+		}
+		sn.Tag = tag
+		h.mu.Lock()
+		h.snapshots = append(h.snapshots, sn)
+		h.mu.Unlock()
+		return snapshotInfo(sn, top), nil
+	})
+	return j, nil
+}
+
+// takeSnapshot makes V8 stream the snapshot into w, waits for its last chunk and summarises the
+// file. On error the caller removes the file.
+func (s *Session) takeSnapshot(ctx context.Context, c clientCaller, h *heapState, w *chunkWriter, path, method string, enable bool) (*heapSnapshot, error) {
 	finish := func() error {
 		h.mu.Lock()
 		h.active = nil
 		h.mu.Unlock()
-		return f.Close()
+		return w.f.Close()
 	}
 	if enable {
 		if err := c.Call(ctx, "HeapProfiler.enable", nil, nil); err != nil {
 			finish()
-			return SnapshotInfo{}, fmt.Errorf("snapshot: %w", err)
+			return nil, err
 		}
 	}
-	// A snapshot of a large heap takes seconds: the call is bounded by the request, not callTimeout.
-	if err := c.Call(ctx, "HeapProfiler.takeHeapSnapshot", map[string]any{"reportProgress": true}, nil); err != nil {
+	// A snapshot of a large heap takes seconds: the call is bounded by the session, not callTimeout.
+	if err := c.Call(ctx, method, map[string]any{"reportProgress": true}, nil); err != nil {
 		finish()
-		os.Remove(path)
-		return SnapshotInfo{}, fmt.Errorf("snapshot: %w", err)
+		return nil, err
 	}
 	select {
 	case <-w.done:
@@ -312,27 +344,22 @@ func (s *Session) HeapSnapshot(ctx context.Context, tag string, top int) (Snapsh
 	if err := finish(); err != nil && werr == nil {
 		werr = err
 	}
-	if werr != nil || !complete {
-		os.Remove(path)
-		if werr == nil {
-			werr = errors.New("the snapshot ended before its last chunk")
-		}
-		return SnapshotInfo{}, fmt.Errorf("snapshot: %w", werr)
+	if werr == nil && !complete {
+		werr = errors.New("the snapshot ended before its last chunk")
+	}
+	if werr != nil {
+		return nil, werr
 	}
 	rf, err := os.Open(path)
 	if err != nil {
-		return SnapshotInfo{}, fmt.Errorf("snapshot: %w", err)
+		return nil, err
 	}
 	defer rf.Close()
 	sum, err := summarizeHeapSnapshot(rf)
 	if err != nil {
-		return SnapshotInfo{}, fmt.Errorf("snapshot summary: %w", err)
+		return nil, fmt.Errorf("summary: %w", err)
 	}
-	sn := &heapSnapshot{Ref: ref, Tag: tag, Path: path, Bytes: w.n, Summary: sum}
-	h.mu.Lock()
-	h.snapshots = append(h.snapshots, sn)
-	h.mu.Unlock()
-	return snapshotInfo(sn, top), nil
+	return &heapSnapshot{Ref: w.ref, Path: path, Bytes: w.n, Summary: sum}, nil
 }
 
 // held is the bytes the kept snapshots take and their refs, oldest first; h.mu is held.
@@ -435,16 +462,28 @@ type HeapDiff struct {
 	Classes   []ClassDelta `json:"classes"`
 }
 
-// DiffSnapshots compares two snapshots by constructor, sorted by size impact, the top ones.
-func (s *Session) DiffSnapshots(from, to string, top int) (HeapDiff, error) {
+// OpHeapDiff names a diff of two snapshots in jobs.
+const OpHeapDiff = "heap-diff"
+
+// StartHeapDiff compares two snapshots (refs or tags) as a job whose result is a HeapDiff; an
+// unknown snapshot is refused at once.
+func (s *Session) StartHeapDiff(from, to string, top int) (*Job, error) {
 	a, err := s.snapshotOf(from)
 	if err != nil {
-		return HeapDiff{}, err
+		return nil, err
 	}
 	b, err := s.snapshotOf(to)
 	if err != nil {
-		return HeapDiff{}, err
+		return nil, err
 	}
+	j := s.newJob(OpHeapDiff)
+	s.runJob(j, func(context.Context) (any, error) { return diffSnapshots(a, b, top), nil })
+	return j, nil
+}
+
+// diffSnapshots compares two snapshots' summaries by constructor, sorted by size impact, the top
+// ones.
+func diffSnapshots(a, b *heapSnapshot, top int) HeapDiff {
 	deltas := map[string]*ClassDelta{}
 	get := func(name string) *ClassDelta {
 		d := deltas[name]
@@ -476,7 +515,7 @@ func (s *Session) DiffSnapshots(from, to string, top int) (HeapDiff, error) {
 		return cmp.Or(cmp.Compare(abs(y.SizeDelta), abs(x.SizeDelta)), cmp.Compare(y.CountDelta, x.CountDelta), cmp.Compare(x.Name, y.Name))
 	})
 	out.Classes = out.Classes[:min(top, len(out.Classes))]
-	return out, nil
+	return out
 }
 
 // HeapUsage is V8's heap use now (Runtime.getHeapUsage), in bytes.

@@ -64,6 +64,7 @@ type Session struct {
 	asyncDepth   int                 // async parents V8 records (POST async-depth); 0: off
 	heap         *heapState          // heap snapshots, made on first use (heap.go)
 	heapLimits   heapLimits          // where heap files go and how many bytes they may take
+	jobs         *jobTable           // long operations, made on first use (jobs.go)
 	unbindIDs    []string            // V8 breakpoints the chores loop is to remove
 	breakpoints  []*breakpoint       // in creation order
 	nextBP       int                 // the last bp ref number given

@@ -16,7 +16,7 @@ import (
 // defaultHeapTop is how many constructors a snapshot summary or a diff lists unless asked.
 const defaultHeapTop = 20
 
-// mountProfile serves the heap and CPU profile routes.
+// mountProfile serves the heap and CPU profile routes, and the jobs of the long ones.
 func (a *app) mountProfile(r chi.Router) {
 	r.Get(debugRoutes+"/heap/usage", a.heapUsage)                   // V8's heap use now
 	r.Post(debugRoutes+"/heap/gc", a.heapGC)                        // a full GC, then the use
@@ -33,6 +33,7 @@ func (a *app) mountProfile(r chi.Router) {
 	r.Post(debugRoutes+"/heap/sampling/start", a.samplingStart)     // start the sampling heap profiler
 	r.Post(debugRoutes+"/heap/sampling/stop", a.samplingStop)       // stop it: the top allocation sites
 	r.Post(debugRoutes+"/heap/inspect", a.heapInspect)              // a snapshot's object as an o ref
+	a.mountJobs(r)
 }
 
 func (a *app) heapInspect(w http.ResponseWriter, r *http.Request) {
@@ -146,9 +147,8 @@ func (a *app) heapSnapshot(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusCreated, func(s *engine.Session) (any, error) {
-		info, err := s.HeapSnapshot(r.Context(), req.Tag, cmpOr(req.Top, defaultHeapTop))
-		return info, heapError(r, err)
+	a.onJob(w, r, http.StatusCreated, req.WaitMs, func(s *engine.Session) (*engine.Job, error) {
+		return s.StartHeapSnapshot(req.Tag, cmpOr(req.Top, defaultHeapTop))
 	})
 }
 
@@ -158,9 +158,8 @@ func (a *app) heapDiff(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
-		d, err := s.DiffSnapshots(req.From, req.To, cmpOr(req.Top, defaultHeapTop))
-		return d, heapError(r, err)
+	a.onJob(w, r, http.StatusOK, req.WaitMs, func(s *engine.Session) (*engine.Job, error) {
+		return s.StartHeapDiff(req.From, req.To, cmpOr(req.Top, defaultHeapTop))
 	})
 }
 
@@ -202,6 +201,12 @@ func heapError(r *http.Request, err error) error {
 		return newError(http.StatusNotFound, "no_such_snapshot", err.Error(), "POST "+debugPath(r, "heap/snapshot")+" takes one (hs1...), POST "+debugPath(r, "cpu/stop")+" keeps a profile (cpu1...)")
 	case errors.Is(err, engine.ErrDiskCap):
 		return newError(http.StatusConflict, "disk_cap", err.Error(), diskCapHint(r, err))
+	case errors.Is(err, engine.ErrBusy):
+		hint := "wait for the running operation"
+		if be := (*engine.BusyError)(nil); errors.As(err, &be) {
+			hint = "GET " + debugPath(r, "jobs/"+be.Job) + " answers once it is done; then ask again"
+		}
+		return newError(http.StatusConflict, "busy", err.Error(), hint)
 	}
 	return err
 }
