@@ -33,6 +33,15 @@ type HeapDiffRequest struct {
 	WaitMs *int64 `json:"waitMs,omitempty" validate:"omitempty,min=0,max=600000"`
 }
 
+// TrackingStartResponse answers POST /api/debug/{session}/heap/tracking/start.
+type TrackingStartResponse struct {
+	Tracking bool `json:"tracking"`
+}
+
+// TrackingStopRequest is the body of POST /api/debug/{session}/heap/tracking/stop: the snapshot
+// the stop takes is named and bounded as SnapshotRequest's.
+type TrackingStopRequest SnapshotRequest
+
 // ProgressInfo is how far a long operation has gone, in a progress event and a job.
 type ProgressInfo = engine.ProgressInfo
 

@@ -132,3 +132,51 @@ func TestDebugHeapJobEndsWithSession(t *testing.T) {
 		t.Fatalf("job after the session ended: %+v %+v", ended, ended.Error)
 	}
 }
+
+// TestDebugHeapTracking: allocation tracking around grow(1000) on the leak fixture; the stop
+// takes a snapshot like any other (hs1, summarised: the 1000 LeakyThing objects) whose file
+// carries the allocation traces. A stop without a start is 409 not_started.
+func TestDebugHeapTracking(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "leak.js"})
+	stop := h.request("POST", "/api/debug/"+s.ID+"/heap/tracking/stop", api.TrackingStopRequest{})
+	if e := h.errorOf(stop, http.StatusConflict); e.Code != "not_started" || !strings.Contains(e.Hint, "heap/tracking/start") {
+		t.Fatalf("stop before a start: %+v", e)
+	}
+	var started api.TrackingStartResponse
+	h.post(s.ID, "heap/tracking/start", struct{}{}, &started)
+	if !started.Tracking {
+		t.Fatalf("tracking/start answered %+v", started)
+	}
+	h.eval(s.ID, "grow(1000)", 0)
+	var sn api.SnapshotInfo
+	if code := h.call("POST", "/api/debug/"+s.ID+"/heap/tracking/stop", api.TrackingStopRequest{Tag: "tracked"}, &sn); code != http.StatusCreated {
+		t.Fatalf("tracking/stop: %d", code)
+	}
+	if sn.Ref != "hs1" || sn.Tag != "tracked" || !slicesContainsClass(sn.Classes, "LeakyThing", 1000) {
+		t.Fatalf("tracking/stop snapshot %+v, want hs1 with 1000 LeakyThing", sn)
+	}
+	if p := h.trace(s.ID, "progress").Events; len(p) == 0 || !p[len(p)-1].Progress.Finished || p[0].Progress.Ref != "hs1" {
+		t.Fatalf("progress of the tracking snapshot: %+v", p)
+	}
+	status, raw := h.send(h.request("GET", "/api/debug/"+s.ID+"/heap/snapshots/hs1", nil))
+	var file struct {
+		Functions []json.RawMessage `json:"trace_function_infos"`
+		Tree      []json.RawMessage `json:"trace_tree"`
+	}
+	if err := json.Unmarshal(raw, &file); status != http.StatusOK || err != nil || len(file.Functions) == 0 || len(file.Tree) == 0 {
+		t.Fatalf("download: %d %v; %d trace functions, trace tree %d long, want allocation traces", status, err, len(file.Functions), len(file.Tree))
+	}
+	if e := h.errorOf(h.request("POST", "/api/debug/"+s.ID+"/heap/tracking/stop", api.TrackingStopRequest{}), http.StatusConflict); e.Code != "not_started" {
+		t.Fatalf("a second stop: %+v", e)
+	}
+}
+
+func slicesContainsClass(classes []api.HeapClass, name string, count int) bool {
+	for _, c := range classes {
+		if c.Name == name && c.Count == count {
+			return true
+		}
+	}
+	return false
+}

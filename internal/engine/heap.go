@@ -56,6 +56,7 @@ type heapState struct {
 	profiling bool // the CPU profiler runs
 	covering  bool // precise coverage is collected
 	sampling  bool // the sampling heap profiler runs
+	tracking  bool // allocation tracking runs
 	snapshots []*heapSnapshot
 	active    *chunkWriter // the snapshot being received, nil between snapshots
 }
@@ -254,12 +255,42 @@ type SnapshotInfo struct {
 // constructor, the top classes. Refusals (another snapshot running, the disk cap reached) come
 // at once.
 func (s *Session) StartHeapSnapshot(tag string, top int) (*Job, error) {
-	return s.startSnapshot("HeapProfiler.takeHeapSnapshot", tag, top, nil)
+	return s.startSnapshot("HeapProfiler.takeHeapSnapshot", tag, top, false)
 }
 
-// startSnapshot begins a job whose CDP call, method, makes V8 stream a snapshot. check, when
-// given, runs under h.mu once the snapshot is allowed (the tracking stop checks its flag there).
-func (s *Session) startSnapshot(method, tag string, top int, check func(*heapState) error) (*Job, error) {
+// StartHeapTracking starts allocation tracking (HeapProfiler.startTrackingHeapObjects with
+// trackAllocations): the snapshot its stop takes records where each live object was allocated.
+func (s *Session) StartHeapTracking(ctx context.Context) error {
+	_, c, err := s.pauseNow()
+	if err != nil {
+		return err
+	}
+	h, err := s.dataDir()
+	if err != nil {
+		return err
+	}
+	if err := c.Call(ctx, "HeapProfiler.enable", nil, nil); err != nil {
+		return fmt.Errorf("allocation tracking: %w", err)
+	}
+	if err := c.Call(ctx, "HeapProfiler.startTrackingHeapObjects", map[string]any{"trackAllocations": true}, nil); err != nil {
+		return fmt.Errorf("allocation tracking: %w", err)
+	}
+	h.mu.Lock()
+	h.enabled, h.tracking = true, true
+	h.mu.Unlock()
+	return nil
+}
+
+// StopHeapTracking stops allocation tracking as a job whose result is a SnapshotInfo:
+// HeapProfiler.stopTrackingHeapObjects streams a snapshot as takeHeapSnapshot does, which is
+// kept and summarised like any other (hs1...).
+func (s *Session) StopHeapTracking(tag string, top int) (*Job, error) {
+	return s.startSnapshot("HeapProfiler.stopTrackingHeapObjects", tag, top, true)
+}
+
+// startSnapshot begins a job whose CDP call, method, makes V8 stream a snapshot; stopTracking
+// says the call is the stop of allocation tracking, refused unless it was started.
+func (s *Session) startSnapshot(method, tag string, top int, stopTracking bool) (*Job, error) {
 	_, c, err := s.pauseNow()
 	if err != nil {
 		return nil, err
@@ -270,6 +301,9 @@ func (s *Session) startSnapshot(method, tag string, top int, check func(*heapSta
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if stopTracking && !h.tracking {
+		return nil, fmt.Errorf("%w: allocation tracking (POST heap/tracking/start)", ErrNotStarted)
+	}
 	if h.active != nil {
 		return nil, &BusyError{Op: OpHeapSnapshot, Job: h.active.job.ID()}
 	}
@@ -277,11 +311,6 @@ func (s *Session) startSnapshot(method, tag string, top int, check func(*heapSta
 	limit := s.heapLimits.maxBytes
 	if used >= limit {
 		return nil, &DiskCapError{Cap: limit, Used: used, Refs: refs}
-	}
-	if check != nil {
-		if err := check(h); err != nil {
-			return nil, err
-		}
 	}
 	ref := "hs" + strconv.Itoa(h.next+1)
 	path := filepath.Join(h.dir, ref+".heapsnapshot")
@@ -297,6 +326,9 @@ func (s *Session) startSnapshot(method, tag string, top int, check func(*heapSta
 	h.active = w
 	enable := !h.enabled
 	h.enabled = true
+	if stopTracking {
+		h.tracking = false // V8 stops it whatever becomes of the snapshot
+	}
 	s.runJob(j, func(ctx context.Context) (any, error) {
 		sn, err := s.takeSnapshot(ctx, c, h, w, path, method, enable)
 		if err != nil {

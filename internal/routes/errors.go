@@ -61,6 +61,8 @@ func (a *app) httpErrorOf(r *http.Request, err error) *httpError {
 			start = "coverage/start"
 		case strings.Contains(err.Error(), "sampling"):
 			start = "heap/sampling/start"
+		case strings.Contains(err.Error(), "tracking"):
+			start = "heap/tracking/start"
 		}
 		he = newError(http.StatusConflict, "not_started", err.Error(), "POST "+debugPath(r, start)+" first")
 	case errors.Is(err, engine.ErrStaleRef):

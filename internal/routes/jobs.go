@@ -11,7 +11,7 @@ import (
 	"traced/internal/engine"
 )
 
-// Bounds of a long operation's call (POST heap/snapshot, heap/diff): past
+// Bounds of a long operation's call (POST heap/snapshot, heap/diff, heap/tracking/stop): past
 // its wait it answers 202 with the job to poll. A snapshot of a heap of a few hundred MB takes
 // seconds, so the default wait covers most; the cap keeps a call from holding a connection for
 // long (the contract states the same bounds).
@@ -68,7 +68,7 @@ func (a *app) getJob(w http.ResponseWriter, r *http.Request) {
 		j, err := s.Job(id)
 		if errors.Is(err, engine.ErrNoRef) {
 			return nil, newError(http.StatusNotFound, "no_such_job", err.Error(),
-				"jobs are named by the 202 answers of POST "+debugPath(r, "heap/snapshot")+" and heap/diff; a session keeps its last ones while it lives")
+				"jobs are named by the 202 answers of POST "+debugPath(r, "heap/snapshot")+", heap/diff and heap/tracking/stop; a session keeps its last ones while it lives")
 		}
 		if err != nil {
 			return nil, err

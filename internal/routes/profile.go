@@ -33,6 +33,8 @@ func (a *app) mountProfile(r chi.Router) {
 	r.Post(debugRoutes+"/heap/sampling/start", a.samplingStart)     // start the sampling heap profiler
 	r.Post(debugRoutes+"/heap/sampling/stop", a.samplingStop)       // stop it: the top allocation sites
 	r.Post(debugRoutes+"/heap/inspect", a.heapInspect)              // a snapshot's object as an o ref
+	r.Post(debugRoutes+"/heap/tracking/start", a.trackingStart)     // start allocation tracking
+	r.Post(debugRoutes+"/heap/tracking/stop", a.trackingStop)       // stop it: a snapshot with allocations
 	a.mountJobs(r)
 }
 
@@ -149,6 +151,23 @@ func (a *app) heapSnapshot(w http.ResponseWriter, r *http.Request) {
 	}
 	a.onJob(w, r, http.StatusCreated, req.WaitMs, func(s *engine.Session) (*engine.Job, error) {
 		return s.StartHeapSnapshot(req.Tag, cmpOr(req.Top, defaultHeapTop))
+	})
+}
+
+func (a *app) trackingStart(w http.ResponseWriter, r *http.Request) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+		return api.TrackingStartResponse{Tracking: true}, s.StartHeapTracking(r.Context())
+	})
+}
+
+func (a *app) trackingStop(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeValid[api.TrackingStopRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.onJob(w, r, http.StatusCreated, req.WaitMs, func(s *engine.Session) (*engine.Job, error) {
+		return s.StopHeapTracking(req.Tag, cmpOr(req.Top, defaultHeapTop))
 	})
 }
 
