@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -79,8 +78,9 @@ type chunkWriter struct {
 	progress ProgressInfo // the latest V8 reported
 	step     int          // the last tenth of the way a progress event was recorded for; -1: none
 	f        *os.File
-	n        int64 // bytes written
-	limit    int64 // bytes it may write: the cap less what the kept snapshots hold
+	buf      []byte // the chunk being written, unescaped (heapchunk.go); reused
+	n        int64  // bytes written
+	limit    int64  // bytes it may write: the cap less what the kept snapshots hold
 	capErr   func(n int64) error
 	depth    int
 	inString bool
@@ -91,7 +91,7 @@ type chunkWriter struct {
 	closed   bool
 }
 
-func (w *chunkWriter) write(chunk string) {
+func (w *chunkWriter) write(chunk []byte) {
 	if w.closed {
 		return
 	}
@@ -100,7 +100,7 @@ func (w *chunkWriter) write(chunk string) {
 			w.err = w.capErr(w.n + int64(len(chunk)))
 		} else {
 			var n int
-			n, w.err = io.WriteString(w.f, chunk)
+			n, w.err = w.f.Write(chunk)
 			w.n += int64(n)
 		}
 	}
@@ -164,21 +164,6 @@ func (s *Session) setFlag(flag func(*heapState) *bool, v bool) (bool, error) {
 func profilingFlag(h *heapState) *bool { return &h.profiling }
 func coveringFlag(h *heapState) *bool  { return &h.covering }
 func samplingFlag(h *heapState) *bool  { return &h.sampling }
-
-// onHeapChunk receives one chunk of the snapshot being taken (dispatcher goroutine).
-func (s *Session) onHeapChunk(chunk string) {
-	s.mu.Lock()
-	h := s.heap
-	s.mu.Unlock()
-	if h == nil {
-		return
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.active != nil {
-		h.active.write(chunk)
-	}
-}
 
 // OpHeapSnapshot names a heap snapshot in progress events (and jobs).
 const OpHeapSnapshot = "heap-snapshot"

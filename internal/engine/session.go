@@ -263,12 +263,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 			s.onHeapProgress(p)
 		}
 	case "HeapProfiler.addHeapSnapshotChunk":
-		var p struct {
-			Chunk string `json:"chunk"`
-		}
-		if json.Unmarshal(ev.Params, &p) == nil {
-			s.onHeapChunk(p.Chunk)
-		}
+		s.onHeapChunk(ev.Params)
 	case "Debugger.breakpointResolved":
 		var p breakpointResolved
 		if json.Unmarshal(ev.Params, &p) != nil {
