@@ -50,7 +50,7 @@ type heapState struct {
 	mu        sync.Mutex
 	dir       string
 	enabled   bool
-	next      int
+	next      int  // the last snapshot number given
 	nextCPU   int  // the last cpu profile number given
 	profiling bool // the CPU profiler runs
 	covering  bool // precise coverage is collected
@@ -73,10 +73,9 @@ type heapSnapshot struct {
 // its limit (or a write error) it stops writing but goes on scanning, so that done still means
 // the last chunk has arrived and no chunk of this snapshot can reach the next one's file.
 type chunkWriter struct {
-	job      *Job         // the job taking the snapshot
-	ref      string       // the snapshot's, for its progress events
-	progress ProgressInfo // the latest V8 reported
-	step     int          // the last tenth of the way a progress event was recorded for; -1: none
+	job      *Job   // the job taking the snapshot
+	ref      string // the snapshot's, for its progress events
+	step     int    // the last tenth of the way a progress event was recorded for; -1: none
 	f        *os.File
 	buf      []byte // the chunk being written, unescaped (heapchunk.go); reused
 	n        int64  // bytes written
@@ -205,7 +204,6 @@ func (s *Session) onHeapProgress(p heapProgress) {
 		return
 	}
 	info := ProgressInfo{Op: OpHeapSnapshot, Ref: w.ref, Done: p.Done, Total: p.Total, Finished: p.Finished}
-	w.progress = info
 	if w.job != nil {
 		w.job.report(info)
 	}

@@ -62,7 +62,9 @@ func TestChunkWriterCap(t *testing.T) {
 // TestHeapProgressThinned: V8 reports a snapshot's walk every 10000 objects; a session records
 // one event per tenth of the way, the whole way, and the finished one.
 func TestHeapProgressThinned(t *testing.T) {
-	s := &Session{store: newStore(1000, func(Event) {}), heap: &heapState{active: &chunkWriter{ref: "hs3", step: -1}}}
+	s := &Session{store: newStore(1000, func(Event) {})}
+	job := s.newJob(OpHeapSnapshot)
+	s.heap = &heapState{active: &chunkWriter{job: job, ref: "hs3", step: -1}}
 	const total = 1_234_567
 	for done := 0; done < total; done += 10000 {
 		s.onHeapProgress(heapProgress{Done: done, Total: total})
@@ -84,8 +86,8 @@ func TestHeapProgressThinned(t *testing.T) {
 	if last := got[len(got)-1]; !last.Finished || last.Done != total {
 		t.Errorf("last %+v, want finished", last)
 	}
-	if w := s.heap.active; w.progress != got[len(got)-1] {
-		t.Errorf("the writer's latest progress %+v", w.progress)
+	if p := job.Info().Progress; p == nil || *p != got[len(got)-1] {
+		t.Errorf("the job's latest progress %+v", p)
 	}
 }
 
