@@ -11,10 +11,17 @@ type (
 	ClassDelta   = engine.ClassDelta
 )
 
+// DeleteSnapshotResponse answers DELETE /api/debug/{session}/heap/snapshots/{ref}: the bytes
+// freed and what the session's snapshots still hold of its cap.
+type DeleteSnapshotResponse engine.DeletedSnapshot
+
 // SnapshotRequest is the body of POST /api/debug/{session}/heap/snapshot.
 type SnapshotRequest struct {
 	Tag string `json:"tag,omitempty" validate:"omitempty,max=64"` // a name to find it by, e.g. before
 	Top int    `json:"top,omitempty" validate:"omitempty,min=1,max=500"`
+	// WaitMs bounds the call: past it the answer is 202 with the job to poll. A pointer: 0
+	// (answer at once) differs from absent (the default, 30000).
+	WaitMs *int64 `json:"waitMs,omitempty" validate:"omitempty,min=0,max=600000"`
 }
 
 // HeapDiffRequest is the body of POST /api/debug/{session}/heap/diff.
@@ -22,6 +29,34 @@ type HeapDiffRequest struct {
 	From string `json:"from" validate:"required"` // hs1 or a tag
 	To   string `json:"to" validate:"required"`
 	Top  int    `json:"top,omitempty" validate:"omitempty,min=1,max=500"`
+	// WaitMs bounds the call as in SnapshotRequest.
+	WaitMs *int64 `json:"waitMs,omitempty" validate:"omitempty,min=0,max=600000"`
+}
+
+// TrackingStartResponse answers POST /api/debug/{session}/heap/tracking/start.
+type TrackingStartResponse struct {
+	Tracking bool `json:"tracking"`
+}
+
+// TrackingStopRequest is the body of POST /api/debug/{session}/heap/tracking/stop: the snapshot
+// the stop takes is named and bounded as SnapshotRequest's.
+type TrackingStopRequest SnapshotRequest
+
+// ProgressInfo is how far a long operation has gone, in a progress event and a job.
+type ProgressInfo = engine.ProgressInfo
+
+// JobResponse answers a long operation that outlived its call (202) and GET
+// /api/debug/{session}/jobs/{job}.
+type JobResponse struct {
+	Job      string           `json:"job"`    // j1, j2...
+	Op       string           `json:"op"`     // heap-snapshot, heap-diff
+	Status   engine.JobStatus `json:"status"` // running, done, failed
+	URL      string           `json:"url"`    // where to poll it
+	Progress *ProgressInfo    `json:"progress,omitempty"`
+	// Result is, once done, the body the call would have answered (a SnapshotInfo, a HeapDiff).
+	Result any `json:"result,omitempty"`
+	// Error is, once failed, the error the call would have answered.
+	Error *ErrorDetail `json:"error,omitempty"`
 }
 
 // CPU profile answers, in their wire shape.

@@ -34,6 +34,8 @@ type Limits struct {
 	StartTimeoutMs int64 `json:"startTimeoutMs"`
 	MaxWaitMs      int64 `json:"maxWaitMs"`
 	MaxPageLimit   int   `json:"maxPageLimit"`
+	// MaxHeapDiskBytes is the bytes of heap snapshots one session may keep.
+	MaxHeapDiskBytes int64 `json:"maxHeapDiskBytes"`
 }
 
 // StartRequest is the body of POST /api/trace/start.

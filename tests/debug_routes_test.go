@@ -31,7 +31,7 @@ func TestDebugEveryRouteRefusesTraceSessions(t *testing.T) {
 		for method, op := range item.Operations() {
 			n++
 			t.Run(method+" "+rest, func(t *testing.T) {
-				target := "/api/debug/" + s.ID + "/" + strings.ReplaceAll(rest, "{ref}", "bp1")
+				target := "/api/debug/" + s.ID + "/" + strings.NewReplacer("{ref}", "bp1", "{job}", "j1").Replace(rest)
 				q := url.Values{}
 				for _, p := range append(item.Parameters, op.Parameters...) {
 					if p.Value.In != "query" || !p.Value.Required {

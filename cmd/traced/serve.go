@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"traced/internal/engine"
 	"traced/internal/routes"
 	"traced/internal/service"
 )
@@ -31,6 +32,8 @@ func serve(args []string) int {
 	fs.Var(&origins, "allow-origin", "an exact browser Origin allowed to call the API (repeatable)")
 	maxBody := fs.Int64("max-body", routes.DefaultMaxBodyBytes, "request body cap in bytes")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	dataDir := fs.String("data-dir", "", "parent of each session's directory of heap snapshots and profiles (default: the system temp dir)")
+	maxHeapDisk := fs.Int64("max-heap-disk", engine.DefaultMaxHeapDiskBytes, "bytes of heap snapshots one session may keep; a snapshot past it is refused (409)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage(err)
 	}
@@ -38,6 +41,10 @@ func serve(args []string) int {
 	// which must not start a server, let alone on the default address (parsing stopped there).
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "traced: unexpected argument %q: the commands are serve and run (traced --help)\n", fs.Arg(0))
+		return 2
+	}
+	if *maxHeapDisk <= 0 {
+		fmt.Fprintln(os.Stderr, "traced: --max-heap-disk must be a positive number of bytes")
 		return 2
 	}
 	var level slog.Level
@@ -56,6 +63,7 @@ func serve(args []string) int {
 	if err != nil {
 		log.Warn("node not found; /api/trace/start will refuse until it is installed", "err", err)
 	}
+	cfg.DataDir, cfg.MaxHeapDiskBytes = *dataDir, *maxHeapDisk
 	token, tokenFile := "", ""
 	if *noAuth {
 		log.Warn("auth is off (--no-auth): any local process or user can run code through this service")

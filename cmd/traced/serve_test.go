@@ -187,6 +187,31 @@ func TestServeGeneratedToken(t *testing.T) {
 	}
 }
 
+// --data-dir is made at start-up and --max-heap-disk is the cap the status reports.
+func TestServeHeapFlags(t *testing.T) {
+	t.Parallel()
+	data := filepath.Join(t.TempDir(), "not", "yet")
+	p := startTraced(t, tracedEnv("TRACED_TOKEN="+testToken, "XDG_STATE_HOME="+t.TempDir()),
+		"serve", "--addr", "127.0.0.1:0", "--root", testdata, "--data-dir", data, "--max-heap-disk", "12345")
+	line, err := p.stderr.waitFor(listeningRE.MatchString, startBound)
+	if err != nil {
+		t.Fatalf("listening line: %v\nstderr:\n%s", err, p.stderr)
+	}
+	s := &server{proc: p, url: listeningRE.FindStringSubmatch(line)[1], token: testToken}
+	if fi, err := os.Stat(data); err != nil || !fi.IsDir() {
+		t.Fatalf("--data-dir %s was not made: %v", data, err)
+	}
+	code, body := s.request(t, "GET", "/api/trace/status", testToken, nil)
+	var st struct {
+		Limits struct {
+			MaxHeapDiskBytes int64 `json:"maxHeapDiskBytes"`
+		} `json:"limits"`
+	}
+	if err := json.Unmarshal(body, &st); code != http.StatusOK || err != nil || st.Limits.MaxHeapDiskBytes != 12345 {
+		t.Fatalf("status %d %s: want limits.maxHeapDiskBytes 12345", code, body)
+	}
+}
+
 // SIGTERM is a graceful stop: traced kills its children's process groups and exits 0.
 func TestServeSIGTERMStopsChildren(t *testing.T) {
 	requireNode(t)
@@ -245,6 +270,7 @@ func TestServeRefuses(t *testing.T) {
 		{"log level", []string{"serve", "--addr", "127.0.0.1:0", "--log-level", "loud"}, "--log-level"},
 		{"stray argument", []string{"serve", "--addr", "127.0.0.1:0", "extra"}, `"extra"`},
 		{"misspelt command", []string{"rnu", "--addr", "127.0.0.1:0"}, `"rnu"`},
+		{"heap disk cap", []string{"serve", "--addr", "127.0.0.1:0", "--max-heap-disk", "0"}, "--max-heap-disk"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"os"
 	"time"
 
 	"traced/internal/sourcemap"
@@ -27,6 +28,12 @@ type Config struct {
 	// MaxSourceMapBytes caps one source map read (bytes of JSON); a larger map is not used and
 	// its status says so.
 	MaxSourceMapBytes int64
+	// DataDir is where each session gets a directory of its own for heap snapshots and CPU
+	// profiles, removed with the session; default os.TempDir().
+	DataDir string
+	// MaxHeapDiskBytes caps the heap snapshot files one session keeps (bytes): a snapshot that
+	// would pass it is cut off and removed.
+	MaxHeapDiskBytes int64
 }
 
 // Defaults.
@@ -36,6 +43,10 @@ const (
 	DefaultStringCap    = 500 // bytes per captured value: a readable line, cheap for an AI reader
 	DefaultStartTimeout = 10 * time.Second
 	DefaultDiscardEvery = 1000 // measured: cuts node's peak memory from 114 MB to 70 MB at no cost in rate
+	// DefaultMaxHeapDiskBytes is a session's snapshot disk cap: a snapshot file is about twice
+	// the heap it describes (BenchmarkHeapSnapshot: 49 MB of heap, a 92 MB file), so 2 GiB
+	// holds a few snapshots of a heap of a few hundred MB.
+	DefaultMaxHeapDiskBytes = 2 << 30
 	// MaxEventsLimit is the largest ring a request may ask for.
 	MaxEventsLimit = 1_000_000
 )
@@ -58,6 +69,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.DiscardEvery <= 0 {
 		c.DiscardEvery = DefaultDiscardEvery
+	}
+	if c.DataDir == "" {
+		c.DataDir = os.TempDir()
+	}
+	if c.MaxHeapDiskBytes <= 0 {
+		c.MaxHeapDiskBytes = DefaultMaxHeapDiskBytes
 	}
 	return c
 }

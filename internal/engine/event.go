@@ -22,11 +22,12 @@ const (
 	KindLogpoint   Kind = "logpoint"   // a logpoint's line ran: its template, interpolated
 	KindHook       Kind = "hook"       // the program called an injected hook: its payload
 	KindBreakpoint Kind = "breakpoint" // a breakpoint or logpoint bound in a script: where
+	KindProgress   Kind = "progress"   // a long operation moved on (a heap snapshot): how far
 )
 
 // Kinds lists every kind, in the order summaries report them.
 var Kinds = []Kind{KindContext, KindScript, KindConsole, KindException, KindPause, KindResume,
-	KindStdout, KindStderr, KindExit, KindLogpoint, KindHook, KindBreakpoint}
+	KindStdout, KindStderr, KindExit, KindLogpoint, KindHook, KindBreakpoint, KindProgress}
 
 // ValidKind reports whether k is a kind the engine produces.
 func ValidKind(k Kind) bool {
@@ -55,6 +56,7 @@ type Event struct {
 	Logpoint   *LogpointInfo   `json:"logpoint,omitempty"`
 	Hook       *HookInfo       `json:"hook,omitempty"`
 	Breakpoint *BreakpointInfo `json:"breakpoint,omitempty"`
+	Progress   *ProgressInfo   `json:"progress,omitempty"`
 }
 
 // Frame is one 1-based source position, usually a stack frame.

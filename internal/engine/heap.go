@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,11 +16,33 @@ import (
 // ErrNotStarted: stopping or reading a profiler that was not started.
 var ErrNotStarted = errors.New("not started")
 
-// ErrDiskCap: a session's heap snapshots would pass its disk cap.
+// ErrDiskCap: a session's heap snapshots would pass its disk cap (a *DiskCapError says how).
 var ErrDiskCap = errors.New("disk cap reached")
 
-// MaxSnapshotBytes caps the snapshot files a session keeps on disk.
-const MaxSnapshotBytes = 2 << 30
+// DiskCapError is a snapshot refused or cut off by the session's disk cap (Config.MaxHeapDiskBytes).
+type DiskCapError struct {
+	Cap  int64    // the session's cap, bytes
+	Used int64    // bytes the kept snapshots hold
+	Cut  int64    // bytes the cut-off snapshot had reached; 0 when refused before it began
+	Refs []string // the kept snapshots, oldest first: deleting one frees its bytes
+}
+
+func (e *DiskCapError) Error() string {
+	if e.Cut > 0 {
+		return fmt.Sprintf("%s: the snapshot passed %d bytes, the room left under the session's cap of %d bytes (its snapshots hold %d); its file is removed",
+			ErrDiskCap, e.Cut, e.Cap, e.Used)
+	}
+	return fmt.Sprintf("%s: the session's snapshots hold %d of its %d bytes", ErrDiskCap, e.Used, e.Cap)
+}
+
+func (e *DiskCapError) Unwrap() error { return ErrDiskCap }
+
+// heapLimits are the engine settings a session's heap files follow (Config.DataDir,
+// Config.MaxHeapDiskBytes).
+type heapLimits struct {
+	dir      string // the parent of the session's directory
+	maxBytes int64  // snapshot bytes the session may keep
+}
 
 // heapState is a session's heap snapshots: files in a directory of its own, removed when the
 // session ends.
@@ -29,11 +50,12 @@ type heapState struct {
 	mu        sync.Mutex
 	dir       string
 	enabled   bool
-	next      int
+	next      int  // the last snapshot number given
 	nextCPU   int  // the last cpu profile number given
 	profiling bool // the CPU profiler runs
 	covering  bool // precise coverage is collected
 	sampling  bool // the sampling heap profiler runs
+	tracking  bool // allocation tracking runs
 	snapshots []*heapSnapshot
 	active    *chunkWriter // the snapshot being received, nil between snapshots
 }
@@ -47,10 +69,18 @@ type heapSnapshot struct {
 }
 
 // chunkWriter writes a snapshot's chunks to its file and tells when the JSON text is whole: the
-// takeHeapSnapshot reply can overtake the last chunks, which the dispatcher delivers later.
+// takeHeapSnapshot reply can overtake the last chunks, which the dispatcher delivers later. Past
+// its limit (or a write error) it stops writing but goes on scanning, so that done still means
+// the last chunk has arrived and no chunk of this snapshot can reach the next one's file.
 type chunkWriter struct {
+	job      *Job   // the job taking the snapshot
+	ref      string // the snapshot's, for its progress events
+	step     int    // the last tenth of the way a progress event was recorded for; -1: none
 	f        *os.File
-	n        int64
+	buf      []byte // the chunk being written, unescaped (heapchunk.go); reused
+	n        int64  // bytes written
+	limit    int64  // bytes it may write: the cap less what the kept snapshots hold
+	capErr   func(n int64) error
 	depth    int
 	inString bool
 	escaped  bool
@@ -60,16 +90,17 @@ type chunkWriter struct {
 	closed   bool
 }
 
-func (w *chunkWriter) write(chunk string) {
+func (w *chunkWriter) write(chunk []byte) {
 	if w.closed {
 		return
 	}
 	if w.err == nil {
-		var n int
-		n, w.err = io.WriteString(w.f, chunk)
-		w.n += int64(n)
-		if w.err == nil && w.n > MaxSnapshotBytes {
-			w.err = fmt.Errorf("%w: a snapshot past %d bytes", ErrDiskCap, MaxSnapshotBytes)
+		if w.n+int64(len(chunk)) > w.limit {
+			w.err = w.capErr(w.n + int64(len(chunk)))
+		} else {
+			var n int
+			n, w.err = w.f.Write(chunk)
+			w.n += int64(n)
 		}
 	}
 	for i := 0; i < len(chunk); i++ {
@@ -93,7 +124,7 @@ func (w *chunkWriter) write(chunk string) {
 			w.depth--
 		}
 	}
-	if (w.started && w.depth == 0) || w.err != nil {
+	if w.started && w.depth == 0 {
 		w.closed = true
 		close(w.done)
 	}
@@ -107,7 +138,7 @@ func (s *Session) dataDir() (*heapState, error) {
 	if s.heap != nil {
 		return s.heap, nil
 	}
-	dir, err := os.MkdirTemp("", "traced-"+s.id+"-")
+	dir, err := os.MkdirTemp(s.heapLimits.dir, "traced-"+s.id+"-")
 	if err != nil {
 		return nil, fmt.Errorf("heap dir: %w", err)
 	}
@@ -133,8 +164,33 @@ func profilingFlag(h *heapState) *bool { return &h.profiling }
 func coveringFlag(h *heapState) *bool  { return &h.covering }
 func samplingFlag(h *heapState) *bool  { return &h.sampling }
 
-// onHeapChunk receives one chunk of the snapshot being taken (dispatcher goroutine).
-func (s *Session) onHeapChunk(chunk string) {
+// OpHeapSnapshot names a heap snapshot in progress events (and jobs).
+const OpHeapSnapshot = "heap-snapshot"
+
+// ProgressInfo is how far a long operation has gone (payload of a progress event). For a heap
+// snapshot, Done and Total count what V8 has walked of the heap; Finished says the walk is over
+// (the file is then written and summarised, which takes a while longer).
+type ProgressInfo struct {
+	Op       string `json:"op"`            // OpHeapSnapshot
+	Ref      string `json:"ref,omitempty"` // what it makes: hs1...
+	Done     int    `json:"done"`
+	Total    int    `json:"total"`
+	Finished bool   `json:"finished,omitempty"`
+}
+
+// progressSteps is how many progress events a snapshot records at most, besides the finished
+// one: one per tenth of the way, so a heap of millions of objects does not flood the ring.
+const progressSteps = 10
+
+type heapProgress struct {
+	Done     int  `json:"done"`
+	Total    int  `json:"total"`
+	Finished bool `json:"finished"`
+}
+
+// onHeapProgress records the progress of the snapshot being taken, thinned to progressSteps
+// (dispatcher goroutine: it records, never calls).
+func (s *Session) onHeapProgress(p heapProgress) {
 	s.mu.Lock()
 	h := s.heap
 	s.mu.Unlock()
@@ -142,9 +198,26 @@ func (s *Session) onHeapChunk(chunk string) {
 		return
 	}
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.active != nil {
-		h.active.write(chunk)
+	w := h.active
+	if w == nil {
+		h.mu.Unlock()
+		return
+	}
+	info := ProgressInfo{Op: OpHeapSnapshot, Ref: w.ref, Done: p.Done, Total: p.Total, Finished: p.Finished}
+	if w.job != nil {
+		w.job.report(info)
+	}
+	step := progressSteps
+	if p.Total > 0 && p.Done < p.Total {
+		step = p.Done * progressSteps / p.Total
+	}
+	record := p.Finished || step > w.step
+	if record && !p.Finished {
+		w.step = step
+	}
+	h.mu.Unlock()
+	if record {
+		s.record(Event{Kind: KindProgress, Progress: &info})
 	}
 }
 
@@ -160,60 +233,119 @@ type SnapshotInfo struct {
 	Retained string      `json:"retained"`
 }
 
-// HeapSnapshot takes a heap snapshot (HeapProfiler.takeHeapSnapshot), streams it to a file and
-// answers its summary by constructor, the top classes.
-func (s *Session) HeapSnapshot(ctx context.Context, tag string, top int) (SnapshotInfo, error) {
+// StartHeapSnapshot begins a heap snapshot (HeapProfiler.takeHeapSnapshot) as a job whose
+// result is a SnapshotInfo: the chunks are streamed to a file, which is then summarised by
+// constructor, the top classes. Refusals (another snapshot running, the disk cap reached) come
+// at once.
+func (s *Session) StartHeapSnapshot(tag string, top int) (*Job, error) {
+	return s.startSnapshot("HeapProfiler.takeHeapSnapshot", tag, top, false)
+}
+
+// StartHeapTracking starts allocation tracking (HeapProfiler.startTrackingHeapObjects with
+// trackAllocations): the snapshot its stop takes records where each live object was allocated.
+func (s *Session) StartHeapTracking(ctx context.Context) error {
 	_, c, err := s.pauseNow()
 	if err != nil {
-		return SnapshotInfo{}, err
+		return err
 	}
 	h, err := s.dataDir()
 	if err != nil {
-		return SnapshotInfo{}, err
+		return err
+	}
+	if err := c.Call(ctx, "HeapProfiler.enable", nil, nil); err != nil {
+		return fmt.Errorf("allocation tracking: %w", err)
+	}
+	if err := c.Call(ctx, "HeapProfiler.startTrackingHeapObjects", map[string]any{"trackAllocations": true}, nil); err != nil {
+		return fmt.Errorf("allocation tracking: %w", err)
 	}
 	h.mu.Lock()
+	h.enabled, h.tracking = true, true
+	h.mu.Unlock()
+	return nil
+}
+
+// StopHeapTracking stops allocation tracking as a job whose result is a SnapshotInfo:
+// HeapProfiler.stopTrackingHeapObjects streams a snapshot as takeHeapSnapshot does, which is
+// kept and summarised like any other (hs1...).
+func (s *Session) StopHeapTracking(tag string, top int) (*Job, error) {
+	return s.startSnapshot("HeapProfiler.stopTrackingHeapObjects", tag, top, true)
+}
+
+// startSnapshot begins a job whose CDP call, method, makes V8 stream a snapshot; stopTracking
+// says the call is the stop of allocation tracking, refused unless it was started.
+func (s *Session) startSnapshot(method, tag string, top int, stopTracking bool) (*Job, error) {
+	_, c, err := s.pauseNow()
+	if err != nil {
+		return nil, err
+	}
+	h, err := s.dataDir()
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if stopTracking && !h.tracking {
+		return nil, fmt.Errorf("%w: allocation tracking (POST heap/tracking/start)", ErrNotStarted)
+	}
 	if h.active != nil {
-		h.mu.Unlock()
-		return SnapshotInfo{}, fmt.Errorf("%w: a snapshot is being taken", ErrBadInput)
+		return nil, &BusyError{Op: OpHeapSnapshot, Job: h.active.job.ID()}
 	}
-	var used int64
-	for _, sn := range h.snapshots {
-		used += sn.Bytes
+	used, refs := h.held()
+	limit := s.heapLimits.maxBytes
+	if used >= limit {
+		return nil, &DiskCapError{Cap: limit, Used: used, Refs: refs}
 	}
-	if used >= MaxSnapshotBytes {
-		h.mu.Unlock()
-		return SnapshotInfo{}, fmt.Errorf("%w: the session's snapshots hold %d bytes", ErrDiskCap, used)
-	}
-	h.next++
-	ref := "hs" + strconv.Itoa(h.next)
+	ref := "hs" + strconv.Itoa(h.next+1)
 	path := filepath.Join(h.dir, ref+".heapsnapshot")
 	f, err := os.Create(path)
 	if err != nil {
-		h.mu.Unlock()
-		return SnapshotInfo{}, fmt.Errorf("snapshot file: %w", err)
+		return nil, fmt.Errorf("snapshot file: %w", err)
 	}
-	w := &chunkWriter{f: f, done: make(chan struct{})}
+	h.next++
+	j := s.newJob(OpHeapSnapshot)
+	w := &chunkWriter{job: j, ref: ref, step: -1, f: f, done: make(chan struct{}), limit: limit - used, capErr: func(n int64) error {
+		return &DiskCapError{Cap: limit, Used: used, Cut: n, Refs: refs}
+	}}
 	h.active = w
 	enable := !h.enabled
 	h.enabled = true
-	h.mu.Unlock()
+	if stopTracking {
+		h.tracking = false // V8 stops it whatever becomes of the snapshot
+	}
+	s.runJob(j, func(ctx context.Context) (any, error) {
+		sn, err := s.takeSnapshot(ctx, c, h, w, path, method, enable)
+		if err != nil {
+			os.Remove(path)
+			return nil, fmt.Errorf("snapshot: %w", err)
+		}
+		sn.Tag = tag
+		h.mu.Lock()
+		h.snapshots = append(h.snapshots, sn)
+		h.mu.Unlock()
+		return snapshotInfo(sn, top), nil
+	})
+	return j, nil
+}
+
+// takeSnapshot makes V8 stream the snapshot into w, waits for its last chunk and summarises the
+// file. On error the caller removes the file.
+func (s *Session) takeSnapshot(ctx context.Context, c clientCaller, h *heapState, w *chunkWriter, path, method string, enable bool) (*heapSnapshot, error) {
 	finish := func() error {
 		h.mu.Lock()
 		h.active = nil
 		h.mu.Unlock()
-		return f.Close()
+		return w.f.Close()
 	}
 	if enable {
 		if err := c.Call(ctx, "HeapProfiler.enable", nil, nil); err != nil {
 			finish()
-			return SnapshotInfo{}, fmt.Errorf("snapshot: %w", err)
+			return nil, err
 		}
 	}
-	// A snapshot of a large heap takes seconds: the call is bounded by the request, not callTimeout.
-	if err := c.Call(ctx, "HeapProfiler.takeHeapSnapshot", map[string]any{"reportProgress": false}, nil); err != nil {
+	// A snapshot of a large heap takes seconds: the call is bounded by the session, not callTimeout.
+	if err := c.Call(ctx, method, map[string]any{"reportProgress": true}, nil); err != nil {
 		finish()
-		os.Remove(path)
-		return SnapshotInfo{}, fmt.Errorf("snapshot: %w", err)
+		return nil, err
 	}
 	select {
 	case <-w.done:
@@ -222,32 +354,71 @@ func (s *Session) HeapSnapshot(ctx context.Context, tag string, top int) (Snapsh
 	case <-time.After(time.Minute): // the reply came; the chunks are only behind in the queue
 	}
 	h.mu.Lock()
-	werr, complete := w.err, w.closed && w.err == nil
+	werr, complete := w.err, w.closed
 	h.mu.Unlock()
 	if err := finish(); err != nil && werr == nil {
 		werr = err
 	}
-	if werr != nil || !complete {
-		os.Remove(path)
-		if werr == nil {
-			werr = errors.New("the snapshot ended before its last chunk")
-		}
-		return SnapshotInfo{}, fmt.Errorf("snapshot: %w", werr)
+	if werr == nil && !complete {
+		werr = errors.New("the snapshot ended before its last chunk")
+	}
+	if werr != nil {
+		return nil, werr
 	}
 	rf, err := os.Open(path)
 	if err != nil {
-		return SnapshotInfo{}, fmt.Errorf("snapshot: %w", err)
+		return nil, err
 	}
 	defer rf.Close()
 	sum, err := summarizeHeapSnapshot(rf)
 	if err != nil {
-		return SnapshotInfo{}, fmt.Errorf("snapshot summary: %w", err)
+		return nil, fmt.Errorf("summary: %w", err)
 	}
-	sn := &heapSnapshot{Ref: ref, Tag: tag, Path: path, Bytes: w.n, Summary: sum}
+	return &heapSnapshot{Ref: w.ref, Path: path, Bytes: w.n, Summary: sum}, nil
+}
+
+// held is the bytes the kept snapshots take and their refs, oldest first; h.mu is held.
+func (h *heapState) held() (int64, []string) {
+	var used int64
+	refs := make([]string, 0, len(h.snapshots))
+	for _, sn := range h.snapshots {
+		used += sn.Bytes
+		refs = append(refs, sn.Ref)
+	}
+	return used, refs
+}
+
+// DeletedSnapshot answers a deleted snapshot: what it freed and what the session still holds.
+type DeletedSnapshot struct {
+	Ref      string `json:"ref"`
+	Bytes    int64  `json:"bytes"`    // freed
+	Held     int64  `json:"held"`     // bytes the session's snapshots still take
+	MaxBytes int64  `json:"maxBytes"` // the session's cap
+}
+
+// DeleteSnapshot forgets a snapshot (by ref or tag) and removes its file, making room under the
+// disk cap. A diff can no longer name it.
+func (s *Session) DeleteSnapshot(ref string) (DeletedSnapshot, error) {
+	sn, err := s.snapshotOf(ref)
+	if err != nil {
+		return DeletedSnapshot{}, err
+	}
+	s.mu.Lock()
+	h := s.heap // not nil: snapshotOf found the snapshot in it
+	s.mu.Unlock()
 	h.mu.Lock()
-	h.snapshots = append(h.snapshots, sn)
+	i := slices.Index(h.snapshots, sn)
+	if i < 0 { // a concurrent delete won
+		h.mu.Unlock()
+		return DeletedSnapshot{}, fmt.Errorf("%w: heap snapshot %q", ErrNoRef, ref)
+	}
+	h.snapshots = slices.Delete(h.snapshots, i, i+1)
+	used, _ := h.held()
 	h.mu.Unlock()
-	return snapshotInfo(sn, top), nil
+	if err := os.Remove(sn.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return DeletedSnapshot{}, fmt.Errorf("delete %s: %w", sn.Ref, err)
+	}
+	return DeletedSnapshot{Ref: sn.Ref, Bytes: sn.Bytes, Held: used, MaxBytes: s.heapLimits.maxBytes}, nil
 }
 
 func snapshotInfo(sn *heapSnapshot, top int) SnapshotInfo {
@@ -306,16 +477,28 @@ type HeapDiff struct {
 	Classes   []ClassDelta `json:"classes"`
 }
 
-// DiffSnapshots compares two snapshots by constructor, sorted by size impact, the top ones.
-func (s *Session) DiffSnapshots(from, to string, top int) (HeapDiff, error) {
+// OpHeapDiff names a diff of two snapshots in jobs.
+const OpHeapDiff = "heap-diff"
+
+// StartHeapDiff compares two snapshots (refs or tags) as a job whose result is a HeapDiff; an
+// unknown snapshot is refused at once.
+func (s *Session) StartHeapDiff(from, to string, top int) (*Job, error) {
 	a, err := s.snapshotOf(from)
 	if err != nil {
-		return HeapDiff{}, err
+		return nil, err
 	}
 	b, err := s.snapshotOf(to)
 	if err != nil {
-		return HeapDiff{}, err
+		return nil, err
 	}
+	j := s.newJob(OpHeapDiff)
+	s.runJob(j, func(context.Context) (any, error) { return diffSnapshots(a, b, top), nil })
+	return j, nil
+}
+
+// diffSnapshots compares two snapshots' summaries by constructor, sorted by size impact, the top
+// ones.
+func diffSnapshots(a, b *heapSnapshot, top int) HeapDiff {
 	deltas := map[string]*ClassDelta{}
 	get := func(name string) *ClassDelta {
 		d := deltas[name]
@@ -347,7 +530,7 @@ func (s *Session) DiffSnapshots(from, to string, top int) (HeapDiff, error) {
 		return cmp.Or(cmp.Compare(abs(y.SizeDelta), abs(x.SizeDelta)), cmp.Compare(y.CountDelta, x.CountDelta), cmp.Compare(x.Name, y.Name))
 	})
 	out.Classes = out.Classes[:min(top, len(out.Classes))]
-	return out, nil
+	return out
 }
 
 // HeapUsage is V8's heap use now (Runtime.getHeapUsage), in bytes.

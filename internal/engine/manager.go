@@ -58,6 +58,11 @@ func NewManager(cfg Config, pub Publisher, log *slog.Logger) (*Manager, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The heap files' parent is made now, so that a bad --data-dir fails at start-up, not at
+	// the first snapshot.
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -215,6 +220,7 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		contexts:     make(map[int]ContextInfo),
 		nextPause:    make(chan struct{}),
 		mode:         req.Mode,
+		heapLimits:   heapLimits{dir: m.cfg.DataDir, maxBytes: m.cfg.MaxHeapDiskBytes},
 		pauseOnStart: req.PauseOnStart,
 		done:         make(chan struct{}),
 	}

@@ -65,6 +65,8 @@ type Session struct {
 	contexts     map[int]ContextInfo // live execution contexts
 	asyncDepth   int                 // async parents V8 records (POST async-depth); 0: off
 	heap         *heapState          // heap snapshots, made on first use (heap.go)
+	heapLimits   heapLimits          // where heap files go and how many bytes they may take
+	jobs         *jobTable           // long operations, made on first use (jobs.go)
 	unbindIDs    []string            // V8 breakpoints the chores loop is to remove
 	breakpoints  []*breakpoint       // in creation order
 	nextBP       int                 // the last bp ref number given
@@ -262,13 +264,13 @@ func (s *Session) onEvent(ev cdp.Event) {
 		} else {
 			s.onHook(p.Name, p.Payload)
 		}
-	case "HeapProfiler.addHeapSnapshotChunk":
-		var p struct {
-			Chunk string `json:"chunk"`
-		}
+	case "HeapProfiler.reportHeapSnapshotProgress":
+		var p heapProgress
 		if json.Unmarshal(ev.Params, &p) == nil {
-			s.onHeapChunk(p.Chunk)
+			s.onHeapProgress(p)
 		}
+	case "HeapProfiler.addHeapSnapshotChunk":
+		s.onHeapChunk(ev.Params)
 	case "Debugger.breakpointResolved":
 		var p breakpointResolved
 		if json.Unmarshal(ev.Params, &p) != nil {

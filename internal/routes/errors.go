@@ -33,6 +33,13 @@ func badRequest(message, hint string) *httpError {
 // it, see render). Known errors map to their status; anything
 // else is a 500 whose message does not leak internals.
 func (a *app) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	he := a.httpErrorOf(r, err)
+	render(w, r, he.status, api.ErrorBody{Error: api.ErrorDetail{Code: he.code, Message: he.message, Hint: he.hint}})
+}
+
+// httpErrorOf maps err to its status, code and hint (writeError renders it; a failed job
+// reports it).
+func (a *app) httpErrorOf(r *http.Request, err error) *httpError {
 	var he *httpError
 	var se *engine.StartError
 	switch {
@@ -54,6 +61,8 @@ func (a *app) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			start = "coverage/start"
 		case strings.Contains(err.Error(), "sampling"):
 			start = "heap/sampling/start"
+		case strings.Contains(err.Error(), "tracking"):
+			start = "heap/tracking/start"
 		}
 		he = newError(http.StatusConflict, "not_started", err.Error(), "POST "+debugPath(r, start)+" first")
 	case errors.Is(err, engine.ErrStaleRef):
@@ -88,7 +97,7 @@ func (a *app) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		a.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		he = newError(http.StatusInternalServerError, "internal", "internal error", "retry; if it persists, see the service log")
 	}
-	render(w, r, he.status, api.ErrorBody{Error: api.ErrorDetail{Code: he.code, Message: he.message, Hint: he.hint}})
+	return he
 }
 
 // recoverPanics renders a handler's panic as the 500 envelope and logs it with its stack; chi's

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -15,22 +16,26 @@ import (
 // defaultHeapTop is how many constructors a snapshot summary or a diff lists unless asked.
 const defaultHeapTop = 20
 
-// mountProfile serves the heap and CPU profile routes.
+// mountProfile serves the heap and CPU profile routes, and the jobs of the long ones.
 func (a *app) mountProfile(r chi.Router) {
-	r.Get(debugRoutes+"/heap/usage", a.heapUsage)                  // V8's heap use now
-	r.Post(debugRoutes+"/heap/gc", a.heapGC)                       // a full GC, then the use
-	r.Post(debugRoutes+"/heap/snapshot", a.heapSnapshot)           // a snapshot to disk, summarised
-	r.Get(debugRoutes+"/heap/snapshots/{ref}", a.downloadSnapshot) // the .heapsnapshot file
-	r.Post(debugRoutes+"/heap/diff", a.heapDiff)                   // two snapshots by constructor
-	r.Post(debugRoutes+"/cpu/start", a.cpuStart)                   // start the sampling CPU profiler
-	r.Post(debugRoutes+"/cpu/stop", a.cpuStop)                     // stop it: the top functions
-	r.Get(debugRoutes+"/cpu/profiles/{ref}", a.downloadProfile)    // the .cpuprofile file
-	r.Post(debugRoutes+"/coverage/start", a.coverageStart)         // start precise coverage
-	r.Post(debugRoutes+"/coverage/take", a.coverageTake)           // read it, go on collecting
-	r.Post(debugRoutes+"/coverage/stop", a.coverageStop)           // read it and stop
-	r.Post(debugRoutes+"/heap/sampling/start", a.samplingStart)    // start the sampling heap profiler
-	r.Post(debugRoutes+"/heap/sampling/stop", a.samplingStop)      // stop it: the top allocation sites
-	r.Post(debugRoutes+"/heap/inspect", a.heapInspect)             // a snapshot's object as an o ref
+	r.Get(debugRoutes+"/heap/usage", a.heapUsage)                   // V8's heap use now
+	r.Post(debugRoutes+"/heap/gc", a.heapGC)                        // a full GC, then the use
+	r.Post(debugRoutes+"/heap/snapshot", a.heapSnapshot)            // a snapshot to disk, summarised
+	r.Get(debugRoutes+"/heap/snapshots/{ref}", a.downloadSnapshot)  // the .heapsnapshot file
+	r.Delete(debugRoutes+"/heap/snapshots/{ref}", a.deleteSnapshot) // forget it, free its disk
+	r.Post(debugRoutes+"/heap/diff", a.heapDiff)                    // two snapshots by constructor
+	r.Post(debugRoutes+"/cpu/start", a.cpuStart)                    // start the sampling CPU profiler
+	r.Post(debugRoutes+"/cpu/stop", a.cpuStop)                      // stop it: the top functions
+	r.Get(debugRoutes+"/cpu/profiles/{ref}", a.downloadProfile)     // the .cpuprofile file
+	r.Post(debugRoutes+"/coverage/start", a.coverageStart)          // start precise coverage
+	r.Post(debugRoutes+"/coverage/take", a.coverageTake)            // read it, go on collecting
+	r.Post(debugRoutes+"/coverage/stop", a.coverageStop)            // read it and stop
+	r.Post(debugRoutes+"/heap/sampling/start", a.samplingStart)     // start the sampling heap profiler
+	r.Post(debugRoutes+"/heap/sampling/stop", a.samplingStop)       // stop it: the top allocation sites
+	r.Post(debugRoutes+"/heap/inspect", a.heapInspect)              // a snapshot's object as an o ref
+	r.Post(debugRoutes+"/heap/tracking/start", a.trackingStart)     // start allocation tracking
+	r.Post(debugRoutes+"/heap/tracking/stop", a.trackingStop)       // stop it: a snapshot with allocations
+	a.mountJobs(r)
 }
 
 func (a *app) heapInspect(w http.ResponseWriter, r *http.Request) {
@@ -144,9 +149,25 @@ func (a *app) heapSnapshot(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusCreated, func(s *engine.Session) (any, error) {
-		info, err := s.HeapSnapshot(r.Context(), req.Tag, cmpOr(req.Top, defaultHeapTop))
-		return info, heapError(r, err)
+	a.onJob(w, r, http.StatusCreated, req.WaitMs, func(s *engine.Session) (*engine.Job, error) {
+		return s.StartHeapSnapshot(req.Tag, cmpOr(req.Top, defaultHeapTop))
+	})
+}
+
+func (a *app) trackingStart(w http.ResponseWriter, r *http.Request) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+		return api.TrackingStartResponse{Tracking: true}, s.StartHeapTracking(r.Context())
+	})
+}
+
+func (a *app) trackingStop(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeValid[api.TrackingStopRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.onJob(w, r, http.StatusCreated, req.WaitMs, func(s *engine.Session) (*engine.Job, error) {
+		return s.StopHeapTracking(req.Tag, cmpOr(req.Top, defaultHeapTop))
 	})
 }
 
@@ -156,14 +177,20 @@ func (a *app) heapDiff(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
-		d, err := s.DiffSnapshots(req.From, req.To, cmpOr(req.Top, defaultHeapTop))
-		return d, heapError(r, err)
+	a.onJob(w, r, http.StatusOK, req.WaitMs, func(s *engine.Session) (*engine.Job, error) {
+		return s.StartHeapDiff(req.From, req.To, cmpOr(req.Top, defaultHeapTop))
 	})
 }
 
 func (a *app) downloadSnapshot(w http.ResponseWriter, r *http.Request) {
 	a.download(w, r, ".heapsnapshot", func(s *engine.Session, ref string) (*os.File, error) { return s.SnapshotFile(ref) })
+}
+
+func (a *app) deleteSnapshot(w http.ResponseWriter, r *http.Request) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+		d, err := s.DeleteSnapshot(chi.URLParam(r, "ref"))
+		return api.DeleteSnapshotResponse(d), heapError(r, err)
+	})
 }
 
 // download streams a file of the session named by the path's ref as a JSON attachment.
@@ -192,9 +219,26 @@ func heapError(r *http.Request, err error) error {
 	case errors.Is(err, engine.ErrNoRef):
 		return newError(http.StatusNotFound, "no_such_snapshot", err.Error(), "POST "+debugPath(r, "heap/snapshot")+" takes one (hs1...), POST "+debugPath(r, "cpu/stop")+" keeps a profile (cpu1...)")
 	case errors.Is(err, engine.ErrDiskCap):
-		return newError(http.StatusConflict, "disk_cap", err.Error(), "end the session to free its snapshots")
+		return newError(http.StatusConflict, "disk_cap", err.Error(), diskCapHint(r, err))
+	case errors.Is(err, engine.ErrBusy):
+		hint := "wait for the running operation"
+		if be := (*engine.BusyError)(nil); errors.As(err, &be) {
+			hint = "GET " + debugPath(r, "jobs/"+be.Job) + " answers once it is done; then ask again"
+		}
+		return newError(http.StatusConflict, "busy", err.Error(), hint)
 	}
 	return err
+}
+
+// diskCapHint names the snapshots whose deletion makes room, oldest first.
+func diskCapHint(r *http.Request, err error) string {
+	const raise = "traced serve --max-heap-disk raises the cap"
+	var de *engine.DiskCapError
+	if !errors.As(err, &de) || len(de.Refs) == 0 {
+		return "the session keeps no snapshot: this heap's snapshot is larger than the cap; " + raise
+	}
+	return "DELETE " + debugPath(r, "heap/snapshots/"+de.Refs[0]) + " frees its bytes (kept: " +
+		strings.Join(de.Refs, ", ") + "); ending the session frees them all; " + raise
 }
 
 // cmpOr is n, or def when n is 0 (absent).

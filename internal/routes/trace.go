@@ -36,7 +36,7 @@ func (a *app) status(w http.ResponseWriter, r *http.Request) {
 		Limits: api.Limits{
 			MaxEvents: c.Config.MaxEvents, MaxSessions: c.Config.MaxSessions, StringCap: c.Config.StringCap,
 			MaxBodyBytes: a.cfg.MaxBodyBytes, StartTimeoutMs: c.Config.StartTimeout.Milliseconds(),
-			MaxWaitMs: maxWait.Milliseconds(), MaxPageLimit: maxPageLimit,
+			MaxWaitMs: maxWait.Milliseconds(), MaxPageLimit: maxPageLimit, MaxHeapDiskBytes: c.Config.MaxHeapDiskBytes,
 		},
 	})
 }
