@@ -3,15 +3,12 @@ package tests
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"traced/api"
 )
-
-// pollInterval spaces the polls of a job inside a deadline loop: a job has no event to wait on.
-const pollInterval = 20 * time.Millisecond
 
 // startJob posts a long operation with waitMs 1 and expects the 202 that names its job.
 func (h *harness) startJob(id, route string, body any) api.JobResponse {
@@ -23,23 +20,17 @@ func (h *harness) startJob(id, route string, body any) api.JobResponse {
 	return job
 }
 
-// waitJob polls a job until it has ended, failing at the deadline.
+// waitJob long-polls a job until it has ended, failing at the deadline.
 func (h *harness) waitJob(url string) api.JobResponse {
 	h.t.Helper()
-	end := time.Now().Add(deadline)
-	for {
-		var job api.JobResponse
-		if code := h.call("GET", url, nil, &job); code != http.StatusOK {
-			h.t.Fatalf("GET %s: status %d", url, code)
-		}
-		if job.Status != "running" {
-			return job
-		}
-		if time.Now().After(end) {
-			h.t.Fatalf("job %s still running after %s: %+v", url, deadline, job)
-		}
-		time.Sleep(pollInterval)
+	var job api.JobResponse
+	if code := h.call("GET", url+"?waitMs="+strconv.FormatInt(deadline.Milliseconds(), 10), nil, &job); code != http.StatusOK {
+		h.t.Fatalf("GET %s: status %d", url, code)
 	}
+	if job.Status == "running" {
+		h.t.Fatalf("job %s still running after %s: %+v", url, deadline, job)
+	}
+	return job
 }
 
 // resultAs decodes a done job's result.

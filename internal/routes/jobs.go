@@ -63,6 +63,11 @@ func (a *app) onJob(w http.ResponseWriter, r *http.Request, status int, waitMs *
 }
 
 func (a *app) getJob(w http.ResponseWriter, r *http.Request) {
+	waitMs, err := queryInt(r.URL.Query(), "waitMs", 0, uint64(maxJobWait/time.Millisecond))
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
 		id := chi.URLParam(r, "job")
 		j, err := s.Job(id)
@@ -72,6 +77,15 @@ func (a *app) getJob(w http.ResponseWriter, r *http.Request) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		// A long poll: answer as soon as the job ends, or as it stands once the wait has passed.
+		t := time.NewTimer(time.Duration(waitMs) * time.Millisecond)
+		defer t.Stop()
+		select {
+		case <-j.Done():
+		case <-t.C:
+		case <-a.cfg.Shutdown.Done():
+		case <-r.Context().Done():
 		}
 		return a.jobResponse(r, j.Info()), nil
 	})
