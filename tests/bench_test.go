@@ -99,11 +99,16 @@ func BenchmarkSessionStart(b *testing.B) {
 
 // BenchmarkConsoleCapture runs console.log(i) 100,000 times (the raw CDP reference's shape) and
 // reports console events captured per second (each also yields a stdout event, counted in
-// events/s), with no subscriber and with one stream subscriber receiving every event.
+// events/s), with no subscriber and with one stream subscriber receiving every event; "mapped"
+// runs the same loop from a script with a source map, each call site mapped to its original.
 func BenchmarkConsoleCapture(b *testing.B) {
 	const lines = 100_000
-	for _, subscribers := range []int{0, 1} {
-		b.Run(fmt.Sprintf("subscribers=%d", subscribers), func(b *testing.B) {
+	for _, c := range []struct {
+		name, target string
+		subscribers  int
+	}{{"subscribers=0", "count.js", 0}, {"subscribers=1", "count.js", 1}, {"mapped", "mapped/count.js", 0}} {
+		subscribers := c.subscribers
+		b.Run(c.name, func(b *testing.B) {
 			svc, addr, done := benchHarness(b, func(o *service.Options) { o.StreamQueue = 1 << 18 })
 			defer done()
 			var events, consoles, received uint64
@@ -117,13 +122,18 @@ func BenchmarkConsoleCapture(b *testing.B) {
 					<-ready
 				}
 				t0 := time.Now()
-				s, err := svc.Engine.Start(ctx, engine.StartRequest{Target: "count.js", Args: []string{fmt.Sprint(lines)}})
+				s, err := svc.Engine.Start(ctx, engine.StartRequest{Target: c.target, Args: []string{fmt.Sprint(lines)}})
 				if err != nil {
 					b.Fatal(err)
 				}
 				<-s.Done()
 				elapsed += time.Since(t0)
 				sum := s.Summary()
+				if c.name == "mapped" {
+					if p := s.Events(0, engine.KindSet{engine.KindConsole: true}, 1); len(p.Events) == 0 || p.Events[0].Console.Frame.Where() != "mapped/count.ts:4" {
+						b.Fatalf("mapped console call site %+v", p.Events)
+					}
+				}
 				events += sum.LastSeq
 				consoles += uint64(sum.Counts[engine.KindConsole])
 				if subscribers > 0 {
