@@ -4,12 +4,14 @@ import (
 	"context"
 	"net/http"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"traced/api"
 	"traced/internal/engine"
+	"traced/internal/service"
 )
 
 // Original lines of tests/testdata/ts/src (see its README).
@@ -23,7 +25,13 @@ const (
 // tsTrace runs a TypeScript fixture to its end in a trace session and returns its exception.
 func tsTrace(t *testing.T, h *harness, entry string) (api.Summary, *api.ExceptionInfo) {
 	t.Helper()
-	s := h.start(api.StartRequest{Target: entry, Cwd: "ts"})
+	return tsTraceIn(t, h, entry, "ts")
+}
+
+// tsTraceIn is tsTrace with entry relative to cwd.
+func tsTraceIn(t *testing.T, h *harness, entry, cwd string) (api.Summary, *api.ExceptionInfo) {
+	t.Helper()
+	s := h.start(api.StartRequest{Target: entry, Cwd: cwd})
 	h.waitExit(s.ID)
 	exc := h.trace(s.ID, "exception").Events
 	if len(exc) != 1 {
@@ -286,5 +294,20 @@ func TestSourceMapPendingBreakpoint(t *testing.T) {
 	e := h.errorOf(h.request("POST", "/api/debug/"+s.ID+"/breakpoints", api.BreakpointRequest{Location: "src/service.ts:2"}), http.StatusBadRequest)
 	if e.Code != "not_breakable" {
 		t.Fatalf("interface line: %+v", e)
+	}
+}
+
+// TestSourceMapFixedBetweenRuns: a map that was missing is read again by the next run, though
+// the script did not change.
+func TestSourceMapFixedBetweenRuns(t *testing.T) {
+	root := t.TempDir()
+	h := newHarness(t, func(o *service.Options) { o.Engine.Root = root })
+	copyFile(t, "testdata/ts/missing/app.js", filepath.Join(root, "app.js"))
+	if _, x := tsTraceIn(t, h, "app.js", ""); x.File != "app.js" {
+		t.Fatalf("first run, no map: exception at %s:%d", x.File, x.Line)
+	}
+	copyFile(t, "testdata/ts/bundle/app.js.map", filepath.Join(root, "gone.js.map"))
+	if _, x := tsTraceIn(t, h, "app.js", ""); x.Generated == nil || !strings.HasSuffix(x.File, "service.ts") {
+		t.Fatalf("second run, map in place: exception at %s:%d, want service.ts", x.File, x.Line)
 	}
 }

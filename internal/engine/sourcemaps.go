@@ -161,10 +161,17 @@ func newMapCache(ws Workspace, maxBytes int64) *sourcemap.Cache {
 	return sourcemap.NewCache(l, sourcemap.DefaultCacheBudget)
 }
 
-// loadFrom adapts the cache to a session's loader.
+// loadFrom adapts the cache to a session's loader. A failure is forgotten at once: the session
+// keeps it (one load per script), and the next run reads again, since a missing or broken map
+// is often fixed without the script changing.
 func loadFrom(c *sourcemap.Cache) func(ctx context.Context, scriptURL, sourceMapURL, hash string) (*sourcemap.Map, error) {
 	return func(ctx context.Context, scriptURL, sourceMapURL, hash string) (*sourcemap.Map, error) {
-		return c.Get(ctx, sourcemap.Key{ScriptHash: hash, ScriptURL: scriptURL, SourceMapURL: sourceMapURL})
+		key := sourcemap.Key{ScriptHash: hash, ScriptURL: scriptURL, SourceMapURL: sourceMapURL}
+		m, err := c.Get(ctx, key)
+		if err != nil {
+			c.Forget(key)
+		}
+		return m, err
 	}
 }
 
