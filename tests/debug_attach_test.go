@@ -123,12 +123,7 @@ func (h *harness) attach(req api.AttachRequest) api.Summary {
 	if st := h.call("POST", "/api/debug/attach", req, &res); st != http.StatusCreated {
 		h.t.Fatalf("attach %+v: status %d", req, st)
 	}
-	id := res.Session.ID
-	h.t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), deadline)
-		defer cancel()
-		h.svc.Engine.Stop(ctx, id)
-	})
+	h.stopAtCleanup(res.Session.ID)
 	return res.Session
 }
 

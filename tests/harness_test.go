@@ -241,15 +241,19 @@ func (h *harness) start(req api.StartRequest) api.Summary {
 	if st := h.call("POST", "/api/trace/start", req, &res); st != http.StatusCreated {
 		h.t.Fatalf("start %s: status %d", req.Target, st)
 	}
-	id := res.Session.ID
+	h.stopAtCleanup(res.Session.ID)
+	return res.Session
+}
+
+// stopAtCleanup ends a session when the test ends: it kills a child the test left running (an
+// attached process is detached); a finished session answers as it is. Through the engine, not
+// HTTP: a test may have shut the service down.
+func (h *harness) stopAtCleanup(id string) {
 	h.t.Cleanup(func() {
-		// Ends the child if the test did not; a finished session answers as it is. Through the
-		// engine, not HTTP: a test may have shut the service down.
 		ctx, cancel := context.WithTimeout(context.Background(), deadline)
 		defer cancel()
 		h.svc.Engine.Stop(ctx, id)
 	})
-	return res.Session
 }
 
 // waitFor long-polls for the first event of kinds after the cursor, failing at the deadline.

@@ -93,12 +93,8 @@ func (s *Session) setURLRegexBreakpoint(ctx context.Context, c clientCaller, spe
 	if err != nil {
 		return Breakpoint{}, err
 	}
-	bp.Breakpoint = Breakpoint{Ref: ref, Location: location, URLRegex: spec.URLRegex, Condition: spec.Condition,
-		HitCount: spec.HitCount, Resolved: bp.resolved, Enabled: true}
-	s.mu.Lock()
-	s.breakpoints = append(s.breakpoints, bp)
-	s.mu.Unlock()
-	return bp.Breakpoint, nil
+	return s.keep(bp, Breakpoint{Ref: ref, Location: location, URLRegex: spec.URLRegex, Condition: spec.Condition,
+		HitCount: spec.HitCount}), nil
 }
 
 // bindWith makes one binding call and returns the breakpoint with what V8 resolved. at is the
@@ -373,12 +369,8 @@ func (s *Session) SetFunctionBreakpoint(ctx context.Context, spec FunctionBreakp
 	if where != nil {
 		bp.resolved = []Frame{*where}
 	}
-	bp.Breakpoint = Breakpoint{Ref: ref, Location: location, Function: spec.Expression, Condition: spec.Condition,
-		HitCount: spec.HitCount, Resolved: bp.resolved, Enabled: true}
-	s.mu.Lock()
-	s.breakpoints = append(s.breakpoints, bp)
-	s.mu.Unlock()
-	return bp.Breakpoint, nil
+	return s.keep(bp, Breakpoint{Ref: ref, Location: location, Function: spec.Expression, Condition: spec.Condition,
+		HitCount: spec.HitCount}), nil
 }
 
 // evaluateObject evaluates an expression in the paused top frame, or globally while running,

@@ -183,11 +183,17 @@ func (s *Session) setBreakpoint(ctx context.Context, c clientCaller, spec Breakp
 	if err != nil {
 		return Breakpoint{}, err
 	}
-	bp.Breakpoint = Breakpoint{Ref: ref, Location: spec.Location, Condition: spec.Condition, HitCount: spec.HitCount, Resolved: bp.resolved, Enabled: true, Pending: bp.Pending}
+	return s.keep(bp, Breakpoint{Ref: ref, Location: spec.Location, Condition: spec.Condition, HitCount: spec.HitCount}), nil
+}
+
+// keep lists a just-bound breakpoint, b saying what the user asked, and returns it as listed.
+func (s *Session) keep(bp *breakpoint, b Breakpoint) Breakpoint {
+	b.Resolved, b.Enabled, b.Pending = bp.resolved, true, bp.Pending
+	bp.Breakpoint = b
 	s.mu.Lock()
 	s.breakpoints = append(s.breakpoints, bp)
 	s.mu.Unlock()
-	return bp.Breakpoint, nil
+	return b
 }
 
 // newRef numbers breakpoints and logpoints in one sequence: bp1, lp2, bp3...
@@ -537,16 +543,15 @@ func (s *Session) RunTo(ctx context.Context, location string, wait time.Duration
 			loc["columnNumber"] = col - 1
 		}
 	} else {
-		targets, found, nearest := s.originalTargets(path, line)
+		t, found, err := s.originalTarget(location, path, line)
 		switch {
-		case len(targets) > 0:
-			line0, col0 := targets[0].gen.CDP()
-			loc = map[string]any{"scriptId": targets[0].scriptID, "lineNumber": line0, "columnNumber": col0}
-		case found:
-			return State{}, &NotBreakableError{Location: location, File: path, Nearest: append([]int{}, nearest...), Unmapped: true}
-		default:
+		case err != nil:
+			return State{}, err
+		case !found:
 			return State{}, fmt.Errorf("%w: %s is not loaded yet; set a breakpoint there instead", ErrBadInput, location)
 		}
+		line0, col0 := t.gen.CDP()
+		loc = map[string]any{"scriptId": t.scriptID, "lineNumber": line0, "columnNumber": col0}
 	}
 	return s.run(ctx, c, "run-to", "Debugger.continueToLocation", map[string]any{"location": loc}, wait)
 }

@@ -191,9 +191,7 @@ type heapProgress struct {
 // onHeapProgress records the progress of the snapshot being taken, thinned to progressSteps
 // (dispatcher goroutine: it records, never calls).
 func (s *Session) onHeapProgress(p heapProgress) {
-	s.mu.Lock()
-	h := s.heap
-	s.mu.Unlock()
+	h := s.heapNow()
 	if h == nil {
 		return
 	}
@@ -219,6 +217,13 @@ func (s *Session) onHeapProgress(p heapProgress) {
 	if record {
 		s.record(Event{Kind: KindProgress, Progress: &info})
 	}
+}
+
+// heapNow is the session's heap state, nil before any heap or profiler call made it.
+func (s *Session) heapNow() *heapState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.heap
 }
 
 // SnapshotInfo answers a heap snapshot: its ref, where to download it, and its summary.
@@ -432,9 +437,7 @@ func (s *Session) snapshotOf(ref string) (*heapSnapshot, error) {
 	if err := s.debugOnly(); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	h := s.heap
-	s.mu.Unlock()
+	h := s.heapNow()
 	if h != nil {
 		h.mu.Lock()
 		defer h.mu.Unlock()

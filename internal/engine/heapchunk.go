@@ -22,9 +22,7 @@ var (
 // onHeapChunk receives the params of one chunk of the snapshot being taken (dispatcher
 // goroutine).
 func (s *Session) onHeapChunk(params json.RawMessage) {
-	s.mu.Lock()
-	h := s.heap
-	s.mu.Unlock()
+	h := s.heapNow()
 	if h == nil {
 		return
 	}

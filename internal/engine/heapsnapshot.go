@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -181,9 +182,9 @@ func summarizeHeapSnapshot(r io.Reader) (*HeapSummary, error) {
 	}
 	slices.SortFunc(sum.Classes, func(a, b HeapClass) int {
 		if a.SelfSize != b.SelfSize {
-			return cmpInt64(b.SelfSize, a.SelfSize)
+			return cmp.Compare(b.SelfSize, a.SelfSize)
 		}
-		return cmpString(a.Name, b.Name)
+		return cmp.Compare(a.Name, b.Name)
 	})
 	return sum, nil
 }
@@ -193,26 +194,6 @@ func typeName(types []string, i int) string {
 		return types[i]
 	}
 	return "unknown"
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // byteScanner reads a stream through one fixed buffer.

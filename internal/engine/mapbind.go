@@ -27,10 +27,11 @@ type origin struct {
 // path does not look like an original source: the caller then binds it as a generated file.
 // A source not loaded yet leaves the breakpoint pending until a script that maps it loads.
 func (s *Session) bindOriginal(ctx context.Context, c clientCaller, location, at, path string, line, col int, condition string) (bp *breakpoint, ok bool, err error) {
-	targets, found, nearest := s.originalTargets(path, line)
+	t, found, err := s.originalTarget(location, path, line)
 	switch {
-	case len(targets) > 0:
-		t := targets[0]
+	case err != nil:
+		return nil, true, err
+	case found:
 		line0, col0 := t.gen.CDP()
 		params := map[string]any{"url": t.url, "lineNumber": line0, "columnNumber": col0, "condition": condition}
 		bp, err := s.bindWith(ctx, c, at, location, "Debugger.setBreakpointByUrl", params)
@@ -57,8 +58,6 @@ func (s *Session) bindOriginal(ctx context.Context, c clientCaller, location, at
 		}
 		slices.Sort(moved)
 		return nil, true, &NotBreakableError{Location: location, File: locationRE.FindStringSubmatch(location)[1], Nearest: moved}
-	case found:
-		return nil, true, &NotBreakableError{Location: location, File: locationRE.FindStringSubmatch(location)[1], Nearest: append([]int{}, nearest...), Unmapped: true}
 	case mapsOriginal(path) && s.maps.enabled():
 		if err := s.ensureGate(ctx, c); err != nil {
 			return nil, true, err

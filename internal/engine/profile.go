@@ -215,9 +215,7 @@ func (s *Session) ProfileFile(ref string) (*os.File, error) {
 	if err := s.debugOnly(); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	h := s.heap
-	s.mu.Unlock()
+	h := s.heapNow()
 	if h == nil || !cpuRefRE.MatchString(ref) {
 		return nil, fmt.Errorf("%w: cpu profile %q", ErrNoRef, ref)
 	}

@@ -381,8 +381,8 @@ func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 			scriptID, _ = s.scriptFor(url)
 		}
 		loc := s.place("", scriptID, url, line0, col0)
-		if len(info.Stack) > 0 && loc.Generated != nil && info.Stack[0].Generated != nil &&
-			info.Stack[0].Generated.Line == loc.Generated.Line && fileOf(info.Stack[0].Generated.URL, "") == fileOf(url, "") {
+		if top := d.StackTrace; loc.Generated != nil && len(info.Stack) > 0 &&
+			top.CallFrames[0].ScriptID == scriptID && top.CallFrames[0].LineNumber == line0 {
 			// node's column for an uncaught throw can fall before the statement, where a map
 			// gives the line before; the top frame's position is exact
 			loc = info.Stack[0]

@@ -317,32 +317,34 @@ type mappedTarget struct {
 	gen           sourcemap.Pos
 }
 
-// originalTargets finds the loaded scripts whose source maps have the original source path and
-// returns where its line is in each, first match first. found reports whether any map has the
-// source at all; when it has but the line has no mapping, nearest names the closest mapped lines.
-func (s *Session) originalTargets(path string, line int) (targets []mappedTarget, found bool, nearest []int) {
+// originalTarget finds where an original source line is in the generated code of the newest
+// loaded script whose source map has the source at path. ok is false when no such map has
+// it; when one has but the line has no mapping, err is a NotBreakableError naming the nearest
+// mapped lines.
+func (s *Session) originalTarget(location, path string, line int) (t mappedTarget, ok bool, err error) {
 	if !s.maps.enabled() {
-		return nil, false, nil
+		return mappedTarget{}, false, nil
 	}
-	scripts := s.mappedScripts()
-	for _, sc := range scripts {
+	var nearest []int
+	for _, sc := range s.mappedScripts() {
 		m := s.maps.of(sc.id)
 		if m == nil {
 			continue
 		}
 		for _, src := range m.MatchSource(path) {
-			found = true
-			gens := m.Reverse(src, line)
-			if len(gens) == 0 {
-				if nearest == nil {
-					nearest = m.NearestMapped(src, line)
-				}
-				continue
+			ok = true
+			if gens := m.Reverse(src, line); len(gens) > 0 {
+				return mappedTarget{scriptID: sc.id, url: sc.url, gen: gens[0]}, true, nil
 			}
-			targets = append(targets, mappedTarget{scriptID: sc.id, url: sc.url, gen: gens[0]})
+			if nearest == nil {
+				nearest = m.NearestMapped(src, line)
+			}
 		}
 	}
-	return targets, found, nearest
+	if ok {
+		err = &NotBreakableError{Location: location, File: locationRE.FindStringSubmatch(location)[1], Nearest: append([]int{}, nearest...), Unmapped: true}
+	}
+	return mappedTarget{}, ok, err
 }
 
 // mapsOriginal reports whether path looks like a file node cannot run itself (TypeScript and
