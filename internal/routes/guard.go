@@ -3,7 +3,9 @@ package routes
 import (
 	"bytes"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -147,8 +149,11 @@ func (a *app) requireToken(queryToken bool) func(http.Handler) http.Handler {
 	}
 }
 
-// readBody caps the body before anything decodes it and insists on JSON for requests with one.
-// The body is buffered so that the contract validator and the handler can both read it.
+// readBody caps the body before anything decodes it and insists on exactly one JSON value for
+// requests with one. A POST without a body (curl -X POST, Content-Length 0 or none) is taken as
+// `{}`: every operation whose fields are all optional can then be called bare, and one with a
+// required field is refused by the contract naming it. The body is buffered so that the contract
+// validator and the handler can both read it.
 func (a *app) readBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodDelete {
@@ -157,11 +162,6 @@ func (a *app) readBody(next http.Handler) http.Handler {
 		}
 		if r.ContentLength > a.cfg.MaxBodyBytes {
 			a.writeError(w, r, tooLarge(a.cfg.MaxBodyBytes))
-			return
-		}
-		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
-			a.writeError(w, r, newError(http.StatusUnsupportedMediaType, "unsupported_media_type",
-				"request body must be JSON", "send Content-Type: application/json"))
 			return
 		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, a.cfg.MaxBodyBytes))
@@ -174,10 +174,39 @@ func (a *app) readBody(next http.Handler) http.Handler {
 			a.writeError(w, r, badRequest("read body: "+err.Error(), "send the whole JSON body"))
 			return
 		}
+		if len(body) == 0 {
+			body = []byte("{}")
+			r.Header.Set("Content-Type", "application/json")
+		}
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+			a.writeError(w, r, newError(http.StatusUnsupportedMediaType, "unsupported_media_type",
+				"request body must be JSON", "send Content-Type: application/json"))
+			return
+		}
+		if err := oneJSONValue(body); err != nil {
+			a.writeError(w, r, badRequest(err.Error(), "send exactly one JSON object; GET /api/openapi.yaml gives the schema of "+r.Method+" "+r.URL.Path))
+			return
+		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// oneJSONValue checks that body is one JSON value and nothing after it but white space. Decoders
+// (ours and the contract validator's) stop after the first value and would take `{...} x` or two
+// objects back to back as the first one.
+func oneJSONValue(body []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var v json.RawMessage
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Errorf("body is not valid JSON: %w", err)
+	}
+	end := dec.InputOffset()
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("body has data after its JSON value (from byte %d): send exactly one value", end)
+	}
+	return nil
 }
 
 func tooLarge(limit int64) *httpError {

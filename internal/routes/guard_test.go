@@ -309,7 +309,7 @@ func TestBodyCapStopsBeforeValidation(t *testing.T) {
 	}{
 		{"over, with Content-Length", strings.Repeat("x", 17), true, false},
 		{"over, chunked", strings.Repeat("x", 17), false, false},
-		{"at the cap", strings.Repeat("x", 16), false, true},
+		{"at the cap", `"` + strings.Repeat("x", 14) + `"`, false, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			reached := false
@@ -359,6 +359,75 @@ func TestContentType(t *testing.T) {
 			r.Header.Set("Content-Type", c.contentType)
 			wantError(t, f.serve(r), c.status, c.code)
 		})
+	}
+}
+
+// TestBodylessPost: a POST without a body (curl -X POST) is taken as {}, which the contract then
+// checks like any body; a non-empty body still needs JSON.
+func TestBodylessPost(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []struct {
+		name, target string
+		chunked      bool
+		contentType  string
+		status       int
+		code, inMsg  string
+	}{
+		// continue has no required field: the request passes the contract and reaches the session lookup.
+		{"continue, Content-Length 0", "/api/debug/s1/continue", false, "", http.StatusNotFound, "not_found", "s1"},
+		{"continue, no length", "/api/debug/s1/continue", true, "", http.StatusNotFound, "not_found", "s1"},
+		{"continue, empty JSON", "/api/debug/s1/continue", false, "application/json", http.StatusNotFound, "not_found", "s1"},
+		{"continue, empty text", "/api/debug/s1/continue", false, "text/plain", http.StatusNotFound, "not_found", "s1"},
+		// start needs a target: the contract names it, as it would for {}.
+		{"start", "/api/trace/start", false, "", http.StatusBadRequest, "bad_request", `"target"`},
+		{"stop", "/api/trace/stop", true, "", http.StatusBadRequest, "bad_request", `"id"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := request("POST", c.target, "")
+			if c.chunked {
+				r.Body = io.NopCloser(chunked{strings.NewReader("")})
+				r.ContentLength = -1
+				r.TransferEncoding = []string{"chunked"}
+			}
+			if c.contentType != "" {
+				r.Header.Set("Content-Type", c.contentType)
+			}
+			e := wantError(t, f.serve(r), c.status, c.code)
+			if !strings.Contains(e.Message, c.inMsg) {
+				t.Fatalf("message %q does not name %s", e.Message, c.inMsg)
+			}
+		})
+	}
+	r := request("POST", "/api/debug/s1/continue", "x")
+	r.Header.Del("Content-Type")
+	wantError(t, f.serve(r), http.StatusUnsupportedMediaType, "unsupported_media_type")
+}
+
+// TestBodyIsOneJSONValue: data after the body's JSON value is refused before any decoder, which
+// would take the first value and drop the rest.
+func TestBodyIsOneJSONValue(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []struct {
+		name, target, body string
+		status             int
+		code               string
+	}{
+		{"trailing word", "/api/trace/start", `{"target":"a.js"} x`, http.StatusBadRequest, "bad_request"},
+		{"two objects", "/api/trace/start", `{"target":"a.js"}{"target":"b.js"}`, http.StatusBadRequest, "bad_request"},
+		{"two objects, spaced", "/api/trace/stop", "{\"id\":\"s1\"}\n{\"id\":\"s2\"}", http.StatusBadRequest, "bad_request"},
+		{"trailing number", "/api/debug/s1/continue", `{} 1`, http.StatusBadRequest, "bad_request"},
+		// White space around the one value is allowed; the start reaches the engine (no node).
+		{"trailing newline", "/api/trace/start", "{\"target\":\"a.js\"}\r\n\t ", http.StatusInternalServerError, "start_failed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := wantError(t, f.serve(request("POST", c.target, c.body)), c.status, c.code)
+			if c.status == http.StatusBadRequest && (!strings.Contains(e.Message, "after its JSON value") || !strings.Contains(e.Hint, "/api/openapi.yaml")) {
+				t.Fatalf("error %+v does not say the body has data after its value", e)
+			}
+		})
+	}
+	if n := len(f.engine.List()); n != 0 {
+		t.Fatalf("%d sessions exist", n)
 	}
 }
 
