@@ -48,11 +48,14 @@ type StartRequest struct {
 	TimeoutMs int64             `json:"timeoutMs,omitempty"`
 	MaxEvents int               `json:"maxEvents,omitempty"`
 
-	Mode              string   `json:"mode,omitempty" validate:"omitempty,oneof=trace debug"` // default trace
-	PauseOnStart      bool     `json:"pauseOnStart,omitempty"`                                // debug: stay paused at the first line
-	PauseOnExceptions string   `json:"pauseOnExceptions,omitempty" validate:"omitempty,oneof=none uncaught caught all"`
-	Breakpoints       []string `json:"breakpoints,omitempty" validate:"max=100"` // debug: file:line[:col], set before the program runs
-	SourceMaps        *bool    `json:"sourceMaps,omitempty"`                     // default true: show original positions
+	Mode              string `json:"mode,omitempty" validate:"omitempty,oneof=trace debug"` // default trace
+	PauseOnStart      bool   `json:"pauseOnStart,omitempty"`                                // debug: stay paused at the first line
+	PauseOnExceptions string `json:"pauseOnExceptions,omitempty" validate:"omitempty,oneof=none uncaught caught all"`
+	// Breakpoints and Logpoints (debug) are set before the program runs, as POST breakpoints and
+	// POST logpoints would set them.
+	Breakpoints []StartBreakpoint `json:"breakpoints,omitempty" validate:"max=100,dive"`
+	Logpoints   []LogpointRequest `json:"logpoints,omitempty" validate:"max=100,dive"`
+	SourceMaps  *bool             `json:"sourceMaps,omitempty"` // default true: show original positions
 }
 
 // StopRequest is the body of POST /api/trace/stop.

@@ -89,7 +89,7 @@ func readFile(t *testing.T, path string) string {
 // pause is at its first line again and running on uses the new code.
 func TestDebugHotpatchTopFrame(t *testing.T) {
 	h, path := patchWorkspace(t)
-	s := h.debug(api.StartRequest{Target: "patchme.js", Breakpoints: []string{"patchme.js:3"}})
+	s := h.debug(api.StartRequest{Target: "patchme.js", Breakpoints: api.BreakpointsAt("patchme.js:3")})
 	st, _ := h.waitPaused(s.ID, 0)
 	wantPausedIn(t, st, "patchme.js", "add", 3)
 	fixed := strings.Replace(readFile(t, path), "a - b", "a + b", 1)

@@ -173,7 +173,7 @@ func TestDebugTraceSessionRefuses(t *testing.T) {
 	}
 
 	for _, req := range []api.StartRequest{
-		{Target: "debugme.js", Breakpoints: []string{"debugme.js:7"}},
+		{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7")},
 		{Target: "debugme.js", PauseOnStart: true},
 		{Target: "debugme.js", Mode: api.ModeTrace, PauseOnExceptions: "all"},
 	} {
@@ -246,7 +246,7 @@ func TestDebugRequestsAreChecked(t *testing.T) {
 
 func TestDebugBreakpointAtStart(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "debugme.js", Name: "dbg", Breakpoints: []string{"debugme.js:7"}})
+	s := h.debug(api.StartRequest{Target: "debugme.js", Name: "dbg", Breakpoints: api.BreakpointsAt("debugme.js:7")})
 	h.waitPaused(s.ID, 0)
 
 	st := h.state("dbg", "lines=2") // by name, two lines either side
@@ -306,7 +306,7 @@ func TestDebugBreakpointAtStart(t *testing.T) {
 
 func TestDebugEval(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: []string{"debugme.js:7"}})
+	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7")})
 	h.waitPaused(s.ID, 0)
 
 	for _, c := range []struct {
@@ -405,7 +405,7 @@ func TestDebugPauseOnStart(t *testing.T) {
 
 func TestDebugStepping(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: []string{"debugme.js:7"}})
+	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7")})
 	h.waitPaused(s.ID, 0)
 
 	// continue answers the state at the next pause: the breakpoint in the second call.
@@ -492,7 +492,7 @@ func TestDebugPauseRunningProgram(t *testing.T) {
 
 func TestDebugRemoveBreakpointRunsToEnd(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: []string{"debugme.js:7", "debugme.js:3"}})
+	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7", "debugme.js:3")})
 	h.waitPaused(s.ID, 0)
 	base := "/api/debug/" + s.ID
 
@@ -570,7 +570,7 @@ func TestDebugPauseRightAfterStart(t *testing.T) {
 // a step and in GET state once the pause event is out.
 func TestDebugStatusAtEveryPause(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: []string{"debugme.js:3"}})
+	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:3")})
 	var after uint64
 	for n := 1; n <= 5; n++ {
 		st, seq := h.waitPaused(s.ID, after)
@@ -592,7 +592,7 @@ func TestDebugStatusAtEveryPause(t *testing.T) {
 // the next pause), never the pause it left.
 func TestDebugContinueWithoutWait(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: []string{"debugme.js:7"}})
+	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7")})
 	_, after := h.waitPaused(s.ID, 0)
 	zero := int64(0)
 	for call := 1; call < 5; call++ {
@@ -871,7 +871,7 @@ func TestDebugPauseOnExceptions(t *testing.T) {
 // breakpoint behind.
 func TestDebugRunTo(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: []string{"debugme.js:7"}})
+	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7")})
 	h.waitPaused(s.ID, 0)
 	base := "/api/debug/" + s.ID
 

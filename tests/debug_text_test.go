@@ -101,7 +101,7 @@ func golden(t *testing.T, h *harness, name, got string) {
 
 func TestGoldenText(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: []string{"debugme.js:7"}})
+	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7")})
 	h.waitPaused(s.ID, 0)
 	base := "/api/debug/" + s.ID
 
@@ -157,7 +157,7 @@ func TestGoldenText(t *testing.T) {
 // beside it, with the TypeScript source around it.
 func TestGoldenTextTypeScript(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "dist/app.js", Cwd: "ts", Breakpoints: []string{"src/service.ts:8"}})
+	s := h.debug(api.StartRequest{Target: "dist/app.js", Cwd: "ts", Breakpoints: api.BreakpointsAt("src/service.ts:8")})
 	h.waitPaused(s.ID, 0)
 	base := "/api/debug/" + s.ID
 	for _, c := range []struct{ name, path string }{

@@ -217,7 +217,7 @@ func TestDebugSet(t *testing.T) {
 // replaces it, and the caller gets the new one; before the return point it is refused.
 func TestDebugSetReturn(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "inspectme.js", Breakpoints: []string{"inspectme.js:" + "10"}})
+	s := h.debug(api.StartRequest{Target: "inspectme.js", Breakpoints: api.BreakpointsAt("inspectme.js:" + "10")})
 	st, _ := h.waitPaused(s.ID, 0)
 	wantPausedIn(t, st, "inspectme.js", "total", lineTotalReturn)
 	e := h.errorOf(h.request("POST", "/api/debug/"+s.ID+"/set-return", api.SetReturnRequest{Value: []byte("1")}), http.StatusConflict)

@@ -122,7 +122,7 @@ func TestSourceMapBrokenDegrades(t *testing.T) {
 func TestSourceMapBreakpointBeforeStart(t *testing.T) {
 	h := newHarness(t)
 	// service.ts is loaded by a require after the start: the breakpoint waits, then binds.
-	s := h.debug(api.StartRequest{Target: "dist/app.js", Cwd: "ts", Breakpoints: []string{"src/service.ts:8", "src/app.ts:9"}})
+	s := h.debug(api.StartRequest{Target: "dist/app.js", Cwd: "ts", Breakpoints: api.BreakpointsAt("src/service.ts:8", "src/app.ts:9")})
 	st, _ := h.waitPaused(s.ID, 0)
 	if st.Location == nil || st.Location.Where() != "src/app.ts:9" || st.Location.Generated == nil || st.Location.Generated.File != "dist/app.js" {
 		t.Fatalf("paused at %+v, want src/app.ts:9 beside dist/app.js", st.Location)
@@ -168,7 +168,7 @@ func sourceText(lines []api.SourceLine) string {
 
 func TestSourceMapStepByTypeScriptLines(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "dist/app.js", Cwd: "ts", Breakpoints: []string{"src/app.ts:16"}})
+	s := h.debug(api.StartRequest{Target: "dist/app.js", Cwd: "ts", Breakpoints: api.BreakpointsAt("src/app.ts:16")})
 	st, _ := h.waitPaused(s.ID, 0)
 	if st.Location == nil || st.Location.Where() != "src/app.ts:16" {
 		t.Fatalf("paused at %+v", st.Location)

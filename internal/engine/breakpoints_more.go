@@ -73,8 +73,8 @@ type FunctionBreakpointSpec struct {
 
 // setURLRegexBreakpoint binds a breakpoint on a line of every script whose URL matches the regex.
 func (s *Session) setURLRegexBreakpoint(ctx context.Context, c clientCaller, spec BreakpointSpec) (Breakpoint, error) {
-	if spec.Line < 1 {
-		return Breakpoint{}, fmt.Errorf("%w: line %d: lines start at 1", ErrBadInput, spec.Line)
+	if err := checkPositions(spec.Line, spec.Column); err != nil {
+		return Breakpoint{}, err
 	}
 	location := "/" + spec.URLRegex + "/:" + strconv.Itoa(spec.Line)
 	if spec.Column > 0 {

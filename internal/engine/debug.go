@@ -248,22 +248,46 @@ func (s *Session) bind(ctx context.Context, c clientCaller, location, condition 
 
 // parseLocation reads file:line[:col] (1-based), the file relative to the session's cwd.
 func (s *Session) parseLocation(location string) (path string, line, col int, err error) {
-	m := locationRE.FindStringSubmatch(location)
-	if m == nil {
-		return "", 0, 0, fmt.Errorf("%w: location %q is not file:line[:col]", ErrBadInput, location)
+	path, line, col, err = splitLocation(location)
+	if err != nil {
+		return "", 0, 0, err
 	}
-	line, _ = strconv.Atoi(m[2])
-	if m[3] != "" {
-		col, _ = strconv.Atoi(m[3])
-	}
-	if line < 1 {
-		return "", 0, 0, fmt.Errorf("%w: line %d: lines start at 1", ErrBadInput, line)
-	}
-	path = m[1]
 	if !strings.HasPrefix(path, "/") {
 		path = s.cwd + "/" + path
 	}
 	return path, line, col, nil
+}
+
+// splitLocation reads file:line[:col] (1-based, col 0 when absent), each bounded by MaxPosition.
+func splitLocation(location string) (file string, line, col int, err error) {
+	m := locationRE.FindStringSubmatch(location)
+	if m == nil {
+		return "", 0, 0, fmt.Errorf("%w: location %q is not file:line[:col]", ErrBadInput, location)
+	}
+	line, err = position("line", m[2])
+	if err == nil && m[3] != "" {
+		col, err = position("column", m[3])
+	}
+	if err != nil {
+		return "", 0, 0, fmt.Errorf("location %q: %w", location, err)
+	}
+	if line < 1 {
+		return "", 0, 0, fmt.Errorf("%w: line %d: lines start at 1", ErrBadInput, line)
+	}
+	return m[1], line, col, nil
+}
+
+// MaxPosition bounds the lines and columns a user gives (the contract states the same bound):
+// CDP positions are int32, and no source has a billion lines.
+const MaxPosition = 1_000_000_000
+
+// position reads a 1-based line or column, refusing one past MaxPosition.
+func position(name, digits string) (int, error) {
+	n, err := strconv.Atoi(digits)
+	if err != nil || n > MaxPosition {
+		return 0, fmt.Errorf("%w: %s %s is past %d", ErrBadInput, name, digits, MaxPosition)
+	}
+	return n, nil
 }
 
 // breakpointCondition composes the user's condition with a hit counter kept in the program,

@@ -42,6 +42,11 @@ func (s *Session) SetLogpoint(ctx context.Context, spec LogpointSpec) (Logpoint,
 	if err != nil {
 		return Logpoint{}, err
 	}
+	return s.setLogpoint(ctx, c, spec)
+}
+
+// setLogpoint binds a logpoint through c (also before the program runs: start logpoints).
+func (s *Session) setLogpoint(ctx context.Context, c clientCaller, spec LogpointSpec) (Logpoint, error) {
 	if spec.Max <= 0 {
 		spec.Max = DefaultLogpointMax
 	}

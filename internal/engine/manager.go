@@ -31,6 +31,7 @@ type StartRequest struct {
 	PauseOnStart      bool             // debug: stay paused at the first line
 	PauseOnExceptions string           // debug: none (default), uncaught, caught or all
 	Breakpoints       []BreakpointSpec // debug: set before the program runs
+	Logpoints         []LogpointSpec   // debug: set before the program runs, after the breakpoints
 	// SourceMaps switches source mapping; nil means on. Off, every position is the generated one.
 	SourceMaps *bool
 }
@@ -388,10 +389,10 @@ func checkMode(req *StartRequest) error {
 	default:
 		return fmt.Errorf("pauseOnExceptions: %w: %q is not none, uncaught, caught or all", ErrBadInput, req.PauseOnExceptions)
 	}
-	if req.Mode == ModeTrace && (req.PauseOnStart || len(req.Breakpoints) > 0 || (req.PauseOnExceptions != "" && req.PauseOnExceptions != "none")) {
-		return fmt.Errorf("%w: pauseOnStart, pauseOnExceptions and breakpoints need mode \"debug\"", ErrBadInput)
+	if req.Mode == ModeTrace && (req.PauseOnStart || len(req.Breakpoints) > 0 || len(req.Logpoints) > 0 || (req.PauseOnExceptions != "" && req.PauseOnExceptions != "none")) {
+		return fmt.Errorf("%w: pauseOnStart, pauseOnExceptions, breakpoints and logpoints need mode \"debug\"", ErrBadInput)
 	}
-	return nil
+	return checkStartPoints(req)
 }
 
 // prepare sets what a session needs before the program runs: trace sessions skip every pause
@@ -408,7 +409,16 @@ func (s *Session) prepare(ctx context.Context, c *cdp.Client, req StartRequest) 
 		return err
 	}
 	for _, spec := range req.Breakpoints {
-		if _, err := s.setBreakpoint(ctx, c, spec); err != nil {
+		set := s.setBreakpoint
+		if spec.URLRegex != "" {
+			set = s.setURLRegexBreakpoint
+		}
+		if _, err := set(ctx, c, spec); err != nil {
+			return err
+		}
+	}
+	for _, spec := range req.Logpoints {
+		if _, err := s.setLogpoint(ctx, c, spec); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -63,13 +64,22 @@ func (a *app) mountDebug(r chi.Router) {
 	a.mountInspect(r)
 }
 
-// breakpointSpecs converts the locations of a start request.
-func breakpointSpecs(locations []string) []engine.BreakpointSpec {
-	specs := make([]engine.BreakpointSpec, 0, len(locations))
-	for _, l := range locations {
-		specs = append(specs, engine.BreakpointSpec{Location: l})
+// startPoints converts the breakpoints and logpoints of a start request, held to the rules of
+// POST breakpoints (exactly one of location and urlRegex) with the field named.
+func startPoints(req api.StartRequest) ([]engine.BreakpointSpec, []engine.LogpointSpec, error) {
+	bps := make([]engine.BreakpointSpec, 0, len(req.Breakpoints))
+	for i, bp := range req.Breakpoints {
+		if err := checkBreakpointTarget(api.BreakpointRequest(bp), "breakpoints."+strconv.Itoa(i)+"."); err != nil {
+			return nil, nil, err
+		}
+		bps = append(bps, engine.BreakpointSpec{Location: bp.Location, Condition: bp.Condition, HitCount: bp.HitCount,
+			URLRegex: bp.URLRegex, Line: bp.Line, Column: bp.Column})
 	}
-	return specs
+	lps := make([]engine.LogpointSpec, 0, len(req.Logpoints))
+	for _, lp := range req.Logpoints {
+		lps = append(lps, engine.LogpointSpec{Location: lp.Location, Template: lp.Template, Condition: lp.Condition, Max: lp.Max})
+	}
+	return bps, lps, nil
 }
 
 func (a *app) setBreakpoint(w http.ResponseWriter, r *http.Request) {
@@ -78,7 +88,7 @@ func (a *app) setBreakpoint(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	if err := checkBreakpointTarget(req); err != nil {
+	if err := checkBreakpointTarget(req, ""); err != nil {
 		a.writeError(w, r, err)
 		return
 	}

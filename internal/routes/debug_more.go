@@ -20,18 +20,23 @@ import (
 const maxAsyncDepth = 128
 
 // checkBreakpointTarget holds a breakpoint request to exactly one of location and urlRegex
-// (with its line).
-func checkBreakpointTarget(req api.BreakpointRequest) error {
+// (with its line). field prefixes the body fields named: "" for the body of POST breakpoints,
+// "breakpoints.0." for a start breakpoint.
+func checkBreakpointTarget(req api.BreakpointRequest, field string) error {
 	const hint = `send {"location":"app.js:12"} or {"urlRegex":"app\\.js$","line":12}`
+	at := "body"
+	if field != "" {
+		at = "body field " + strconv.Quote(strings.TrimSuffix(field, "."))
+	}
 	switch {
 	case req.Location != "" && req.URLRegex != "":
-		return badRequest("body: location and urlRegex exclude each other", hint)
+		return badRequest(at+": location and urlRegex exclude each other", hint)
 	case req.Location == "" && req.URLRegex == "":
-		return badRequest("body: location or urlRegex is required", hint)
+		return badRequest(at+": location or urlRegex is required", hint)
 	case req.URLRegex != "" && req.Line == 0:
-		return badRequest(`body field "line" is required with urlRegex`, hint)
+		return badRequest("body field "+strconv.Quote(field+"line")+" is required with urlRegex", hint)
 	case req.Location != "" && (req.Line != 0 || req.Column != 0):
-		return badRequest("body: line and column go with urlRegex; a location carries its own", hint)
+		return badRequest(at+": line and column go with urlRegex; a location carries its own", hint)
 	}
 	return nil
 }

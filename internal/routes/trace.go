@@ -47,11 +47,16 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	bps, lps, err := startPoints(req)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
 	s, err := a.cfg.Engine.Start(r.Context(), engine.StartRequest{
 		Target: req.Target, Args: req.Args, Cwd: req.Cwd, Env: req.Env, Name: req.Name,
 		Timeout: time.Duration(req.TimeoutMs) * time.Millisecond, MaxEvents: req.MaxEvents,
 		Mode: req.Mode, PauseOnStart: req.PauseOnStart, PauseOnExceptions: req.PauseOnExceptions,
-		Breakpoints: breakpointSpecs(req.Breakpoints), SourceMaps: req.SourceMaps,
+		Breakpoints: bps, Logpoints: lps, SourceMaps: req.SourceMaps,
 	})
 	if err != nil {
 		a.writeError(w, r, err)

@@ -86,8 +86,9 @@ func describeValidation(err error) string {
 	var se *openapi3.SchemaError
 	reason := re.Reason
 	if errors.As(re.Err, &se) {
-		reason = se.Reason
-		if ptr := se.JSONPointer(); len(ptr) > 0 && re.RequestBody != nil {
+		var ptr []string
+		ptr, reason = oneOfCause(se)
+		if len(ptr) > 0 && re.RequestBody != nil {
 			return fmt.Sprintf("body field %q: %s", strings.Join(ptr, "."), reason)
 		}
 	} else if re.Err != nil {
@@ -103,6 +104,34 @@ func describeValidation(err error) string {
 		return "body: " + reason
 	}
 	return reason
+}
+
+// oneOfCause gives the path and reason of a schema error. When a value matches no branch of a
+// oneOf (a start breakpoint is a string or an object), the failure of the branch of the value's
+// own type says what is wrong ("doesn't match the regular expression"), where the oneOf error
+// only says that nothing matched.
+func oneOfCause(se *openapi3.SchemaError) ([]string, string) {
+	ptr, reason := se.JSONPointer(), se.Reason
+	for se.SchemaField == "oneOf" {
+		var branches openapi3.MultiError
+		if !errors.As(se.Origin, &branches) {
+			break
+		}
+		var next *openapi3.SchemaError
+		for _, err := range branches {
+			var be *openapi3.SchemaError
+			if errors.As(err, &be) && be.SchemaField != "type" {
+				next = be
+				break
+			}
+		}
+		if next == nil {
+			break
+		}
+		se = next
+		ptr, reason = se.JSONPointer(), se.Reason // the branch's path is whole: it starts at the body
+	}
+	return ptr, reason
 }
 
 // validate runs the struct rules the schema cannot state (validator/v10 tags on api types).
