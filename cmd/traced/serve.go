@@ -26,8 +26,8 @@ func serve(args []string) int {
 	var ef engineFlags
 	ef.register(fs)
 	addr := fs.String("addr", "127.0.0.1:7777", "listen address; non-loopback needs --allow-remote too")
-	allowRemote := fs.Bool("allow-remote", false, "allow a non-loopback --addr (the API runs code: keep auth on)")
-	noAuth := fs.Bool("no-auth", false, "serve without the bearer token (any local process can then run code)")
+	allowRemote := fs.Bool("allow-remote", false, "allow a non-loopback --addr (the API runs code: refused with --no-auth)")
+	noAuth := fs.Bool("no-auth", false, "serve without the bearer token (any local process can then run code); loopback only")
 	var origins listFlag
 	fs.Var(&origins, "allow-origin", "an exact browser Origin allowed to call the API (repeatable)")
 	maxBody := fs.Int64("max-body", routes.DefaultMaxBodyBytes, "request body cap in bytes")
@@ -54,6 +54,11 @@ func serve(args []string) int {
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 
+	// A remote listener without a token runs code for anyone who reaches the port.
+	if *allowRemote && *noAuth {
+		fmt.Fprintln(os.Stderr, "traced: --no-auth cannot go with --allow-remote: anyone who reaches a remote listener could run code, so it needs the token; drop --no-auth (clients send Authorization: Bearer <token>)")
+		return 2
+	}
 	bound, err := checkAddr(*addr, *allowRemote)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "traced:", err)
