@@ -118,8 +118,8 @@ func eventLine(ev engine.Event, verbose bool) string {
 		return ev.Pause.Reason + " at " + where(ev.Pause.Location)
 	case engine.KindResume:
 		return ""
-	case engine.KindScript:
-		if verbose || !ev.Script.Internal {
+	case engine.KindScript: // every module a program loads, node_modules too: only on request
+		if verbose {
 			return strings.TrimSpace(ev.Script.File + " " + ev.Script.URL)
 		}
 	case engine.KindContext:

@@ -64,10 +64,12 @@ func run(args []string) int {
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
+		// The evidence result is embedded, as in GET /api/trace/evidence: one "evidence" object
+		// (null for a clean run, with "reason" beside it), not evidence.evidence.
 		enc.Encode(struct {
-			Session  engine.Summary  `json:"session"`
-			Events   []engine.Event  `json:"events"`
-			Evidence evidence.Result `json:"evidence"`
+			Session engine.Summary `json:"session"`
+			Events  []engine.Event `json:"events"`
+			evidence.Result
 		}{sum, s.Events(0, engine.KindSet{engine.KindConsole: true, engine.KindException: true,
 			engine.KindStdout: true, engine.KindStderr: true, engine.KindExit: true}, 0).Events, res})
 	} else if res.Evidence != nil {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -70,11 +72,43 @@ func TestRunJSON(t *testing.T) {
 	if !kinds["exception"] || !kinds["exit"] {
 		t.Errorf("event kinds %v, want an exception and an exit", kinds)
 	}
-	if len(report.Evidence) == 0 || string(report.Evidence) == "null" {
-		t.Errorf("evidence %s, want the failure's evidence", report.Evidence)
+	var ev map[string]json.RawMessage
+	if err := json.Unmarshal(report.Evidence, &ev); err != nil || ev["failure"] == nil || ev["evidence"] != nil {
+		t.Errorf("evidence %.300s, want the failure's evidence, not nested in another evidence", report.Evidence)
 	}
 	if strings.Contains(res.stderr, "TypeError") {
 		t.Errorf("event lines on stderr with --json:\n%s", res.stderr)
+	}
+}
+
+// Script events (every module loaded, node_modules included) are printed with --verbose only,
+// as its help says.
+func TestRunScriptsNeedVerbose(t *testing.T) {
+	requireNode(t)
+	root := t.TempDir()
+	for name, src := range map[string]string{
+		"main.js":                       "console.log('sum', require('dep').add(2, 3));\n",
+		"node_modules/dep/index.js":     "exports.add = require('./add');\n",
+		"node_modules/dep/add.js":       "module.exports = (a, b) => a + b;\n",
+		"node_modules/dep/package.json": `{"name":"dep","main":"index.js"}`,
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	quiet := runTraced(t, "run", "--root", root, "main.js")
+	if quiet.code != 0 || !strings.Contains(quiet.stderr, "sum 5") {
+		t.Fatalf("exit code %d, want 0 and the console line\nstderr:\n%s", quiet.code, quiet.stderr)
+	}
+	if strings.Contains(quiet.stderr, " script ") || strings.Contains(quiet.stderr, "node_modules") {
+		t.Errorf("script events printed without --verbose:\n%s", quiet.stderr)
+	}
+	loud := runTraced(t, "run", "--verbose", "--root", root, "main.js")
+	if !strings.Contains(loud.stderr, "node_modules/dep/add.js") || !strings.Contains(loud.stderr, "main.js") {
+		t.Errorf("--verbose does not print the script events:\n%s", loud.stderr)
 	}
 }
 
