@@ -14,19 +14,21 @@ import (
 	"traced/internal/engine"
 )
 
-// Text form: every answer under /api/debug/, errors included, can be rendered as compact text for
-// a reader that pays per token (an agent) or a terminal. JSON stays the default; text is chosen
-// by ?format=text or an Accept header that prefers text/plain. The state, breakpoint lists, eval
-// results and errors have their own layouts; any other answer falls back to indented
-// `key: value` lines of its JSON, so a new route has a text form without doing anything.
+// Text form: every answer under /api/debug/ and of the trace reads (tracetext.go), errors
+// included, can be rendered as compact text for a reader that pays per token (an agent) or a
+// terminal. JSON stays the default; text is chosen by ?format=text or an Accept header that
+// prefers text/plain. The state, breakpoint lists, eval results, errors, sessions and events
+// have their own layouts; any other answer falls back to indented `key: value` lines of its
+// JSON, so a new route has a text form without doing anything.
 
-// textPrefix is the path prefix of the routes that speak text.
+// textPrefix is the path prefix of the debug routes, which all speak text.
 const textPrefix = "/api/debug/"
 
-// render writes v with status, as text when the request asks for it on a debug route and as JSON
-// otherwise. Handlers of debug routes render through here (onSession, execute, writeError).
+// render writes v with status, as text when the request asks for it on a route with a text form
+// (speaksText) and as JSON otherwise. Handlers of those routes render through here (onSession,
+// execute, writeError, the trace reads).
 func render(w http.ResponseWriter, r *http.Request, status int, v any) {
-	if !strings.HasPrefix(r.URL.Path, textPrefix) {
+	if !speaksText(r.URL.Path) {
 		writeJSON(w, status, v)
 		return
 	}
@@ -86,6 +88,14 @@ func textOf(v any) string {
 		evalText(&b, v)
 	case api.ErrorBody:
 		errorText(&b, v.Error)
+	case api.ListResponse:
+		listText(&b, v.Sessions)
+	case api.TraceResponse:
+		traceText(&b, v)
+	case api.EventsResponse:
+		pageText(&b, v)
+	case api.WaitResponse:
+		waitText(&b, v)
 	default:
 		genericText(&b, v)
 	}

@@ -2,7 +2,6 @@ package routes
 
 import (
 	"net/http/httptest"
-	"strings"
 	"testing"
 
 	"traced/api"
@@ -38,17 +37,24 @@ func TestWantsText(t *testing.T) {
 	}
 }
 
-// TestRenderTextOnDebugRoutesOnly: the text form is for /api/debug answers; other routes stay JSON
-// whatever they are asked.
+// TestRenderTextOnDebugRoutesOnly: the text form is for /api/debug answers and the trace reads;
+// other routes stay JSON whatever they are asked.
 func TestRenderTextOnDebugRoutesOnly(t *testing.T) {
 	body := api.ErrorBody{Error: api.ErrorDetail{Code: "x", Message: "m", Hint: "h"}}
 	for path, want := range map[string]string{
 		"/api/debug/s1/state?format=text":  "text/plain; charset=utf-8",
 		"/api/debug/attach?format=text":    "text/plain; charset=utf-8",
-		"/api/trace/list?format=text":      "application/json",
+		"/api/trace/list?format=text":      "text/plain; charset=utf-8",
+		"/api/trace?id=s1&format=text":     "text/plain; charset=utf-8",
+		"/api/trace/wait?format=text":      "text/plain; charset=utf-8",
+		"/api/trace/evidence?format=text":  "text/plain; charset=utf-8",
+		"/api/trace/status?format=text":    "application/json",
+		"/api/trace/start?format=text":     "application/json",
+		"/api/trace/lists?format=text":     "application/json",
 		"/api/debug/s1/state?format=json":  "application/json",
 		"/api/debug/s1/state":              "application/json",
 		"/api/trace/events?id=s1&after=0":  "application/json",
+		"/api/trace/events?format=text":    "text/plain; charset=utf-8",
 		"/api/debugger/s1/x?format=text":   "application/json",
 		"/api/debug/s1/breakpoints/bp%231": "application/json",
 	} {
@@ -64,6 +70,7 @@ func TestRenderTextOnDebugRoutesOnly(t *testing.T) {
 }
 
 func TestTextForms(t *testing.T) {
+	one := 1
 	for _, c := range []struct {
 		name string
 		v    any
@@ -91,6 +98,24 @@ func TestTextForms(t *testing.T) {
 		{"generic nested", map[string]any{"a": []any{map[string]any{"k": 1, "m": "x\ny"}, "s", []any{}}, "n": nil, "o": map[string]any{}},
 			"a:\n  - k: 1\n    m: x\\ny\n  - s\n  - []\nn: -\no: {}\n"},
 		{"generic scalar", 3, "3\n"},
+		{"no sessions", api.ListResponse{Sessions: []api.Summary{}}, "no sessions\n"},
+		{"sessions", api.ListResponse{Sessions: []api.Summary{
+			{ID: "s1", Mode: "trace", Status: engine.StatusExited, Target: "a.js", Args: []string{"-x"}, ExitCode: &one, Events: 9},
+			{ID: "s2", Name: "web", Mode: "debug", Status: engine.StatusFailed, Target: "b.js", Error: "start node: spawn\nstderr:\nx", Events: 0},
+			{ID: "s3", Mode: "trace", Status: engine.StatusStopped, Target: "c.js", Signal: "SIGKILL", Events: 5, Dropped: 2},
+		}}, "s1  trace  exited (code 1)  a.js -x  9 events\n" +
+			"s2 web  debug  failed: start node: spawn  b.js  0 events\n" +
+			"s3  trace  stopped (SIGKILL)  c.js  5 events, 2 dropped\n"},
+		{"events page", api.EventsResponse{Session: "s1", Status: "running", Next: 12, More: true, Gap: &engine.Gap{From: 1, To: 2},
+			Events: []api.Event{
+				{Seq: 3, Kind: engine.KindConsole, Console: &engine.ConsoleInfo{Level: "log", Text: engine.Text{Value: "a\nb"}, Frame: &engine.Frame{File: "a.js", Line: 3}}},
+				{Seq: 12, Kind: engine.KindException, Exception: &engine.ExceptionInfo{Class: "TypeError", Message: engine.Text{Value: "TypeError: x", Truncated: true, Length: 900}, File: "a.js", Line: 6, Column: 9}},
+			}}, "s1  running\n3   console    log a\\nb  (a.js:3)\n12  exception  TypeError: x… (900 bytes)  (a.js:6)\n" +
+			"gap: seqs 1-2 were evicted\nnext: 12 (more: call again with after=12)\n"},
+		{"wait timed out", api.WaitResponse{Session: "s1", Status: "running", TimedOut: true, Next: 4}, "s1  running\ntimed out: no matching event yet\nnext: 4\n"},
+		{"wait finished", api.WaitResponse{Session: "s1", Status: "exited", Finished: true, Next: 4}, "s1  exited\nfinished: the session ended without a matching event\nnext: 4\n"},
+		{"wait event", api.WaitResponse{Session: "s1", Status: "exited", Next: 4, Event: &api.Event{Seq: 4, Kind: engine.KindExit, Exit: &engine.ExitInfo{Signal: "SIGTERM"}}},
+			"s1  exited\n4  exit  signal SIGTERM\nnext: 4\n"},
 	} {
 		if got := textOf(c.v); got != c.want {
 			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
@@ -98,8 +123,9 @@ func TestTextForms(t *testing.T) {
 	}
 }
 
-// TestDebugResponsesDeclareText: every response of every /api/debug operation declares the text
-// form next to JSON, so that a route added later cannot answer text the contract does not allow.
+// TestDebugResponsesDeclareText: every response of every operation that speaks text (/api/debug,
+// the trace reads) declares the text form next to JSON, so that a route added later cannot
+// answer text the contract does not allow.
 func TestDebugResponsesDeclareText(t *testing.T) {
 	doc, err := LoadContract()
 	if err != nil {
@@ -107,7 +133,7 @@ func TestDebugResponsesDeclareText(t *testing.T) {
 	}
 	n := 0
 	for path, item := range doc.Paths.Map() {
-		if !strings.HasPrefix(path, textPrefix) {
+		if !speaksText(path) {
 			continue
 		}
 		for method, op := range item.Operations() {

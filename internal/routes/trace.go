@@ -82,7 +82,7 @@ func (a *app) stop(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *app) list(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, api.ListResponse{Sessions: a.cfg.Engine.List()})
+	render(w, r, http.StatusOK, api.ListResponse{Sessions: a.cfg.Engine.List()})
 }
 
 func (a *app) trace(w http.ResponseWriter, r *http.Request) {
@@ -92,7 +92,7 @@ func (a *app) trace(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sum := q.session.Summary() // before the events: a summary never claims fewer events than listed
-	writeJSON(w, http.StatusOK, api.TraceResponse{Session: sum, Events: q.session.Events(q.after, q.kinds, 0).Events})
+	render(w, r, http.StatusOK, api.TraceResponse{Session: sum, Events: q.session.Events(q.after, q.kinds, 0).Events})
 }
 
 func (a *app) evidence(w http.ResponseWriter, r *http.Request) {
@@ -103,7 +103,7 @@ func (a *app) evidence(w http.ResponseWriter, r *http.Request) {
 	}
 	sum := s.Summary()
 	res := evidence.Build(evidence.Input{Summary: sum, Events: s.Snapshot()})
-	writeJSON(w, http.StatusOK, api.EvidenceResponse{Session: sum.ID, Status: string(sum.Status), Result: res})
+	render(w, r, http.StatusOK, api.EvidenceResponse{Session: sum.ID, Status: string(sum.Status), Result: res})
 }
 
 func (a *app) events(w http.ResponseWriter, r *http.Request) {
@@ -119,7 +119,7 @@ func (a *app) events(w http.ResponseWriter, r *http.Request) {
 	}
 	limit = min(max(limit, 1), maxPageLimit)
 	sum := q.session.Summary()
-	writeJSON(w, http.StatusOK, api.ConvertPage(sum, q.session.Events(q.after, q.kinds, int(limit))))
+	render(w, r, http.StatusOK, api.ConvertPage(sum, q.session.Events(q.after, q.kinds, int(limit))))
 }
 
 func (a *app) wait(w http.ResponseWriter, r *http.Request) {
@@ -138,7 +138,7 @@ func (a *app) wait(w http.ResponseWriter, r *http.Request) {
 	stop := context.AfterFunc(a.cfg.Shutdown, cancel) // end the poll rather than hold up shutdown
 	defer stop()
 	p, err := q.session.Wait(ctx, q.after, q.kinds)
-	writeJSON(w, http.StatusOK, api.ConvertWait(q.session.Summary(), p, err != nil))
+	render(w, r, http.StatusOK, api.ConvertWait(q.session.Summary(), p, err != nil))
 }
 
 // sessionQuery is what every session read takes: the session (id), the kinds and the cursor.

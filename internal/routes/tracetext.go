@@ -1,0 +1,189 @@
+package routes
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"traced/api"
+	"traced/internal/engine"
+)
+
+// Text form of the trace reads (list, GET /api/trace, events, wait; evidence is generic): a
+// session is one line, an event is one line, so that an agent polling a run reads a log, not a
+// tree of keys:
+//
+//	s1  trace  exited (code 1)  throws.js  9 events
+//	3  console    log starting 42  (throws.js:3)
+//	9  exit       code 1
+//	next: 9
+
+// traceTextRoutes are the trace routes that speak text besides those under textPrefix: the reads
+// an agent makes in a loop. The others (status, start, stop) answer JSON only.
+var traceTextRoutes = map[string]bool{
+	"/api/trace": true, "/api/trace/list": true, "/api/trace/events": true,
+	"/api/trace/wait": true, "/api/trace/evidence": true,
+}
+
+// speaksText reports whether the route of path has a text form.
+func speaksText(path string) bool {
+	return strings.HasPrefix(path, textPrefix) || traceTextRoutes[path]
+}
+
+// sessionLine renders a summary: id and name, mode, status (with the exit code, signal or
+// error), the command (the target relative to the cwd), the events retained.
+func sessionLine(s api.Summary) string {
+	id := s.ID
+	if s.Name != "" {
+		id += " " + s.Name
+	}
+	status := string(s.Status)
+	switch {
+	case s.ExitCode != nil:
+		status += fmt.Sprintf(" (code %d)", *s.ExitCode)
+	case s.Signal != "":
+		status += " (" + s.Signal + ")"
+	case s.Error != "":
+		first, _, _ := strings.Cut(s.Error, "\n")
+		status += ": " + first
+	}
+	events := fmt.Sprintf("%d events", s.Events)
+	if s.Dropped > 0 {
+		events += fmt.Sprintf(", %d dropped", s.Dropped)
+	}
+	target := s.Target // absolute; relative to the cwd reads shorter
+	if rel, ok := strings.CutPrefix(target, s.Cwd+"/"); ok && s.Cwd != "" {
+		target = rel
+	}
+	return strings.Join([]string{id, s.Mode, status, strings.Join(append([]string{target}, s.Args...), " "), events}, "  ")
+}
+
+func listText(b *strings.Builder, sessions []api.Summary) {
+	if len(sessions) == 0 {
+		b.WriteString("no sessions\n")
+		return
+	}
+	for _, s := range sessions {
+		b.WriteString(sessionLine(s) + "\n")
+	}
+}
+
+// eventsText writes one event a line: seq, kind, what happened.
+func eventsText(b *strings.Builder, events []api.Event) {
+	rows := make([][]string, 0, len(events))
+	for _, ev := range events {
+		rows = append(rows, []string{strconv.FormatUint(ev.Seq, 10), string(ev.Kind), eventDetail(ev)})
+	}
+	columns(b, "", []int{2, 2}, rows)
+}
+
+// cursorText ends a page: evicted seqs, then the cursor of the next call.
+func cursorText(b *strings.Builder, gap *api.Gap, next uint64, more bool) {
+	if gap != nil {
+		fmt.Fprintf(b, "gap: seqs %d-%d were evicted\n", gap.From, gap.To)
+	}
+	fmt.Fprintf(b, "next: %d", next)
+	if more {
+		b.WriteString(" (more: call again with after=" + strconv.FormatUint(next, 10) + ")")
+	}
+	b.WriteByte('\n')
+}
+
+func traceText(b *strings.Builder, v api.TraceResponse) {
+	b.WriteString(sessionLine(v.Session) + "\n")
+	eventsText(b, v.Events)
+}
+
+func pageText(b *strings.Builder, v api.EventsResponse) {
+	fmt.Fprintf(b, "%s  %s\n", v.Session, v.Status)
+	eventsText(b, v.Events)
+	cursorText(b, v.Gap, v.Next, v.More)
+}
+
+func waitText(b *strings.Builder, v api.WaitResponse) {
+	fmt.Fprintf(b, "%s  %s\n", v.Session, v.Status)
+	switch {
+	case v.Event != nil:
+		eventsText(b, []api.Event{*v.Event})
+	case v.TimedOut:
+		b.WriteString("timed out: no matching event yet\n")
+	case v.Finished:
+		b.WriteString("finished: the session ended without a matching event\n")
+	}
+	cursorText(b, v.Gap, v.Next, false)
+}
+
+// eventDetail is what an event says, on one line.
+func eventDetail(ev api.Event) string {
+	switch {
+	case ev.Console != nil:
+		return ev.Console.Level + " " + oneLine(ev.Console.Text) + at(ev.Console.Frame)
+	case ev.Exception != nil:
+		x := ev.Exception
+		s := oneLine(x.Message)
+		if x.Class != "" && !strings.HasPrefix(s, x.Class) {
+			s = x.Class + ": " + s
+		}
+		if x.Rejection {
+			s = "unhandled rejection: " + s
+		}
+		if x.Line > 0 {
+			s += at(&engine.Frame{URL: x.URL, File: x.File, Line: x.Line})
+		}
+		return s
+	case ev.Output != nil:
+		return oneLine(ev.Output.Text)
+	case ev.Exit != nil:
+		if ev.Exit.Code != nil {
+			return fmt.Sprintf("code %d", *ev.Exit.Code)
+		}
+		return "signal " + ev.Exit.Signal
+	case ev.Pause != nil:
+		s := ev.Pause.Reason + at(ev.Pause.Location)
+		if len(ev.Pause.HitBreakpoints) > 0 {
+			s += " hit " + strings.Join(ev.Pause.HitBreakpoints, ",")
+		}
+		return s
+	case ev.Script != nil:
+		if ev.Script.File != "" {
+			return ev.Script.File
+		}
+		return ev.Script.URL
+	case ev.Context != nil:
+		return strings.TrimSpace(ev.Context.Name + " " + ev.Context.Origin)
+	case ev.Logpoint != nil:
+		s := ev.Logpoint.Ref + " " + oneLine(ev.Logpoint.Text)
+		if ev.Logpoint.Disabled {
+			s += "  (last: the flood guard removed it)"
+		}
+		return s
+	case ev.Hook != nil:
+		return ev.Hook.Name + " " + oneLine(ev.Hook.Payload)
+	case ev.Breakpoint != nil:
+		return ev.Breakpoint.Ref + " bound" + at(&ev.Breakpoint.Location)
+	case ev.Progress != nil:
+		s := strings.TrimSpace(fmt.Sprintf("%s %s %d/%d", ev.Progress.Op, ev.Progress.Ref, ev.Progress.Done, ev.Progress.Total))
+		if ev.Progress.Finished {
+			s += " finished"
+		}
+		return s
+	}
+	return "" // resume: the kind says it all
+}
+
+// at is "  (file:line)" for a known frame.
+func at(f *engine.Frame) string {
+	if f == nil {
+		return ""
+	}
+	return "  (" + f.Where() + ")"
+}
+
+// oneLine renders captured text on one line, marking a cut one with its full length.
+func oneLine(t engine.Text) string {
+	s := strings.ReplaceAll(t.Value, "\n", `\n`)
+	if t.Truncated {
+		s += fmt.Sprintf("… (%d bytes)", t.Length)
+	}
+	return s
+}
