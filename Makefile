@@ -3,7 +3,7 @@ GO      ?= go
 ARGS    ?=
 BENCH   ?= .
 
-.PHONY: build run test vet fmt tidy bench fuzz clean
+.PHONY: build run test vet lint-api fmt tidy bench fuzz clean
 
 build:
 	CGO_ENABLED=0 $(GO) build -o bin/traced ./cmd/traced
@@ -11,11 +11,26 @@ build:
 run: build
 	./bin/traced serve $(ARGS)
 
-test: vet
+test: vet lint-api
 	$(GO) test -race -count=1 ./...
 
 vet:
 	$(GO) vet ./...
+
+# The contract must pass Redocly's recommended rules with no error and no warning (redocly exits
+# 0 on warnings, hence the grep). The linter is pinned in tools/redocly/package-lock.json.
+REDOCLY = tools/redocly
+lint-api: $(REDOCLY)/node_modules
+	@out=$$(npx --no-install --prefix $(REDOCLY) redocly lint --extends recommended --format=stylish api/openapi.yaml 2>&1); \
+	rc=$$?; echo "$$out" | grep -v '[║╔╚]'; \
+	if [ $$rc -ne 0 ] || echo "$$out" | grep -q 'You have [0-9]* warning'; then \
+		echo "lint-api: api/openapi.yaml must have 0 errors and 0 warnings"; exit 1; fi
+
+# npm ci installs exactly the locked linter; again whenever the lock changes.
+$(REDOCLY)/node_modules: $(REDOCLY)/package-lock.json
+	@command -v npm >/dev/null || { echo "lint-api needs npm (Node.js 20.19+ with npm)"; exit 1; }
+	cd $(REDOCLY) && npm ci --no-audit --no-fund
+	@touch $@
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
@@ -40,4 +55,4 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReverseIndex$$' -fuzztime $(FUZZN) ./internal/sourcemap
 
 clean:
-	rm -rf bin
+	rm -rf bin $(REDOCLY)/node_modules
