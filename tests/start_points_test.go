@@ -91,6 +91,7 @@ func TestStartPointsAreChecked(t *testing.T) {
 		{"logpoint as a string", `{"logpoints":["debugme.js:7"]}`, `"logpoints.0"`},
 		{"logpoint max", `{"logpoints":[{"location":"debugme.js:7","template":"x","max":10001}]}`, `"logpoints.0.max"`},
 		{"trace mode", `{"mode":"trace","logpoints":[{"location":"debugme.js:7","template":"x"}]}`, "logpoints"},
+		{"one location twice", `{"breakpoints":["debugme.js:9"],"logpoints":[{"location":"debugme.js:9","template":"x"}]}`, "logpoints.0"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := h.with(t)

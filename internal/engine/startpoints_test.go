@@ -45,13 +45,15 @@ func TestCheckStartPoints(t *testing.T) {
 		{StartRequest{Breakpoints: []BreakpointSpec{{URLRegex: "a", Line: MaxPosition + 1}}}, "breakpoints.0"},
 		{StartRequest{Breakpoints: []BreakpointSpec{{URLRegex: "a", Line: 1, Column: -1}}}, "breakpoints.0"},
 		{StartRequest{Logpoints: []LogpointSpec{{Location: "a.js"}}}, "logpoints.0"},
+		{StartRequest{Breakpoints: []BreakpointSpec{{Location: "a.js:9"}}, Logpoints: []LogpointSpec{{Location: "a.js:9", Template: "x"}}}, "logpoints.0"},
+		{StartRequest{Breakpoints: []BreakpointSpec{{URLRegex: "a", Line: 2}, {URLRegex: "a", Line: 2}}}, "breakpoints.1"},
 	} {
 		err := checkStartPoints(&c.req)
-		if !errors.Is(err, ErrBadInput) || !strings.HasPrefix(err.Error(), c.want+": ") {
+		if !errors.Is(err, ErrBadInput) || !strings.HasPrefix(err.Error(), c.want+": ") || strings.Count(err.Error(), c.want) != 1 {
 			t.Errorf("%+v: %v, want bad input naming %s", c.req, err, c.want)
 		}
 	}
-	ok := StartRequest{Breakpoints: []BreakpointSpec{{Location: "a.js:1:2"}, {URLRegex: "a", Line: 3}},
+	ok := StartRequest{Breakpoints: []BreakpointSpec{{Location: "a.js:1:2"}, {Location: "a.js:1"}, {URLRegex: "a", Line: 3}},
 		Logpoints: []LogpointSpec{{Location: "a.js:4", Template: "x"}}}
 	if err := checkStartPoints(&ok); err != nil {
 		t.Errorf("well-formed points refused: %v", err)
