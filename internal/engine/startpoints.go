@@ -47,6 +47,7 @@ func checkStartPoints(req *StartRequest) error {
 	}
 	return nil
 }
+
 // checkPositions bounds the line (required, 1-based) and column (0: none) of a urlRegex breakpoint.
 func checkPositions(line, col int) error {
 	switch {
