@@ -448,6 +448,11 @@ func TestValidationNamesTheField(t *testing.T) {
 		{"POST", "/api/trace/start", `{}`, `"target"`},
 		{"POST", "/api/trace/start", `{`, `body`},
 		{"POST", "/api/trace/stop", `{"id":"../x"}`, `body field "id"`},
+		// A value matching no branch of a oneOf is named with its own branch's failure.
+		{"POST", "/api/trace/start", `{"target":"a","breakpoints":["a.js:99999999999"]}`, `body field "breakpoints.0": string doesn't match the regular expression`},
+		{"POST", "/api/trace/start", `{"target":"a","breakpoints":[{"location":"a.js:1","x":1}]}`, `body field "breakpoints.0": property "x" is unsupported`},
+		{"POST", "/api/debug/s1/restart-frame", `{"frame":"g1"}`, `body field "frame": string doesn't match`},
+		{"POST", "/api/debug/s1/restart-frame", `{"frame":-1}`, `body field "frame": number must be at least 0`},
 		{"GET", "/api/trace/events?id=s1&limit=-1", "", `query parameter "limit"`},
 		{"GET", "/api/trace/events?id=s1&limit=1001", "", `query parameter "limit"`},
 		{"GET", "/api/trace/events?id=s1&after=abc", "", `query parameter "after"`},
