@@ -149,6 +149,9 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (*Session, error)
 	if req.Args == nil {
 		req.Args = []string{}
 	}
+	if err := checkArgv(req.Args, req.Env); err != nil {
+		return nil, err
+	}
 
 	s, err := m.reserve(req, target, cwd, maxEvents)
 	if err != nil {
@@ -253,7 +256,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	c, err := spawn(m.cfg.NodePath, args, s.cwd, childEnv(os.Environ(), req.Env))
 	if err != nil {
 		close(s.done)
-		return &StartError{Stage: "spawn", Err: err}
+		return spawnError(err)
 	}
 	s.mu.Lock()
 	s.child = c
@@ -278,7 +281,9 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		found := false
 		readLines(c.stderr, func(line string) {
 			if !found {
-				tail.add(line)
+				if !inspectorChatter(line) { // the URL runs code: it never leaves the service
+					tail.add(line)
+				}
 				if u := ParseInspectorURL(line); u != "" {
 					found = true
 					urls <- u
