@@ -151,7 +151,10 @@ func (s *Session) liveClient() (clientCaller, error) {
 	if s.endedAt != nil || s.client == nil {
 		return nil, fmt.Errorf("%w: %s", ErrFinished, s.id)
 	}
-	return s.client, nil
+	if s.lost {
+		return nil, s.lostError()
+	}
+	return boundedCaller{c: s.client, s: s}, nil
 }
 
 // clientCaller is the part of the CDP client the debugger uses.

@@ -224,6 +224,7 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		nextPause:    make(chan struct{}),
 		mode:         req.Mode,
 		heapLimits:   heapLimits{dir: m.cfg.DataDir, maxBytes: m.cfg.MaxHeapDiskBytes},
+		callBound:    m.cfg.InspectorTimeout,
 		pauseOnStart: req.PauseOnStart,
 		done:         make(chan struct{}),
 	}

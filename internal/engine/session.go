@@ -87,7 +87,9 @@ type Session struct {
 	unbind  chan struct{} // remove the V8 breakpoints in unbindIDs (logpoints past their max)
 	gate    chan struct{} // pass the pause at the source map gate (gatePause)
 	lost    bool          // the inspector connection ended without a detach: the session fails
-	done    chan struct{} // closed once the exit is recorded and every goroutine is ending
+	// callBound bounds an inspector call made for a request with no bound of its own (deadline.go).
+	callBound time.Duration
+	done      chan struct{} // closed once the exit is recorded and every goroutine is ending
 	// attached is set, under mu, for a session on a process traced did not spawn (attach.go):
 	// it has no child, and a stop detaches instead of killing.
 	attached *attachment

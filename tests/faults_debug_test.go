@@ -1,0 +1,105 @@
+package tests
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"traced/api"
+	"traced/internal/service"
+)
+
+// inspectorTimeout is the engine's bound on one inspector call in these tests: short, so a
+// program that never answers costs little.
+const inspectorTimeout = 2 * time.Second
+
+func withInspectorTimeout(o *service.Options) { o.Engine.InspectorTimeout = inspectorTimeout }
+
+// bounded sends req, checked against the contract, and fails unless the answer comes within bound.
+func (h *harness) bounded(req *http.Request, bound time.Duration) (int, []byte) {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	return h.send(req.WithContext(ctx))
+}
+
+// wantTimeout fails unless an answer is the declared 504 inspector_timeout with a hint.
+func wantTimeout(t *testing.T, what string, status int, raw []byte) {
+	t.Helper()
+	var e api.ErrorBody
+	if status != http.StatusGatewayTimeout || json.Unmarshal(raw, &e) != nil || e.Error.Code != "inspector_timeout" || e.Error.Hint == "" {
+		t.Fatalf("%s answered %d %s, want 504 inspector_timeout with a hint", what, status, raw)
+	}
+}
+
+// TestDebugFrozenProgramAnswersInTime: eval in a paused program whose process is frozen (SIGSTOP)
+// answers 504 inspector_timeout within its bound, and the session works again once it thaws.
+func TestDebugFrozenProgramAnswersInTime(t *testing.T) {
+	h := newHarness(t, withInspectorTimeout)
+	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: []string{"debugme.js:7"}})
+	h.waitPaused(s.ID, 0)
+	if err := syscall.Kill(s.PID, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(s.PID, syscall.SIGCONT) })
+	base := "/api/debug/" + s.ID
+	req := h.request("POST", base+"/eval", api.EvalRequest{Expression: "1 + 1", TimeoutMs: 500})
+	status, raw := h.bounded(req, 10*time.Second)
+	wantTimeout(t, "eval in a frozen program", status, raw)
+	status, raw = h.bounded(h.request("GET", base+"/state", nil), 10*time.Second)
+	wantTimeout(t, "state of a frozen program", status, raw)
+
+	if err := syscall.Kill(s.PID, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	if res := h.eval(s.ID, "6 * 7", 0); res.Value != "42" {
+		t.Fatalf("eval after SIGCONT: %+v", res)
+	}
+}
+
+// TestDebugCatastrophicURLRegex: a urlRegex V8 would backtrack on for ever against a long
+// script path answers in time, and the session answers after it.
+func TestDebugCatastrophicURLRegex(t *testing.T) {
+	root := t.TempDir()
+	name := strings.Repeat("a", 40) + "!.js" // (a+)+$ backtracks 2^40 times on this path
+	copyFile(t, filepath.Join("testdata", "debugme.js"), filepath.Join(root, name))
+	h := newHarness(t, withInspectorTimeout, func(o *service.Options) { o.Engine.Root = root })
+	s := h.debug(api.StartRequest{Target: name, PauseOnStart: true})
+	h.waitPaused(s.ID, 0)
+	base := "/api/debug/" + s.ID
+	status, raw := h.bounded(h.request("POST", base+"/breakpoints", api.BreakpointRequest{URLRegex: `(a+)+$`, Line: lineLabel}), 10*time.Second)
+	if status != http.StatusCreated {
+		wantTimeout(t, "a catastrophic urlRegex", status, raw)
+	}
+	// V8 may still be matching: the state answers in time either way.
+	status, raw = h.bounded(h.request("GET", base+"/state", nil), 10*time.Second)
+	if status != http.StatusOK {
+		wantTimeout(t, "state after a catastrophic urlRegex", status, raw)
+	}
+}
+
+// TestDebugTightLoopAnswersInTime: pause and kill-execution against an optimised tight loop
+// answer within their bound, paused or 504 inspector_timeout (node 22 does not interrupt such a
+// loop: run this test with node 22 on PATH to see that side), and the session is still there.
+func TestDebugTightLoopAnswersInTime(t *testing.T) {
+	h := newHarness(t, withInspectorTimeout)
+	s := h.debug(api.StartRequest{Target: "killme.js", Args: []string{"main"}})
+	base := "/api/debug/" + s.ID
+	h.waitFor(s.ID, 0, "console")
+	status, raw := h.bounded(h.request("POST", base+"/pause", api.PauseRequest{}), 15*time.Second)
+	if status != http.StatusOK {
+		wantTimeout(t, "pause in a tight loop", status, raw)
+	}
+	status, raw = h.bounded(h.request("POST", base+"/kill-execution", api.KillExecutionRequest{}), 15*time.Second)
+	if status != http.StatusOK {
+		wantTimeout(t, "kill-execution of a tight loop", status, raw)
+	}
+	if sum := h.trace(s.ID, "").Session; sum.Status.Finished() {
+		t.Fatalf("session after a pause in a tight loop: %+v, want it live", sum)
+	}
+}
