@@ -1,16 +1,20 @@
 package tests
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"traced/api"
+	"traced/internal/leakcheck"
 	"traced/internal/service"
 )
 
@@ -102,4 +106,86 @@ func TestDebugTightLoopAnswersInTime(t *testing.T) {
 	if sum := h.trace(s.ID, "").Session; sum.Status.Finished() {
 		t.Fatalf("session after a pause in a tight loop: %+v, want it live", sum)
 	}
+}
+
+// TestDebugLostInspector: a program that closes its own inspector runs on; the session says the
+// inspector is lost (in its summary, on the stream) and debugger calls answer 409 inspector_lost.
+func TestDebugLostInspector(t *testing.T) {
+	h := newHarness(t, withInspectorTimeout)
+	s := h.debug(api.StartRequest{Target: "closeinspector.js", PauseOnStart: true})
+	h.waitPaused(s.ID, 0)
+	base := "/api/debug/" + s.ID
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	conn, _ := h.dialStream(ctx, "session="+s.ID)
+	h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)})
+	for {
+		m := readMessage(ctx, t, conn)
+		if m.Type == api.MsgSession && m.Summary != nil && m.Summary.InspectorLost {
+			if m.Summary.Status.Finished() {
+				t.Fatalf("announced %+v, want a live session", m.Summary)
+			}
+			break
+		}
+	}
+	if sum := h.trace(s.ID, "").Session; !sum.InspectorLost || sum.Status.Finished() {
+		t.Fatalf("summary after the program closed its inspector: %+v, want inspectorLost and live", sum)
+	}
+	for _, c := range []struct{ method, op string }{{"POST", "eval"}, {"POST", "pause"}, {"GET", "state"}} {
+		var body any
+		if c.op == "eval" {
+			body = api.EvalRequest{Expression: "1"}
+		} else if c.method == "POST" {
+			body = map[string]any{}
+		}
+		status, raw := h.bounded(h.request(c.method, base+"/"+c.op, body), 10*time.Second)
+		var e api.ErrorBody
+		if c.op == "state" && status == http.StatusOK {
+			continue // a running program's state needs no call
+		}
+		if status != http.StatusConflict || json.Unmarshal(raw, &e) != nil || e.Error.Code != "inspector_lost" || e.Error.Hint == "" {
+			t.Fatalf("%s after the inspector closed: %d %s, want 409 inspector_lost", c.op, status, raw)
+		}
+	}
+}
+
+// TestDebugSelfStoppedProgram: a running program that stops itself (SIGSTOP) stays a live
+// session; eval and pause answer the declared 504 naming the stopped process, not a 500.
+func TestDebugSelfStoppedProgram(t *testing.T) {
+	h := newHarness(t, withInspectorTimeout)
+	s := h.debug(api.StartRequest{Target: "selfstop.js"})
+	t.Cleanup(func() { syscall.Kill(s.PID, syscall.SIGCONT) })
+	h.waitFor(s.ID, 0, "console")
+	if !leakcheck.WaitUntil(deadline, func() bool { return procStateOf(s.PID) == 'T' }) {
+		t.Fatalf("selfstop.js did not stop itself within %s", deadline)
+	}
+	base := "/api/debug/" + s.ID
+	for _, c := range []struct {
+		op   string
+		body any
+	}{{"eval", api.EvalRequest{Expression: "1", TimeoutMs: 500}}, {"pause", api.PauseRequest{}}} {
+		// node may hang up its inspector as it stops (the session then says it is lost), or
+		// keep it open and not answer: a declared error either way.
+		status, raw := h.bounded(h.request("POST", base+"/"+c.op, c.body), 10*time.Second)
+		var e api.ErrorBody
+		if status == http.StatusConflict && json.Unmarshal(raw, &e) == nil && e.Error.Code == "inspector_lost" {
+			continue
+		}
+		wantTimeout(t, c.op+" in a self-stopped program", status, raw)
+		if !strings.Contains(string(raw), "stopped") {
+			t.Fatalf("%s: %s, want the message to say the process is stopped", c.op, raw)
+		}
+	}
+	if sum := h.trace(s.ID, "").Session; sum.Status.Finished() || (sum.Status != "running" && !sum.InspectorLost) {
+		t.Fatalf("session of a stopped program: %+v, want it live", sum)
+	}
+}
+
+// procStateOf is the state letter of /proc/PID/stat, or 0.
+func procStateOf(pid int) byte {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if i := bytes.LastIndexByte(b, ')'); err == nil && i >= 0 && i+2 < len(b) {
+		return b[i+2]
+	}
+	return 0
 }

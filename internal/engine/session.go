@@ -108,7 +108,7 @@ func (s *Session) Summary() Summary {
 	defer s.mu.Unlock()
 	sum := Summary{
 		ID: s.id, Name: s.name, Mode: s.mode, Status: s.status, Target: s.target, Args: s.args, Cwd: s.cwd,
-		Error: s.reason, Counts: counts, Events: retained, Dropped: dropped, LastSeq: last,
+		Error: s.reason, InspectorLost: s.lost && s.endedAt == nil, Counts: counts, Events: retained, Dropped: dropped, LastSeq: last,
 		MaxEvents: s.store.max, StartedAt: s.startedAt, EndedAt: s.endedAt,
 	}
 	if s.child != nil {
@@ -459,7 +459,8 @@ func (s *Session) choresLoop(client *cdp.Client) {
 				continue // the usual end: the socket closes with the process
 			}
 			s.mu.Lock()
-			if s.endedAt == nil && !s.stopped {
+			announce := s.endedAt == nil && !s.stopped
+			if announce {
 				// Not our doing and the child still runs: capture is blind from here on.
 				s.lost = true
 				if s.reason == "" {
@@ -467,6 +468,9 @@ func (s *Session) choresLoop(client *cdp.Client) {
 				}
 			}
 			s.mu.Unlock()
+			if announce {
+				s.pub.PublishStatus(s.Summary())
+			}
 		}
 	}
 }
