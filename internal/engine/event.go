@@ -195,27 +195,28 @@ func (s Status) Finished() bool {
 
 // Summary is a session's state at one moment.
 type Summary struct {
-	ID       string   `json:"id"`
-	Name     string   `json:"name,omitempty"`
-	Mode     string   `json:"mode"` // ModeTrace or ModeDebug
-	Status   Status   `json:"status"`
-	Target   string   `json:"target"`
-	Args     []string `json:"args"`
-	Cwd      string   `json:"cwd"`
-	PID      int      `json:"pid,omitempty"`
-	ExitCode *int     `json:"exitCode,omitempty"`
-	Signal   string   `json:"signal,omitempty"`
-	Error    string   `json:"error,omitempty"` // why a failed session failed
+	ID        string       `json:"id"`
+	Name      string       `json:"name,omitempty"`
+	Mode      string       `json:"mode"` // ModeTrace or ModeDebug
+	Status    Status       `json:"status"`
+	Target    string       `json:"target"`
+	Args      []string     `json:"args"`
+	Cwd       string       `json:"cwd"`
+	PID       int          `json:"pid,omitempty"`
+	ExitCode  *int         `json:"exitCode,omitempty"`
+	Signal    string       `json:"signal,omitempty"`
+	Error     string       `json:"error,omitempty"` // why a failed session failed
+	Counts    map[Kind]int `json:"counts"`          // events captured per kind, dropped ones included
+	Events    int          `json:"events"`          // events retained now
+	Dropped   int          `json:"dropped"`         // events evicted from the ring
+	LastSeq   uint64       `json:"lastSeq"`
+	MaxEvents int          `json:"maxEvents"`
+	StartedAt time.Time    `json:"startedAt"`
+	EndedAt   *time.Time   `json:"endedAt,omitempty"`
+
 	// InspectorLost: the inspector connection ended while the program runs on (it closed its
 	// inspector): stdout and stderr are still captured, debugger calls answer inspector_lost.
-	InspectorLost bool         `json:"inspectorLost,omitempty"`
-	Counts        map[Kind]int `json:"counts"`  // events captured per kind, dropped ones included
-	Events        int          `json:"events"`  // events retained now
-	Dropped       int          `json:"dropped"` // events evicted from the ring
-	LastSeq       uint64       `json:"lastSeq"`
-	MaxEvents     int          `json:"maxEvents"`
-	StartedAt     time.Time    `json:"startedAt"`
-	EndedAt       *time.Time   `json:"endedAt,omitempty"`
+	InspectorLost bool `json:"inspectorLost,omitempty"`
 }
 
 // BreakpointInfo is where V8 bound a breakpoint or logpoint once a matching script loaded
