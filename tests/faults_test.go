@@ -4,10 +4,12 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"traced/api"
+	"traced/internal/leakcheck"
 	"traced/internal/service"
 )
 
@@ -51,5 +53,44 @@ func TestStartRefusesUnspawnableArgv(t *testing.T) {
 				t.Fatalf("error %+v, want the message to name %s, and a hint", e, c.field)
 			}
 		})
+	}
+}
+
+// TestStopKillsTheWholeTree: a stop kills what the program started, also the processes that
+// left its process group (a detached child, a setsid grandchild that ignores SIGTERM).
+func TestStopKillsTheWholeTree(t *testing.T) {
+	h := newHarness(t)
+	s := h.start(api.StartRequest{Target: "spawntree.js"})
+	w := h.waitFor(s.ID, 0, "console")
+	var pids []int
+	for _, f := range strings.Fields(w.Event.Console.Text.Value)[1:] {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("console %q: %v", w.Event.Console.Text.Value, err)
+		}
+		pids = append(pids, pid)
+	}
+	if len(pids) != 2 {
+		t.Fatalf("console %q, want a child and a grandchild pid", w.Event.Console.Text.Value)
+	}
+	t.Cleanup(func() {
+		for _, pid := range pids {
+			syscall.Kill(pid, syscall.SIGKILL) // a failed test leaves nothing behind
+		}
+	})
+	if st := h.call("POST", "/api/trace/stop", api.StopRequest{ID: s.ID}, nil); st != http.StatusOK {
+		t.Fatalf("stop: %d", st)
+	}
+	alive := func() []int {
+		var out []int
+		for _, pid := range pids {
+			if st := procStateOf(pid); st != 0 && st != 'Z' {
+				out = append(out, pid)
+			}
+		}
+		return out
+	}
+	if !leakcheck.WaitUntil(5*time.Second, func() bool { return len(alive()) == 0 }) {
+		t.Fatalf("after stop, %v of the program's tree %v still run", alive(), pids)
 	}
 }

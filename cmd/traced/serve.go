@@ -53,6 +53,10 @@ func serve(args []string) int {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	// Orphans of a session's tree (detached, setsid) become ours, so a stop still finds them.
+	if err := engine.EnableSubreaper(); err != nil {
+		log.Warn("not a child subreaper: a stop may miss processes that left a session's tree", "err", err)
+	}
 
 	bound, err := checkAddr(*addr, *allowRemote)
 	if err != nil {

@@ -64,6 +64,8 @@ type child struct {
 	stderr *os.File
 	exited chan struct{} // closed after Wait returned; state is then set
 	state  *os.ProcessState
+	tag    string // the tree tag its environment carries (proctree.go)
+	record string // its tree record's path, removed once it has exited; "" when none
 }
 
 // spawn starts node in its own process group with Pdeathsig, so that it dies with the service,
@@ -92,7 +94,7 @@ func spawn(nodePath string, args []string, dir string, env []string) (*child, er
 	go func() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		err := cmd.Start()
+		err := owned.start(cmd)
 		outW.Close() // the child holds its own copies now
 		errW.Close()
 		started <- err
@@ -100,6 +102,7 @@ func spawn(nodePath string, args []string, dir string, env []string) (*child, er
 			return
 		}
 		cmd.Wait() // the exit status is read from ProcessState
+		owned.done(cmd.Process.Pid)
 		c.state = cmd.ProcessState
 		close(c.exited)
 	}()
@@ -112,9 +115,9 @@ func spawn(nodePath string, args []string, dir string, env []string) (*child, er
 	return c, nil
 }
 
-// kill ends the whole process group at once.
+// kill ends the whole process tree: the group, and what left it (proctree.go).
 func (c *child) kill() {
-	_ = syscall.Kill(-c.pid, syscall.SIGKILL)
+	killTree(c.pid, c.tag)
 }
 
 // exitInfo describes how the child ended; call after exited is closed.

@@ -69,11 +69,22 @@ func NewManager(cfg Config, pub Publisher, log *slog.Logger) (*Manager, error) {
 	if pub == nil {
 		pub = nopPublisher{}
 	}
+	if n, err := ReapLeftovers(cfg.DataDir); err != nil || n > 0 {
+		log.Warn("processes left by a service that was killed", "killed", n, "err", err)
+	}
 	m := &Manager{cfg: cfg, ws: ws, pub: pub, log: log, maps: newMapCache(ws, cfg.MaxSourceMapBytes)}
 	if cfg.NodePath != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		out, err := exec.CommandContext(ctx, cfg.NodePath, "--version").Output()
+		var buf strings.Builder
+		cmd := exec.CommandContext(ctx, cfg.NodePath, "--version")
+		cmd.Stdout = &buf
+		err := owned.start(cmd) // a subreaper's reaper must not take its status
+		if err == nil {
+			err = cmd.Wait()
+			owned.done(cmd.Process.Pid)
+		}
+		out := buf.String()
 		if err != nil {
 			log.Warn("node version probe failed", "node", cfg.NodePath, "err", err)
 		} else {
@@ -254,10 +265,15 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		args = append(args[:len(args)-1], "--no-force-async-hooks-checks", s.target)
 	}
 	args = append(args, req.Args...)
-	c, err := spawn(m.cfg.NodePath, args, s.cwd, childEnv(os.Environ(), req.Env))
+	tag := newTag()
+	c, err := spawn(m.cfg.NodePath, args, s.cwd, append(childEnv(os.Environ(), req.Env), tagEnv+"="+tag))
 	if err != nil {
 		close(s.done)
 		return spawnError(err)
+	}
+	c.tag = tag
+	if c.record, err = recordTree(m.cfg.DataDir, tag, c.pid); err != nil {
+		m.log.Warn("record process tree", "session", s.id, "err", err)
 	}
 	s.mu.Lock()
 	s.child = c

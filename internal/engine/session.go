@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -500,6 +501,9 @@ func errText(err error) string {
 // finish records the exit once the child has exited and the inspector has delivered what it had.
 func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 	<-c.exited
+	if c.record != "" {
+		os.Remove(c.record) // nothing of the tree is left to reap after a restart, or it is the user's
+	}
 	// Readers end at EOF; a grandchild holding the pipes is cut off after drainWait.
 	deadline := time.Now().Add(drainWait)
 	c.stdout.SetReadDeadline(deadline)
