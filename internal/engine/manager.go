@@ -69,8 +69,10 @@ func NewManager(cfg Config, pub Publisher, log *slog.Logger) (*Manager, error) {
 	if pub == nil {
 		pub = nopPublisher{}
 	}
-	if n, err := ReapLeftovers(cfg.DataDir); err != nil || n > 0 {
-		log.Warn("processes left by a service that was killed", "killed", n, "err", err)
+	if n, err := ReapLeftovers(cfg.DataDir); err != nil {
+		log.Warn("reap what a killed service left", "err", err)
+	} else if n > 0 {
+		log.Info("killed processes a killed service left behind", "killed", n)
 	}
 	m := &Manager{cfg: cfg, ws: ws, pub: pub, log: log, maps: newMapCache(ws, cfg.MaxSourceMapBytes)}
 	if cfg.NodePath != "" {

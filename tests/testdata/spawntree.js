@@ -3,7 +3,7 @@
 const { spawn } = require("child_process");
 const child = spawn(process.execPath, ["-e", `
   const { spawn } = require("child_process");
-  const g = spawn("setsid", ["sh", "-c", "trap '' TERM; while :; do sleep 1; done"], { detached: true, stdio: "ignore" });
+  const g = spawn("setsid", ["sh", "-c", "trap '' TERM; while :; do sleep 1; done"], { stdio: "ignore" });
   console.log(g.pid);
   setInterval(() => {}, 1000);
 `], { detached: true, stdio: ["ignore", "pipe", "ignore"] });
