@@ -66,8 +66,9 @@ func TestDebugFrozenProgramAnswersInTime(t *testing.T) {
 	}
 }
 
-// TestDebugCatastrophicURLRegex: a urlRegex V8 would backtrack on for ever against a long
-// script path answers in time, and the session answers after it.
+// TestDebugCatastrophicURLRegex: a urlRegex V8's backtracking would run on for ever against a
+// long script path is matched by traced (RE2, linear): the breakpoint is set at once, binds
+// nowhere, and the program and the session go on.
 func TestDebugCatastrophicURLRegex(t *testing.T) {
 	root := t.TempDir()
 	name := strings.Repeat("a", 40) + "!.js" // (a+)+$ backtracks 2^40 times on this path
@@ -77,13 +78,23 @@ func TestDebugCatastrophicURLRegex(t *testing.T) {
 	h.waitPaused(s.ID, 0)
 	base := "/api/debug/" + s.ID
 	status, raw := h.bounded(h.request("POST", base+"/breakpoints", api.BreakpointRequest{URLRegex: `(a+)+$`, Line: lineLabel}), 10*time.Second)
-	if status != http.StatusCreated {
-		wantTimeout(t, "a catastrophic urlRegex", status, raw)
+	var bp api.BreakpointResponse
+	if status != http.StatusCreated || json.Unmarshal(raw, &bp) != nil || len(bp.Breakpoint.Resolved) != 0 {
+		t.Fatalf("a catastrophic urlRegex answered %d %s, want 201 bound nowhere", status, raw)
 	}
-	// V8 may still be matching: the state answers in time either way.
 	status, raw = h.bounded(h.request("GET", base+"/state", nil), 10*time.Second)
 	if status != http.StatusOK {
-		wantTimeout(t, "state after a catastrophic urlRegex", status, raw)
+		t.Fatalf("state after a catastrophic urlRegex: %d %s", status, raw)
+	}
+	// A regex RE2 cannot take is refused before V8 sees it.
+	e := h.errorOf(h.request("POST", base+"/breakpoints", api.BreakpointRequest{URLRegex: `(a)\1`, Line: lineLabel}), http.StatusBadRequest)
+	if !strings.Contains(e.Message, "urlRegex") {
+		t.Fatalf("a backreference: %+v, want a 400 naming urlRegex", e)
+	}
+	// The program runs to its end: nothing in it is left matching.
+	h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)})
+	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 0 {
+		t.Fatalf("after continue: %+v, want exit 0", sum)
 	}
 }
 

@@ -65,6 +65,10 @@ type breakpoint struct {
 	method     string         // the CDP call that bound it, to bind it again (toggle)
 	params     map[string]any // its parameters
 	orig       *origin        // the original source position it was asked on (mapbind.go)
+	// watch is a urlRegex breakpoint's regex, matched here (RE2, linear) rather than by V8,
+	// whose backtracking can run for ever; V8 gets the exact URLs watched matched (urlwatch.go).
+	watch   *regexp.Regexp
+	watched []string
 }
 
 // ref is the user's name for it.
