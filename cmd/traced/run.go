@@ -34,6 +34,7 @@ func run(args []string) int {
 		return 127
 	}
 	cfg.MaxSessions = 1
+	_ = engine.EnableSubreaper() // orphans of the program's tree become ours: an interrupt kills them
 	var printer io.Writer = os.Stderr
 	if *asJSON {
 		printer = io.Discard

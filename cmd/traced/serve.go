@@ -34,6 +34,7 @@ func serve(args []string) int {
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	dataDir := fs.String("data-dir", "", "parent of each session's directory of heap snapshots and profiles (default: the system temp dir)")
 	maxHeapDisk := fs.Int64("max-heap-disk", engine.DefaultMaxHeapDiskBytes, "bytes of heap snapshots one session may keep; a snapshot past it is refused (409)")
+	inspectorTimeout := fs.Duration("inspector-timeout", engine.DefaultInspectorTimeout, "bound on one debugger call to node that sets none of its own; past it 504 inspector_timeout")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage(err)
 	}
@@ -41,6 +42,10 @@ func serve(args []string) int {
 	// which must not start a server, let alone on the default address (parsing stopped there).
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "traced: unexpected argument %q: the commands are serve and run (traced --help)\n", fs.Arg(0))
+		return 2
+	}
+	if *inspectorTimeout <= 0 {
+		fmt.Fprintln(os.Stderr, "traced: --inspector-timeout must be a positive duration")
 		return 2
 	}
 	if *maxHeapDisk <= 0 {
@@ -53,6 +58,10 @@ func serve(args []string) int {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	// Orphans of a session's tree (detached, setsid) become ours, so a stop still finds them.
+	if err := engine.EnableSubreaper(); err != nil {
+		log.Warn("not a child subreaper: a stop may miss processes that left a session's tree", "err", err)
+	}
 
 	// A remote listener without a token runs code for anyone who reaches the port.
 	if *allowRemote && *noAuth {
@@ -69,6 +78,7 @@ func serve(args []string) int {
 		log.Warn("node not found; /api/trace/start will refuse until it is installed", "err", err)
 	}
 	cfg.DataDir, cfg.MaxHeapDiskBytes = *dataDir, *maxHeapDisk
+	cfg.InspectorTimeout = *inspectorTimeout
 	token, tokenFile := "", ""
 	if *noAuth {
 		log.Warn("auth is off (--no-auth): any local process or user can run code through this service")

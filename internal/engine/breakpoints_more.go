@@ -80,9 +80,14 @@ func (s *Session) setURLRegexBreakpoint(ctx context.Context, c clientCaller, spe
 	if spec.Column > 0 {
 		location += ":" + strconv.Itoa(spec.Column)
 	}
+	watch, err := regexp.Compile(spec.URLRegex)
+	if err != nil {
+		return Breakpoint{}, fmt.Errorf("%w: urlRegex %q: %w (it is matched as RE2: no backreferences or lookaround)", ErrBadInput, spec.URLRegex, err)
+	}
+	watched := s.urlsMatching(watch)
 	ref := s.newRef("bp")
 	params := map[string]any{
-		"urlRegex":   spec.URLRegex,
+		"urlRegex":   exactURLs(watched),
 		"lineNumber": spec.Line - 1, // CDP lines are 0-based
 		"condition":  breakpointCondition(ref, spec),
 	}
@@ -91,6 +96,11 @@ func (s *Session) setURLRegexBreakpoint(ctx context.Context, c clientCaller, spe
 	}
 	bp, err := s.bindWith(ctx, c, "regex:"+location, location, "Debugger.setBreakpointByUrl", params)
 	if err != nil {
+		return Breakpoint{}, err
+	}
+	bp.watch, bp.watched = watch, watched
+	if err := s.ensureGate(ctx, c); err != nil { // scripts loaded later are matched at the gate
+		_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": bp.v8ID}, nil)
 		return Breakpoint{}, err
 	}
 	return s.keep(bp, Breakpoint{Ref: ref, Location: location, URLRegex: spec.URLRegex, Condition: spec.Condition,

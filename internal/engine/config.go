@@ -31,6 +31,9 @@ type Config struct {
 	// DataDir is where each session gets a directory of its own for heap snapshots and CPU
 	// profiles, removed with the session; default os.TempDir().
 	DataDir string
+	// InspectorTimeout bounds one inspector call made for a request that sets no bound of its
+	// own: past it the request fails with ErrInspectorTimeout and the session goes on.
+	InspectorTimeout time.Duration
 	// MaxHeapDiskBytes caps the heap snapshot files one session keeps (bytes): a snapshot that
 	// would pass it is cut off and removed.
 	MaxHeapDiskBytes int64
@@ -42,7 +45,10 @@ const (
 	DefaultMaxSessions  = 20
 	DefaultStringCap    = 500 // bytes per captured value: a readable line, cheap for an AI reader
 	DefaultStartTimeout = 10 * time.Second
-	DefaultDiscardEvery = 1000 // measured: cuts node's peak memory from 114 MB to 70 MB at no cost in rate
+	// DefaultInspectorTimeout: a live program answers the debugger in milliseconds; one that
+	// has not answered in this long is frozen, or busy where V8 does not look at messages.
+	DefaultInspectorTimeout = 10 * time.Second
+	DefaultDiscardEvery     = 1000 // measured: cuts node's peak memory from 114 MB to 70 MB at no cost in rate
 	// DefaultMaxHeapDiskBytes is a session's snapshot disk cap: a snapshot file is about twice
 	// the heap it describes (BenchmarkHeapSnapshot: 49 MB of heap, a 92 MB file), so 2 GiB
 	// holds a few snapshots of a heap of a few hundred MB.
@@ -72,6 +78,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.DataDir == "" {
 		c.DataDir = os.TempDir()
+	}
+	if c.InspectorTimeout <= 0 {
+		c.InspectorTimeout = DefaultInspectorTimeout
 	}
 	if c.MaxHeapDiskBytes <= 0 {
 		c.MaxHeapDiskBytes = DefaultMaxHeapDiskBytes

@@ -65,6 +65,10 @@ type breakpoint struct {
 	method     string         // the CDP call that bound it, to bind it again (toggle)
 	params     map[string]any // its parameters
 	orig       *origin        // the original source position it was asked on (mapbind.go)
+	// watch is a urlRegex breakpoint's regex, matched here (RE2, linear) rather than by V8,
+	// whose backtracking can run for ever; V8 gets the exact URLs watched matched (urlwatch.go).
+	watch   *regexp.Regexp
+	watched []string
 }
 
 // ref is the user's name for it.
@@ -151,7 +155,10 @@ func (s *Session) liveClient() (clientCaller, error) {
 	if s.endedAt != nil || s.client == nil {
 		return nil, fmt.Errorf("%w: %s", ErrFinished, s.id)
 	}
-	return s.client, nil
+	if s.lost {
+		return nil, s.lostError()
+	}
+	return boundedCaller{c: s.client, s: s}, nil
 }
 
 // clientCaller is the part of the CDP client the debugger uses.

@@ -213,6 +213,10 @@ type Summary struct {
 	MaxEvents int          `json:"maxEvents"`
 	StartedAt time.Time    `json:"startedAt"`
 	EndedAt   *time.Time   `json:"endedAt,omitempty"`
+
+	// InspectorLost: the inspector connection ended while the program runs on (it closed its
+	// inspector): stdout and stderr are still captured, debugger calls answer inspector_lost.
+	InspectorLost bool `json:"inspectorLost,omitempty"`
 }
 
 // BreakpointInfo is where V8 bound a breakpoint or logpoint once a matching script loaded

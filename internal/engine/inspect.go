@@ -79,7 +79,7 @@ func (s *Session) StateOf(ctx context.Context, o StateOptions) (State, error) {
 	s.mu.Lock()
 	st := State{Session: s.id, Status: s.status}
 	p := s.paused
-	c := s.client
+	c := s.callerOf(s.client)
 	var hit []string
 	if p != nil {
 		for _, id := range p.HitBreakpoints {
@@ -113,8 +113,12 @@ func (s *Session) StateOf(ctx context.Context, o StateOptions) (State, error) {
 		if lines <= 0 {
 			lines = defaultLines
 		}
-		if src, cur, _, err := s.frameSource(ctx, c, f); err == nil {
+		src, cur, _, err := s.frameSource(ctx, c, f)
+		switch {
+		case err == nil:
 			st.Source = around(src, cur, lines)
+		case errors.Is(err, ErrInspectorTimeout) || errors.Is(err, ErrInspectorLost):
+			return State{}, err // the variables would wait as long again
 		}
 	}
 	if o.Sections&SectionVars != 0 {
@@ -332,7 +336,11 @@ func (s *Session) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
 			return EvalResult{}, err
 		}
 		params["callFrameId"] = f.CallFrameID
-		err = c.Call(ctx, "Debugger.evaluateOnCallFrame", params, &res)
+		// V8 ends a long evaluation at timeout; a process that cannot even start it (frozen)
+		// must not hold the request longer than that.
+		callCtx, cancel := context.WithTimeout(ctx, timeout+time.Second)
+		defer cancel()
+		err = c.Call(callCtx, "Debugger.evaluateOnCallFrame", params, &res)
 		if err != nil && strings.Contains(err.Error(), "Execution was terminated") {
 			return EvalResult{Type: "undefined", Value: "undefined",
 				Exception: fmt.Sprintf("terminated: still running after %s (timeoutMs)", timeout)}, nil
@@ -356,7 +364,7 @@ func (s *Session) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
 				return EvalResult{Type: "undefined", Value: "undefined",
 					Exception: fmt.Sprintf("terminated: still running after %s (timeoutMs)", timeout)}, nil
 			}
-			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			if spec.AwaitPromise && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && !s.frozen() {
 				return EvalResult{Type: "undefined", Value: "undefined",
 					Exception: fmt.Sprintf("timed out after %s waiting for the promise", timeout)}, nil
 			}

@@ -135,7 +135,7 @@ func (s *Session) newJob(op string) *Job {
 // runJob runs a registered job's operation in a goroutine of its own, with a context that ends
 // when the session does.
 func (s *Session) runJob(j *Job, run func(ctx context.Context) (any, error)) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(unboundedCalls(context.Background()))
 	go func() {
 		select {
 		case <-s.done:

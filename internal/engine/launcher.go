@@ -64,6 +64,8 @@ type child struct {
 	stderr *os.File
 	exited chan struct{} // closed after Wait returned; state is then set
 	state  *os.ProcessState
+	tag    string // the tree tag its environment carries (proctree.go)
+	record string // its tree record's path, removed once it has exited; "" when none
 }
 
 // spawn starts node in its own process group with Pdeathsig, so that it dies with the service,
@@ -92,7 +94,7 @@ func spawn(nodePath string, args []string, dir string, env []string) (*child, er
 	go func() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		err := cmd.Start()
+		err := owned.start(cmd)
 		outW.Close() // the child holds its own copies now
 		errW.Close()
 		started <- err
@@ -100,6 +102,7 @@ func spawn(nodePath string, args []string, dir string, env []string) (*child, er
 			return
 		}
 		cmd.Wait() // the exit status is read from ProcessState
+		owned.done(cmd.Process.Pid)
 		c.state = cmd.ProcessState
 		close(c.exited)
 	}()
@@ -112,9 +115,9 @@ func spawn(nodePath string, args []string, dir string, env []string) (*child, er
 	return c, nil
 }
 
-// kill ends the whole process group at once.
+// kill ends the whole process tree: the group, and what left it (proctree.go).
 func (c *child) kill() {
-	_ = syscall.Kill(-c.pid, syscall.SIGKILL)
+	killTree(c.pid, c.tag)
 }
 
 // exitInfo describes how the child ended; call after exited is closed.
@@ -174,6 +177,41 @@ func readLines(r io.Reader, fn func(string)) {
 func dropEOL(b []byte) []byte {
 	b = bytes.TrimSuffix(b, []byte{'\n'})
 	return bytes.TrimSuffix(b, []byte{'\r'})
+}
+
+// maxArgStrlen is Linux's MAX_ARG_STRLEN: execve refuses (E2BIG) one argument or environment
+// string longer than this, its terminating NUL included.
+const maxArgStrlen = 32 * 4096
+
+// checkArgv refuses what execve cannot take, naming the field: a NUL byte (Go's exec answers
+// EINVAL, naming nothing) or a string past the kernel's limit for one.
+func checkArgv(args []string, env map[string]string) error {
+	for i, a := range args {
+		if strings.IndexByte(a, 0) >= 0 {
+			return fmt.Errorf("%w: args[%d] contains a NUL byte, which no process argument can hold", ErrBadInput, i)
+		}
+		if len(a)+1 > maxArgStrlen {
+			return fmt.Errorf("%w: args[%d] is %d bytes, past the kernel's %d for one argument", ErrBadInput, i, len(a), maxArgStrlen-1)
+		}
+	}
+	for k, v := range env {
+		if strings.IndexByte(k, 0) >= 0 || strings.IndexByte(v, 0) >= 0 {
+			return fmt.Errorf("%w: env.%s contains a NUL byte, which no environment variable can hold", ErrBadInput, strings.ReplaceAll(k, "\x00", ""))
+		}
+		if n := len(k) + 1 + len(v) + 1; n > maxArgStrlen {
+			return fmt.Errorf("%w: env.%s is %d bytes as NAME=value, past the kernel's %d for one variable", ErrBadInput, k, n-1, maxArgStrlen-1)
+		}
+	}
+	return nil
+}
+
+// spawnError classifies a failed spawn: an argument list past the kernel's total limit is the
+// request's (args and env together), anything else the service's.
+func spawnError(err error) error {
+	if errors.Is(err, syscall.E2BIG) {
+		return fmt.Errorf("%w: args and env together are past the kernel's argument list limit: %w", ErrBadInput, err)
+	}
+	return &StartError{Stage: "spawn", Err: err}
 }
 
 // tailBuffer keeps the last n bytes written to it.

@@ -70,11 +70,24 @@ func NewManager(cfg Config, pub Publisher, log *slog.Logger) (*Manager, error) {
 	if pub == nil {
 		pub = nopPublisher{}
 	}
+	if n, err := ReapLeftovers(cfg.DataDir); err != nil {
+		log.Warn("reap what a killed service left", "err", err)
+	} else if n > 0 {
+		log.Info("killed processes a killed service left behind", "killed", n)
+	}
 	m := &Manager{cfg: cfg, ws: ws, pub: pub, log: log, maps: newMapCache(ws, cfg.MaxSourceMapBytes)}
 	if cfg.NodePath != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		out, err := exec.CommandContext(ctx, cfg.NodePath, "--version").Output()
+		var buf strings.Builder
+		cmd := exec.CommandContext(ctx, cfg.NodePath, "--version")
+		cmd.Stdout = &buf
+		err := owned.start(cmd) // a subreaper's reaper must not take its status
+		if err == nil {
+			err = cmd.Wait()
+			owned.done(cmd.Process.Pid)
+		}
+		out := buf.String()
 		if err != nil {
 			log.Warn("node version probe failed", "node", cfg.NodePath, "err", err)
 		} else {
@@ -150,6 +163,9 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (*Session, error)
 	if req.Args == nil {
 		req.Args = []string{}
 	}
+	if err := checkArgv(req.Args, req.Env); err != nil {
+		return nil, err
+	}
 
 	s, err := m.reserve(req, target, cwd, maxEvents)
 	if err != nil {
@@ -222,6 +238,7 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		nextPause:    make(chan struct{}),
 		mode:         req.Mode,
 		heapLimits:   heapLimits{dir: m.cfg.DataDir, maxBytes: m.cfg.MaxHeapDiskBytes},
+		callBound:    m.cfg.InspectorTimeout,
 		pauseOnStart: req.PauseOnStart,
 		done:         make(chan struct{}),
 	}
@@ -251,10 +268,15 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		args = append(args[:len(args)-1], "--no-force-async-hooks-checks", s.target)
 	}
 	args = append(args, req.Args...)
-	c, err := spawn(m.cfg.NodePath, args, s.cwd, childEnv(os.Environ(), req.Env))
+	tag := newTag()
+	c, err := spawn(m.cfg.NodePath, args, s.cwd, append(childEnv(os.Environ(), req.Env), tagEnv+"="+tag))
 	if err != nil {
 		close(s.done)
-		return &StartError{Stage: "spawn", Err: err}
+		return spawnError(err)
+	}
+	c.tag = tag
+	if c.record, err = recordTree(m.cfg.DataDir, tag, c.pid); err != nil {
+		m.log.Warn("record process tree", "session", s.id, "err", err)
 	}
 	s.mu.Lock()
 	s.child = c
@@ -279,7 +301,9 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		found := false
 		readLines(c.stderr, func(line string) {
 			if !found {
-				tail.add(line)
+				if !inspectorChatter(line) { // the URL runs code: it never leaves the service
+					tail.add(line)
+				}
 				if u := ParseInspectorURL(line); u != "" {
 					found = true
 					urls <- u

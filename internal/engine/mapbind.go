@@ -90,7 +90,7 @@ func (s *Session) ensureGate(ctx context.Context, c clientCaller) error {
 func (s *Session) dropGate(ctx context.Context, c clientCaller) {
 	s.mu.Lock()
 	id := s.gateID
-	waiting := slices.ContainsFunc(s.breakpoints, func(bp *breakpoint) bool { return bp.Pending })
+	waiting := slices.ContainsFunc(s.breakpoints, func(bp *breakpoint) bool { return bp.Pending || bp.watch != nil })
 	if id == "" || waiting {
 		s.mu.Unlock()
 		return
@@ -132,9 +132,10 @@ func (s *Session) resolvePending(ctx context.Context, c clientCaller, p *debugge
 	}
 	url := s.scripts[at.ScriptID].URL
 	s.mu.Unlock()
+	here = s.rewatch(ctx, c, url, at.ScriptID, at.LineNumber, at.ColumnNumber)
 	m := s.maps.of(at.ScriptID)
 	if len(pending) == 0 || m == nil {
-		return nil
+		return here
 	}
 	for _, bp := range pending {
 		srcs := m.MatchSource(bp.orig.path)

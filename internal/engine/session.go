@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -87,7 +88,9 @@ type Session struct {
 	unbind  chan struct{} // remove the V8 breakpoints in unbindIDs (logpoints past their max)
 	gate    chan struct{} // pass the pause at the source map gate (gatePause)
 	lost    bool          // the inspector connection ended without a detach: the session fails
-	done    chan struct{} // closed once the exit is recorded and every goroutine is ending
+	// callBound bounds an inspector call made for a request with no bound of its own (deadline.go).
+	callBound time.Duration
+	done      chan struct{} // closed once the exit is recorded and every goroutine is ending
 	// attached is set, under mu, for a session on a process traced did not spawn (attach.go):
 	// it has no child, and a stop detaches instead of killing.
 	attached *attachment
@@ -106,7 +109,7 @@ func (s *Session) Summary() Summary {
 	defer s.mu.Unlock()
 	sum := Summary{
 		ID: s.id, Name: s.name, Mode: s.mode, Status: s.status, Target: s.target, Args: s.args, Cwd: s.cwd,
-		Error: s.reason, Counts: counts, Events: retained, Dropped: dropped, LastSeq: last,
+		Error: s.reason, InspectorLost: s.lost && s.endedAt == nil, Counts: counts, Events: retained, Dropped: dropped, LastSeq: last,
 		MaxEvents: s.store.max, StartedAt: s.startedAt, EndedAt: s.endedAt,
 	}
 	if s.child != nil {
@@ -457,7 +460,8 @@ func (s *Session) choresLoop(client *cdp.Client) {
 				continue // the usual end: the socket closes with the process
 			}
 			s.mu.Lock()
-			if s.endedAt == nil && !s.stopped {
+			announce := s.endedAt == nil && !s.stopped
+			if announce {
 				// Not our doing and the child still runs: capture is blind from here on.
 				s.lost = true
 				if s.reason == "" {
@@ -465,6 +469,9 @@ func (s *Session) choresLoop(client *cdp.Client) {
 				}
 			}
 			s.mu.Unlock()
+			if announce {
+				s.pub.PublishStatus(s.Summary())
+			}
 		}
 	}
 }
@@ -494,6 +501,9 @@ func errText(err error) string {
 // finish records the exit once the child has exited and the inspector has delivered what it had.
 func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 	<-c.exited
+	if c.record != "" {
+		os.Remove(c.record) // nothing of the tree is left to reap after a restart, or it is the user's
+	}
 	// Readers end at EOF; a grandchild holding the pipes is cut off after drainWait.
 	deadline := time.Now().Add(drainWait)
 	c.stdout.SetReadDeadline(deadline)

@@ -73,6 +73,13 @@ func (a *app) httpErrorOf(r *http.Request, err error) *httpError {
 	case errors.Is(err, engine.ErrLocationTaken):
 		he = newError(http.StatusConflict, "location_taken", err.Error(),
 			"DELETE "+debugPath(r, "breakpoints/{ref}")+" first, or use another column (file:line:col)")
+	case errors.Is(err, engine.ErrInspectorTimeout):
+		he = newError(http.StatusGatewayTimeout, "inspector_timeout", err.Error(),
+			"the session is still there and the call may succeed later: retry, GET "+debugPath(r, "state")+
+				" once the program answers, or POST /api/trace/stop to end it (POST "+debugPath(r, "kill-execution")+" cannot reach a frozen process)")
+	case errors.Is(err, engine.ErrInspectorLost):
+		he = newError(http.StatusConflict, "inspector_lost", err.Error(),
+			"the program runs on, but no debugger call can reach it (its stdout and stderr are still captured): POST /api/trace/stop ends it")
 	case errors.Is(err, engine.ErrFinished):
 		he = newError(http.StatusConflict, "finished", err.Error(), "the program has ended; start a new session")
 	case errors.Is(err, engine.ErrTooMany):

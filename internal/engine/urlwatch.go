@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// A urlRegex breakpoint is matched here, not by V8: V8 runs a breakpoint's urlRegex with its
+// backtracking engine on the program's main thread, against every script URL, and a regex such
+// as (a+)+$ against a long path never ends, freezing the program and every later call. Go's
+// RE2 is linear. V8 gets an alternation of the exact URLs matched, which it matches in linear
+// time, and the source map gate (mapbind.go) stops each file script as it loads, so that one
+// the regex matches is added before it runs.
+
+// neverURL is a JavaScript regex that matches no URL: V8's breakpoint before any script matches.
+const neverURL = `(?!)`
+
+// exactURLs is a V8 urlRegex matching exactly urls.
+func exactURLs(urls []string) string {
+	if len(urls) == 0 {
+		return neverURL
+	}
+	quoted := make([]string, len(urls))
+	for i, u := range urls {
+		quoted[i] = regexp.QuoteMeta(u)
+	}
+	return "^(?:" + strings.Join(quoted, "|") + ")$"
+}
+
+// urlsMatching lists the URLs of the loaded scripts re matches, sorted.
+func (s *Session) urlsMatching(re *regexp.Regexp) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var urls []string
+	for _, sc := range s.scripts {
+		if sc.URL != "" && re.MatchString(sc.URL) && !slices.Contains(urls, sc.URL) {
+			urls = append(urls, sc.URL)
+		}
+	}
+	slices.Sort(urls)
+	return urls
+}
+
+// rewatch adds url to each urlRegex breakpoint whose regex matches it, binding the breakpoint
+// again in V8 with the longer list (a disabled one keeps the list for when it is enabled). It
+// returns the V8 ids of those that bound right where the program stands.
+func (s *Session) rewatch(ctx context.Context, c clientCaller, url, scriptID string, line0, col0 int) (here []string) {
+	if url == "" {
+		return nil
+	}
+	s.mu.Lock()
+	var grow []*breakpoint
+	for _, bp := range s.breakpoints {
+		if bp.watch != nil && bp.watch.MatchString(url) && !slices.Contains(bp.watched, url) {
+			grow = append(grow, bp)
+		}
+	}
+	s.mu.Unlock()
+	for _, bp := range grow {
+		s.mu.Lock()
+		watched := append(slices.Clone(bp.watched), url)
+		params := make(map[string]any, len(bp.params))
+		for k, v := range bp.params {
+			params[k] = v
+		}
+		params["urlRegex"] = exactURLs(watched)
+		old := bp.v8ID
+		bp.watched, bp.params = watched, params
+		s.mu.Unlock()
+		if old == "" {
+			continue // disabled: enabling binds it with the new list
+		}
+		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": old}, nil); err != nil {
+			s.log.Debug("rebind url regex breakpoint", "session", s.id, "bp", bp.ref(), "err", err)
+			continue
+		}
+		var res setBreakpointResult
+		if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
+			s.mu.Lock()
+			bp.v8ID = ""
+			s.mu.Unlock()
+			s.log.Debug("rebind url regex breakpoint", "session", s.id, "bp", bp.ref(), "err", err)
+			continue
+		}
+		var bound []BreakpointInfo
+		s.mu.Lock()
+		bp.v8ID = res.BreakpointID
+		bp.resolved = []Frame{}
+		for _, l := range res.Locations {
+			fr := s.place("", l.ScriptID, s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
+			bp.resolved = append(bp.resolved, fr)
+			if s.scripts[l.ScriptID].URL == url {
+				bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
+			}
+			if l.ScriptID == scriptID && l.LineNumber == line0 && l.ColumnNumber == col0 {
+				here = append(here, res.BreakpointID)
+			}
+		}
+		s.mu.Unlock()
+		for i := range bound {
+			s.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
+		}
+	}
+	return here
+}
