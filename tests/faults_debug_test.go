@@ -45,7 +45,7 @@ func wantTimeout(t *testing.T, what string, status int, raw []byte) {
 // answers 504 inspector_timeout within its bound, and the session works again once it thaws.
 func TestDebugFrozenProgramAnswersInTime(t *testing.T) {
 	h := newHarness(t, withInspectorTimeout)
-	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: []string{"debugme.js:7"}})
+	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7")})
 	h.waitPaused(s.ID, 0)
 	if err := syscall.Kill(s.PID, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
