@@ -116,6 +116,8 @@ type ScriptInfo struct {
 	Sources []string `json:"sources,omitempty"`
 	// Internal marks node's own scripts (node: URLs and scripts without a URL).
 	Internal bool `json:"internal,omitempty"`
+	// FailedToParse marks a script V8 could not compile (a syntax error): it never ran.
+	FailedToParse bool `json:"failedToParse,omitempty"`
 }
 
 // ConsoleInfo is one console API call. Text joins the arguments' previews as node prints them.

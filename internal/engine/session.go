@@ -50,6 +50,7 @@ type Session struct {
 	client      *cdp.Client
 	mainContext int
 	scripts     map[string]ScriptInfo // scriptId -> what scriptParsed said of it
+	syntax      syntaxState           // a syntax error's file and line (syntaxsite.go)
 	ws          Workspace             // where source files and map files may be read from
 	maps        *sessionMaps          // source maps by script, loaded on first use (own lock)
 
@@ -182,6 +183,11 @@ func (s *Session) output(kind Kind, line string) {
 		return
 	}
 	s.record(Event{Kind: kind, Output: &OutputInfo{Text: capText(line, s.stringCap)}})
+	if kind == KindStderr {
+		if info := s.syntaxOutput(line); info != nil {
+			s.record(Event{Kind: KindException, Exception: info})
+		}
+	}
 }
 
 // onEvent turns inspector notifications into events. It runs on the CDP dispatcher goroutine and
@@ -227,6 +233,11 @@ func (s *Session) onEvent(ev cdp.Event) {
 		s.mu.Unlock()
 		s.maps.noteScript(p.ScriptID, p.URL, p.SourceMapURL, p.Hash)
 		s.record(Event{Kind: KindScript, Script: &info})
+	case "Debugger.scriptFailedToParse":
+		var p scriptParsed
+		if json.Unmarshal(ev.Params, &p) == nil {
+			s.noteFailedParse(&p)
+		}
 	case "Runtime.consoleAPICalled":
 		var p consoleAPICalled
 		if json.Unmarshal(ev.Params, &p) != nil {
@@ -242,7 +253,9 @@ func (s *Session) onEvent(ev cdp.Event) {
 		if json.Unmarshal(ev.Params, &p) != nil {
 			return
 		}
-		s.record(Event{Kind: KindException, Exception: s.exceptionInfo(&p)})
+		if info := s.holdSyntaxError(s.exceptionInfo(&p)); info != nil {
+			s.record(Event{Kind: KindException, Exception: info})
+		}
 	case "Debugger.paused":
 		var p debuggerPaused
 		if json.Unmarshal(ev.Params, &p) != nil {
@@ -371,22 +384,24 @@ func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 		Stack:     s.framesOf(d.StackTrace),
 		Rejection: strings.Contains(d.Text, "in promise"),
 	}
+	// node names an uncaught exception's script by its path, and its column can fall before the
+	// statement (one before the stack's): the top frame, in the same script and line, is exact
+	// and spells the URL as every frame does.
 	url, scriptID, line0, col0 := d.URL, d.ScriptID, d.LineNumber, d.ColumnNumber
-	if url == "" && len(info.Stack) > 0 {
-		top := d.StackTrace.CallFrames[0]
-		url, scriptID, line0, col0 = top.URL, top.ScriptID, top.LineNumber, top.ColumnNumber
+	if scriptID == "" && url != "" {
+		scriptID, _ = s.scriptFor(url)
+	}
+	if st := d.StackTrace; st != nil && len(st.CallFrames) > 0 {
+		top := st.CallFrames[0]
+		if url == "" || (top.ScriptID == scriptID && top.LineNumber == line0) {
+			url, scriptID, line0, col0 = top.URL, top.ScriptID, top.LineNumber, top.ColumnNumber
+		}
+	}
+	if u := s.scriptURL(scriptID); u != "" {
+		url = u
 	}
 	if url != "" {
-		if scriptID == "" { // node reports an uncaught exception by its script's path alone
-			scriptID, _ = s.scriptFor(url)
-		}
 		loc := s.place("", scriptID, url, line0, col0)
-		if top := d.StackTrace; loc.Generated != nil && len(info.Stack) > 0 &&
-			top.CallFrames[0].ScriptID == scriptID && top.CallFrames[0].LineNumber == line0 {
-			// node's column for an uncaught throw can fall before the statement, where a map
-			// gives the line before; the top frame's position is exact
-			loc = info.Stack[0]
-		}
 		info.URL, info.File, info.Line, info.Column, info.Generated = loc.URL, loc.File, loc.Line, loc.Column, loc.Generated
 	}
 	message := d.Text
@@ -395,12 +410,9 @@ func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 		value := formatRemote(*o)
 		if o.Subtype == "error" {
 			value, message = errorMessage(o.ClassName, o.Description)
-			// A SyntaxError is thrown by node's loader; its description starts with the user's
-			// "file:line", which is the location worth showing.
+			// A SyntaxError is thrown by node's loader: the user's file is the place worth showing.
 			if info.File == "" || InternalURL(info.URL) {
-				if path, line, ok := pathLine(firstLine(o.Description)); ok {
-					info.URL, info.File, info.Line, info.Column = path, fileOf(path, s.cwd), line, 0
-				}
+				s.syntaxSite(d, o, info)
 			}
 		} else {
 			message = value
@@ -511,6 +523,9 @@ func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 		case <-client.Done():
 		case <-time.After(drainWait):
 		}
+	}
+	if info := s.releaseSyntax(); info != nil {
+		s.record(Event{Kind: KindException, Exception: info})
 	}
 	// The final state is set before the exit event is stored, so whoever sees that event (a
 	// wait, a subscriber) reads a finished summary.
