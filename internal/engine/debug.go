@@ -149,6 +149,9 @@ func (s *Session) liveClient() (clientCaller, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.endedAt != nil || s.client == nil {
+		if s.restartedAs != "" {
+			return nil, fmt.Errorf("%w: %s, restarted as %s", ErrFinished, s.id, s.restartedAs)
+		}
 		return nil, fmt.Errorf("%w: %s", ErrFinished, s.id)
 	}
 	return s.client, nil
@@ -508,7 +511,13 @@ func (s *Session) SetPauseOnExceptions(ctx context.Context, mode string) error {
 	if err != nil {
 		return err
 	}
-	return setPauseOnExceptions(ctx, c, mode)
+	if err := setPauseOnExceptions(ctx, c, mode); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.exceptionMode = mode // a restart carries it over
+	s.mu.Unlock()
+	return nil
 }
 
 func setPauseOnExceptions(ctx context.Context, c clientCaller, mode string) error {

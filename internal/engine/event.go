@@ -215,6 +215,10 @@ type Summary struct {
 	MaxEvents int          `json:"maxEvents"`
 	StartedAt time.Time    `json:"startedAt"`
 	EndedAt   *time.Time   `json:"endedAt,omitempty"`
+	// RestartOf is the session this one re-ran (POST restart); RestartedAs the one that re-ran
+	// this one, which took its name.
+	RestartOf   string `json:"restartOf,omitempty"`
+	RestartedAs string `json:"restartedAs,omitempty"`
 }
 
 // BreakpointInfo is where V8 bound a breakpoint or logpoint once a matching script loaded

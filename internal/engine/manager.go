@@ -33,6 +33,8 @@ type StartRequest struct {
 	Breakpoints       []BreakpointSpec // debug: set before the program runs
 	// SourceMaps switches source mapping; nil means on. Off, every position is the generated one.
 	SourceMaps *bool
+
+	carry *carried // a restart's debugger settings (relaunch.go)
 }
 
 // Manager owns every session: it launches them, retains at most MaxSessions and ends them all at
@@ -44,6 +46,9 @@ type Manager struct {
 	nodeVersion string
 	pub         Publisher
 	log         *slog.Logger
+
+	featuresOnce sync.Once
+	features     NodeFeatures // probed on first use (nodefeatures.go)
 
 	mu       sync.Mutex // guards the fields below
 	sessions []*Session // oldest first
@@ -223,6 +228,7 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		heapLimits:   heapLimits{dir: m.cfg.DataDir, maxBytes: m.cfg.MaxHeapDiskBytes},
 		pauseOnStart: req.PauseOnStart,
 		done:         make(chan struct{}),
+		req:          req,
 	}
 	s.store = newStore(maxEvents, func(ev Event) { m.pub.PublishEvent(s.id, ev) })
 	m.sessions = append(m.sessions, s)
@@ -411,6 +417,9 @@ func (s *Session) prepare(ctx context.Context, c *cdp.Client, req StartRequest) 
 		if _, err := s.setBreakpoint(ctx, c, spec); err != nil {
 			return err
 		}
+	}
+	if req.carry != nil {
+		return s.applyCarry(ctx, c, req.carry)
 	}
 	return nil
 }

@@ -92,6 +92,13 @@ type Session struct {
 	// attached is set, under mu, for a session on a process traced did not spawn (attach.go):
 	// it has no child, and a stop detaches instead of killing.
 	attached *attachment
+
+	// Restarts (relaunch.go): the request it was started with, the exception mode set since,
+	// and the sessions it replaced and was replaced by; under mu.
+	req           StartRequest
+	exceptionMode string
+	restartOf     string
+	restartedAs   string
 }
 
 // ID is the session's id.
@@ -109,6 +116,7 @@ func (s *Session) Summary() Summary {
 		ID: s.id, Name: s.name, Mode: s.mode, Status: s.status, Target: s.target, Args: s.args, Cwd: s.cwd,
 		Error: s.reason, Counts: counts, Events: retained, Dropped: dropped, LastSeq: last,
 		MaxEvents: s.store.max, StartedAt: s.startedAt, EndedAt: s.endedAt,
+		RestartOf: s.restartOf, RestartedAs: s.restartedAs,
 	}
 	if s.child != nil {
 		sum.PID = s.child.pid
