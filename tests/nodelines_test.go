@@ -81,3 +81,31 @@ func TestExceptionPlaceAgreesWithStack(t *testing.T) {
 		t.Fatalf("exception at %s %d:%d, its top frame at %s %d:%d", x.URL, x.Line, x.Column, top.URL, top.Line, top.Column)
 	}
 }
+
+// TestNativeTypeScript: node 22.18+ runs a .ts file itself (types erased, no source map). A
+// breakpoint on it set before it loads binds by its URL and stops there, and the source shown
+// is the file as written, not the erased text node runs.
+func TestNativeTypeScript(t *testing.T) {
+	h := newHarness(t)
+	if h.nodeFeatures().TypeScript == "" {
+		t.Skip("this node does not run TypeScript itself")
+	}
+	s := h.debug(api.StartRequest{Target: "native/order.ts", Breakpoints: []string{"native/order.ts:5"}})
+	st, _ := h.waitPaused(s.ID, 0)
+	wantPausedIn(t, st, "native/order.ts", "total", 5)
+	own := strings.Split(readFile(t, filepath.Join("testdata", "native", "order.ts")), "\n")
+	for _, l := range st.Source {
+		if l.Text != own[l.Line-1] {
+			t.Fatalf("source line %d %q, want the file's %q", l.Line, l.Text, own[l.Line-1])
+		}
+	}
+	var bps api.BreakpointsResponse
+	h.get(s.ID, "breakpoints", &bps)
+	if len(bps.Breakpoints) != 1 || bps.Breakpoints[0].Pending || len(bps.Breakpoints[0].Resolved) == 0 ||
+		bps.Breakpoints[0].Resolved[0].File != "native/order.ts" || bps.Breakpoints[0].Resolved[0].Line != 5 {
+		t.Fatalf("breakpoints %+v, want bound at native/order.ts:5", bps.Breakpoints)
+	}
+	if v := h.eval(s.ID, "sum", 0); v.Value != "6" {
+		t.Fatalf("sum = %+v, want 6", v)
+	}
+}

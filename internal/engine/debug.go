@@ -488,7 +488,7 @@ func (s *Session) source(ctx context.Context, c clientCaller, scriptID string) (
 	if err := c.Call(ctx, "Debugger.getScriptSource", map[string]any{"scriptId": scriptID}, &res); err != nil {
 		return nil, err
 	}
-	return s.keepLines(scriptID, res.ScriptSource), nil
+	return s.keepLines(scriptID, s.ownText(scriptID, res.ScriptSource)), nil
 }
 
 // keepLines splits a source into capped lines (at most maxSourceBytes of it) and keeps them
