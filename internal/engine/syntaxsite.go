@@ -99,24 +99,29 @@ func (s *Session) holdSyntaxError(info *ExceptionInfo) *ExceptionInfo {
 }
 
 // syntaxOutput follows stderr for node's arrow; it returns a held exception its line completed.
+// Once a file failed to parse, only an arrow naming that file starts over: a line the program
+// printed before cannot take its place.
 func (s *Session) syntaxOutput(line string) *ExceptionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a := &s.syntax.arrow
-	switch {
-	case a.rest == 2: // the source line
+	want := ""
+	if fp := s.syntax.failed; fp != nil {
+		want = fileOf(fp.info.URL, "")
+	}
+	if path, n, ok := pathLine(line); ok && (path == want || (want == "" && a.rest == 0)) {
+		*a = arrow{path: path, line: n, rest: 2}
+		return nil
+	}
+	switch a.rest {
+	case 2: // the source line
 		a.rest = 1
-	case a.rest == 1: // the caret line
+		return nil
+	case 1: // the caret line
 		if i := strings.IndexByte(line, '^'); i >= 0 && strings.TrimLeft(line[:i], " ") == "" {
 			a.column = i + 1
 		}
 		a.rest = 0
-	default:
-		path, n, ok := pathLine(line)
-		if !ok {
-			return nil
-		}
-		*a = arrow{path: path, line: n, rest: 2}
 	}
 	return s.matchArrow()
 }

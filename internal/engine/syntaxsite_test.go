@@ -35,3 +35,40 @@ func TestPreviewPropKeepsTheHead(t *testing.T) {
 		t.Fatalf("nil preview: %q", got)
 	}
 }
+
+// TestSyntaxArrowEitherOrder: a held syntax error gets its line from node's arrow on stderr,
+// whether the arrow comes before or after the exception, and a look-alike line the program
+// printed first does not take its place.
+func TestSyntaxArrowEitherOrder(t *testing.T) {
+	arrowLines := []string{"/w/bad.js:3", "const b = a +* 2;", "             ^", "", "SyntaxError: Unexpected token '*'"}
+	for _, stderrFirst := range []bool{true, false} {
+		s := &Session{cwd: "/w", child: &child{}}
+		s.syntax.failed = &failedParse{info: ScriptInfo{URL: "file:///w/bad.js"}}
+		var got *ExceptionInfo
+		feed := func() {
+			for _, l := range append([]string{"/w/other.js:9"}, arrowLines...) {
+				if info := s.syntaxOutput(l); info != nil {
+					got = info
+				}
+			}
+		}
+		if stderrFirst {
+			feed()
+		}
+		if info := s.holdSyntaxError(&ExceptionInfo{URL: "file:///w/bad.js", File: "bad.js"}); info != nil {
+			got = info
+		}
+		if !stderrFirst {
+			if got != nil {
+				t.Fatalf("exception recorded before its line: %+v", got)
+			}
+			feed()
+		}
+		if got == nil || got.Line != 3 || got.Column != 14 {
+			t.Fatalf("stderr first %v: %+v, want bad.js 3:14", stderrFirst, got)
+		}
+		if s.releaseSyntax() != nil {
+			t.Fatalf("stderr first %v: the exception was held twice", stderrFirst)
+		}
+	}
+}
