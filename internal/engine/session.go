@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -595,17 +593,4 @@ func errorMessage(class, desc string) (value, message string) {
 		}
 	}
 	return lines[0], lines[0]
-}
-
-// pathLine parses "/abs/path.js:12" as printed by node above a SyntaxError.
-func pathLine(s string) (string, int, bool) {
-	i := strings.LastIndexByte(s, ':')
-	if i <= 0 || !filepath.IsAbs(s[:i]) {
-		return "", 0, false
-	}
-	n, err := strconv.Atoi(s[i+1:])
-	if err != nil || n < 1 {
-		return "", 0, false
-	}
-	return s[:i], n, true
 }

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -184,4 +186,17 @@ func previewProp(p *objectPreview, name string) string {
 		}
 	}
 	return ""
+}
+
+// pathLine parses "/abs/path.js:12" as printed by node above a SyntaxError.
+func pathLine(s string) (string, int, bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i <= 0 || !filepath.IsAbs(s[:i]) {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(s[i+1:])
+	if err != nil || n < 1 {
+		return "", 0, false
+	}
+	return s[:i], n, true
 }
