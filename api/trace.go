@@ -23,6 +23,8 @@ type NodeInfo struct {
 	Found   bool   `json:"found"`
 	Path    string `json:"path,omitempty"`
 	Version string `json:"version,omitempty"`
+	// Features are what this node line can do (probed once); absent without a node.
+	Features *NodeFeatures `json:"features,omitempty"`
 }
 
 // Limits are the caps in force.

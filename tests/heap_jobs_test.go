@@ -52,7 +52,7 @@ func resultAs[T any](t *testing.T, job api.JobResponse) T {
 // summary the 201 would have given. An unknown job answers 404 with a hint.
 func TestDebugHeapSnapshotJob(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "leak.js"})
+	s := h.leak()
 	h.eval(s.ID, "grow(200000)", 0)
 	one := int64(1)
 	job := h.startJob(s.ID, "heap/snapshot", api.SnapshotRequest{Tag: "big", WaitMs: &one})
@@ -109,7 +109,7 @@ func TestDebugHeapSnapshotJob(t *testing.T) {
 // ends with it: failed with code finished (or done, had it won the race), never left running.
 func TestDebugHeapJobEndsWithSession(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "leak.js"})
+	s := h.leak()
 	h.eval(s.ID, "grow(200000)", 0)
 	one := int64(1)
 	job := h.startJob(s.ID, "heap/snapshot", api.SnapshotRequest{WaitMs: &one})
@@ -129,7 +129,7 @@ func TestDebugHeapJobEndsWithSession(t *testing.T) {
 // carries the allocation traces. A stop without a start is 409 not_started.
 func TestDebugHeapTracking(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "leak.js"})
+	s := h.leak()
 	stop := h.request("POST", "/api/debug/"+s.ID+"/heap/tracking/stop", api.TrackingStopRequest{})
 	if e := h.errorOf(stop, http.StatusConflict); e.Code != "not_started" || !strings.Contains(e.Hint, "heap/tracking/start") {
 		t.Fatalf("stop before a start: %+v", e)

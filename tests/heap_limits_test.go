@@ -49,7 +49,7 @@ func (h *harness) snapshot(id string, req api.SnapshotRequest) api.SnapshotInfo 
 func TestDebugHeapSnapshotDelete(t *testing.T) {
 	dir := t.TempDir()
 	h := newHarness(t, withHeapDisk(dir, 1<<30))
-	s := h.debug(api.StartRequest{Target: "leak.js"})
+	s := h.leak()
 	hs1 := h.snapshot(s.ID, api.SnapshotRequest{Tag: "first"})
 	if files := heapFiles(t, dir); !slices.Equal(files, []string{"hs1.heapsnapshot"}) {
 		t.Fatalf("files under the data dir %v, want hs1's", files)
@@ -93,7 +93,7 @@ func TestDebugHeapSnapshotDelete(t *testing.T) {
 func TestDebugHeapDiskCap(t *testing.T) {
 	// One snapshot's size, measured in a session of its own under the default cap.
 	probe := newHarness(t, withHeapDisk(t.TempDir(), 0))
-	one := probe.snapshot(probe.debug(api.StartRequest{Target: "leak.js"}).ID, api.SnapshotRequest{}).Bytes
+	one := probe.snapshot(probe.leak().ID, api.SnapshotRequest{}).Bytes
 
 	dir := t.TempDir()
 	limit := one + one/2
@@ -103,7 +103,7 @@ func TestDebugHeapDiskCap(t *testing.T) {
 	if st.Limits.MaxHeapDiskBytes != limit {
 		t.Fatalf("status limits %+v, want maxHeapDiskBytes %d", st.Limits, limit)
 	}
-	s := h.debug(api.StartRequest{Target: "leak.js"})
+	s := h.leak()
 	h.snapshot(s.ID, api.SnapshotRequest{})
 	e := h.errorOf(h.request("POST", "/api/debug/"+s.ID+"/heap/snapshot", api.SnapshotRequest{}), http.StatusConflict)
 	if e.Code != "disk_cap" || !strings.Contains(e.Hint, "DELETE /api/debug/"+s.ID+"/heap/snapshots/hs1") {
@@ -119,7 +119,7 @@ func TestDebugHeapDiskCap(t *testing.T) {
 
 	tinyDir := t.TempDir()
 	tiny := newHarness(t, withHeapDisk(tinyDir, 64<<10))
-	ts := tiny.debug(api.StartRequest{Target: "leak.js"})
+	ts := tiny.leak()
 	e = tiny.errorOf(tiny.request("POST", "/api/debug/"+ts.ID+"/heap/snapshot", api.SnapshotRequest{}), http.StatusConflict)
 	if e.Code != "disk_cap" || !strings.Contains(e.Message, "file is removed") || !strings.Contains(e.Hint, "--max-heap-disk") {
 		t.Fatalf("snapshot past a tiny cap: %+v", e)
@@ -133,7 +133,7 @@ func TestDebugHeapDiskCap(t *testing.T) {
 // dozen events at most, the last one finished, all naming the snapshot they are for.
 func TestDebugHeapSnapshotProgress(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "leak.js"})
+	s := h.leak()
 	h.eval(s.ID, "grow(50000)", 0)
 	h.snapshot(s.ID, api.SnapshotRequest{})
 	evs := h.trace(s.ID, "progress").Events

@@ -10,12 +10,23 @@ import (
 	"traced/api"
 )
 
+// leak starts the leak fixture in debug mode and waits until it says grow is defined: a start
+// answers once the program runs, and an eval sent at once can land before its last line.
+func (h *harness) leak() api.Summary {
+	h.t.Helper()
+	s := h.debug(api.StartRequest{Target: "leak.js"})
+	if w := h.waitFor(s.ID, 0, "console"); w.Event == nil || w.Event.Console.Text.Value != "ready" {
+		h.t.Fatalf("leak.js did not say ready: %+v", w)
+	}
+	return s
+}
+
 // TestDebugHeapSnapshotDiff: two snapshots around a leak of 1000 LeakyThing objects; the diff
 // puts LeakyThing first with a count delta of 1000, and a snapshot downloads as the standard
 // .heapsnapshot JSON.
 func TestDebugHeapSnapshotDiff(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "leak.js"})
+	s := h.leak()
 	var usage api.HeapUsage
 	h.get(s.ID, "heap/usage", &usage)
 	if usage.Used <= 0 || usage.Total < usage.Used {
@@ -150,7 +161,7 @@ func TestDebugCoverage(t *testing.T) {
 // grow) at the top allocation site, with a stack that names the caller.
 func TestDebugHeapSampling(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "leak.js"})
+	s := h.leak()
 	h.post(s.ID, "heap/sampling/start", api.SamplingStartRequest{IntervalBytes: 1024}, nil)
 	h.eval(s.ID, "grow(20000)", 0)
 	var res api.HeapSampling

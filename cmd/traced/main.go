@@ -16,6 +16,7 @@ Usage:
   traced [serve] [flags]          serve the REST + WebSocket API on loopback
   traced run [flags] <script> [args...]
                                   trace one program here, print its events, exit with its code
+  traced --version [--node path]  traced's version, the node it runs and that node's features
   traced <command> --help         flags of a command
 `
 
@@ -24,6 +25,8 @@ func main() {
 	cmd := "serve"
 	if len(args) > 0 && (args[0] == "serve" || args[0] == "run") {
 		cmd, args = args[0], args[1:]
+	} else if len(args) > 0 && isVersion(args[0]) {
+		os.Exit(printVersion(args[1:], os.Stdout))
 	} else if len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
 		fmt.Print(usage)
 		return

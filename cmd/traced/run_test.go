@@ -147,6 +147,8 @@ func TestHelp(t *testing.T) {
 		{args: []string{"help"}, stdout: "traced run [flags] <script>"},
 		{args: []string{"run", "--help"}, stderr: "-json"},
 		{args: []string{"serve", "--help"}, stderr: "-allow-remote"},
+		{args: []string{"--version"}, stdout: "traced " + version + "\nnode"},
+		{args: []string{"version"}, stdout: "live edit (hotpatch): "},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -153,6 +153,9 @@ func (s *Session) liveClient() (clientCaller, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.endedAt != nil || s.client == nil {
+		if s.restartedAs != "" {
+			return nil, fmt.Errorf("%w: %s, restarted as %s", ErrFinished, s.id, s.restartedAs)
+		}
 		return nil, fmt.Errorf("%w: %s", ErrFinished, s.id)
 	}
 	if s.lost {
@@ -516,7 +519,7 @@ func (s *Session) source(ctx context.Context, c clientCaller, scriptID string) (
 	if err := c.Call(ctx, "Debugger.getScriptSource", map[string]any{"scriptId": scriptID}, &res); err != nil {
 		return nil, err
 	}
-	return s.keepLines(scriptID, res.ScriptSource), nil
+	return s.keepLines(scriptID, s.ownText(scriptID, res.ScriptSource)), nil
 }
 
 // keepLines splits a source into capped lines (at most maxSourceBytes of it) and keeps them
@@ -539,7 +542,13 @@ func (s *Session) SetPauseOnExceptions(ctx context.Context, mode string) error {
 	if err != nil {
 		return err
 	}
-	return setPauseOnExceptions(ctx, c, mode)
+	if err := setPauseOnExceptions(ctx, c, mode); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.exceptionMode = mode // a restart carries it over
+	s.mu.Unlock()
+	return nil
 }
 
 func setPauseOnExceptions(ctx context.Context, c clientCaller, mode string) error {

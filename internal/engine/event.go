@@ -116,6 +116,8 @@ type ScriptInfo struct {
 	Sources []string `json:"sources,omitempty"`
 	// Internal marks node's own scripts (node: URLs and scripts without a URL).
 	Internal bool `json:"internal,omitempty"`
+	// FailedToParse marks a script V8 could not compile (a syntax error): it never ran.
+	FailedToParse bool `json:"failedToParse,omitempty"`
 }
 
 // ConsoleInfo is one console API call. Text joins the arguments' previews as node prints them.
@@ -217,6 +219,11 @@ type Summary struct {
 	// InspectorLost: the inspector connection ended while the program runs on (it closed its
 	// inspector): stdout and stderr are still captured, debugger calls answer inspector_lost.
 	InspectorLost bool `json:"inspectorLost,omitempty"`
+
+	// RestartOf is the session this one re-ran (POST restart); RestartedAs the one that re-ran
+	// this one, which took its name.
+	RestartOf   string `json:"restartOf,omitempty"`
+	RestartedAs string `json:"restartedAs,omitempty"`
 }
 
 // BreakpointInfo is where V8 bound a breakpoint or logpoint once a matching script loaded

@@ -82,6 +82,9 @@ func (s *Session) Hotpatch(ctx context.Context, ws Workspace, file string, dryRu
 	err = c.Call(ctx, "Debugger.setScriptSource", map[string]any{
 		"scriptId": scriptID, "scriptSource": string(src), "dryRun": dryRun, "allowTopFrameEditing": true,
 	}, &res)
+	if liveEditGone(err) {
+		return HotpatchResult{}, fmt.Errorf("%w: hotpatch %s: V8 answered %v", ErrNoLiveEdit, file, err)
+	}
 	if err != nil {
 		return HotpatchResult{}, fmt.Errorf("hotpatch %s: %w", file, err)
 	}

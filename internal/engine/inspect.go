@@ -766,6 +766,16 @@ func (s *Session) scriptFor(file string) (string, bool) {
 	return best, best != ""
 }
 
+// scriptURL is the URL node gave a script when it parsed it ("" for an unknown id).
+func (s *Session) scriptURL(id string) string {
+	if id == "" {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.scripts[id].URL
+}
+
 // SourceSpec asks for source: of the paused frame or of a file, around a line or whole.
 type SourceSpec struct {
 	File  string // "" : the script of the paused frame

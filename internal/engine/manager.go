@@ -34,6 +34,8 @@ type StartRequest struct {
 	Logpoints         []LogpointSpec   // debug: set before the program runs, after the breakpoints
 	// SourceMaps switches source mapping; nil means on. Off, every position is the generated one.
 	SourceMaps *bool
+
+	carry *carried // a restart's debugger settings (relaunch.go)
 }
 
 // Manager owns every session: it launches them, retains at most MaxSessions and ends them all at
@@ -45,6 +47,9 @@ type Manager struct {
 	nodeVersion string
 	pub         Publisher
 	log         *slog.Logger
+
+	featuresOnce sync.Once
+	features     NodeFeatures // probed on first use (nodefeatures.go)
 
 	mu       sync.Mutex // guards the fields below
 	sessions []*Session // oldest first
@@ -241,6 +246,7 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		callBound:    m.cfg.InspectorTimeout,
 		pauseOnStart: req.PauseOnStart,
 		done:         make(chan struct{}),
+		req:          req,
 	}
 	s.store = newStore(maxEvents, func(ev Event) { m.pub.PublishEvent(s.id, ev) })
 	m.sessions = append(m.sessions, s)
@@ -445,6 +451,9 @@ func (s *Session) prepare(ctx context.Context, c *cdp.Client, req StartRequest) 
 		if _, err := s.setLogpoint(ctx, c, spec); err != nil {
 			return err
 		}
+	}
+	if req.carry != nil {
+		return s.applyCarry(ctx, c, req.carry)
 	}
 	return nil
 }

@@ -131,24 +131,39 @@ func (s *Session) resolvePending(ctx context.Context, c clientCaller, p *debugge
 		}
 	}
 	url := s.scripts[at.ScriptID].URL
+	itself := make([]bool, len(pending)) // the script is the breakpoint's own file (native TypeScript)
+	for i, bp := range pending {
+		itself[i] = s.runsItself(at.ScriptID, bp.orig.path)
+	}
 	s.mu.Unlock()
 	here = s.rewatch(ctx, c, url, at.ScriptID, at.LineNumber, at.ColumnNumber)
 	m := s.maps.of(at.ScriptID)
-	if len(pending) == 0 || m == nil {
+	if len(pending) == 0 || (m == nil && !slices.Contains(itself, true)) {
 		return here
 	}
-	for _, bp := range pending {
-		srcs := m.MatchSource(bp.orig.path)
-		if len(srcs) == 0 {
+	for i, bp := range pending {
+		var params map[string]any
+		switch {
+		case itself[i]: // by URL, as a file node runs as it is: it binds in later loads too
+			params = map[string]any{"urlRegex": fileURLRegex(bp.orig.path), "lineNumber": bp.orig.line - 1, "condition": bp.params["condition"]}
+			if bp.orig.col > 0 {
+				params["columnNumber"] = bp.orig.col - 1
+			}
+		case m != nil:
+			srcs := m.MatchSource(bp.orig.path)
+			if len(srcs) == 0 {
+				continue
+			}
+			gens := m.Reverse(srcs[0], bp.orig.line)
+			if len(gens) == 0 {
+				s.log.Debug("pending breakpoint line has no mapping", "session", s.id, "bp", bp.ref(), "script", url)
+				continue
+			}
+			line0, col0 := gens[0].CDP()
+			params = map[string]any{"url": url, "lineNumber": line0, "columnNumber": col0, "condition": bp.params["condition"]}
+		default:
 			continue
 		}
-		gens := m.Reverse(srcs[0], bp.orig.line)
-		if len(gens) == 0 {
-			s.log.Debug("pending breakpoint line has no mapping", "session", s.id, "bp", bp.ref(), "script", url)
-			continue
-		}
-		line0, col0 := gens[0].CDP()
-		params := map[string]any{"url": url, "lineNumber": line0, "columnNumber": col0, "condition": bp.params["condition"]}
 		var res setBreakpointResult
 		if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
 			s.log.Debug("bind pending breakpoint", "session", s.id, "bp", bp.ref(), "err", err)

@@ -69,6 +69,8 @@ type scriptParsed struct {
 	Hash               string `json:"hash"`
 	SourceMapURL       string `json:"sourceMapURL"`
 	ExecutionContextID int    `json:"executionContextId"`
+	// StackTrace is where the script was compiled from (scriptFailedToParse: node's loader).
+	StackTrace *stackTrace `json:"stackTrace,omitempty"`
 }
 
 type consoleAPICalled struct {
@@ -78,15 +80,17 @@ type consoleAPICalled struct {
 }
 
 type exceptionThrown struct {
-	ExceptionDetails struct {
-		Text         string        `json:"text"`
-		LineNumber   int           `json:"lineNumber"`   // 0-based
-		ColumnNumber int           `json:"columnNumber"` // 0-based
-		ScriptID     string        `json:"scriptId"`
-		URL          string        `json:"url"`
-		StackTrace   *stackTrace   `json:"stackTrace,omitempty"`
-		Exception    *remoteObject `json:"exception,omitempty"`
-	} `json:"exceptionDetails"`
+	ExceptionDetails exceptionDetails `json:"exceptionDetails"`
+}
+
+type exceptionDetails struct {
+	Text         string        `json:"text"`
+	LineNumber   int           `json:"lineNumber"`   // 0-based
+	ColumnNumber int           `json:"columnNumber"` // 0-based
+	ScriptID     string        `json:"scriptId"`
+	URL          string        `json:"url"`
+	StackTrace   *stackTrace   `json:"stackTrace,omitempty"`
+	Exception    *remoteObject `json:"exception,omitempty"`
 }
 
 type debuggerPaused struct {

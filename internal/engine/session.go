@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -51,6 +49,7 @@ type Session struct {
 	client      *cdp.Client
 	mainContext int
 	scripts     map[string]ScriptInfo // scriptId -> what scriptParsed said of it
+	syntax      syntaxState           // a syntax error's file and line (syntaxsite.go)
 	ws          Workspace             // where source files and map files may be read from
 	maps        *sessionMaps          // source maps by script, loaded on first use (own lock)
 
@@ -94,6 +93,13 @@ type Session struct {
 	// attached is set, under mu, for a session on a process traced did not spawn (attach.go):
 	// it has no child, and a stop detaches instead of killing.
 	attached *attachment
+
+	// Restarts (relaunch.go): the request it was started with, the exception mode set since,
+	// and the sessions it replaced and was replaced by; under mu.
+	req           StartRequest
+	exceptionMode string
+	restartOf     string
+	restartedAs   string
 }
 
 // ID is the session's id.
@@ -111,6 +117,7 @@ func (s *Session) Summary() Summary {
 		ID: s.id, Name: s.name, Mode: s.mode, Status: s.status, Target: s.target, Args: s.args, Cwd: s.cwd,
 		Error: s.reason, InspectorLost: s.lost && s.endedAt == nil, Counts: counts, Events: retained, Dropped: dropped, LastSeq: last,
 		MaxEvents: s.store.max, StartedAt: s.startedAt, EndedAt: s.endedAt,
+		RestartOf: s.restartOf, RestartedAs: s.restartedAs,
 	}
 	if s.child != nil {
 		sum.PID = s.child.pid
@@ -185,6 +192,11 @@ func (s *Session) output(kind Kind, line string) {
 		return
 	}
 	s.record(Event{Kind: kind, Output: &OutputInfo{Text: capText(line, s.stringCap)}})
+	if kind == KindStderr {
+		if info := s.syntaxOutput(line); info != nil {
+			s.record(Event{Kind: KindException, Exception: info})
+		}
+	}
 }
 
 // onEvent turns inspector notifications into events. It runs on the CDP dispatcher goroutine and
@@ -230,6 +242,11 @@ func (s *Session) onEvent(ev cdp.Event) {
 		s.mu.Unlock()
 		s.maps.noteScript(p.ScriptID, p.URL, p.SourceMapURL, p.Hash)
 		s.record(Event{Kind: KindScript, Script: &info})
+	case "Debugger.scriptFailedToParse":
+		var p scriptParsed
+		if json.Unmarshal(ev.Params, &p) == nil {
+			s.noteFailedParse(&p)
+		}
 	case "Runtime.consoleAPICalled":
 		var p consoleAPICalled
 		if json.Unmarshal(ev.Params, &p) != nil {
@@ -245,7 +262,9 @@ func (s *Session) onEvent(ev cdp.Event) {
 		if json.Unmarshal(ev.Params, &p) != nil {
 			return
 		}
-		s.record(Event{Kind: KindException, Exception: s.exceptionInfo(&p)})
+		if info := s.holdSyntaxError(s.exceptionInfo(&p)); info != nil {
+			s.record(Event{Kind: KindException, Exception: info})
+		}
 	case "Debugger.paused":
 		var p debuggerPaused
 		if json.Unmarshal(ev.Params, &p) != nil {
@@ -374,22 +393,24 @@ func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 		Stack:     s.framesOf(d.StackTrace),
 		Rejection: strings.Contains(d.Text, "in promise"),
 	}
+	// node names an uncaught exception's script by its path, and its column can fall before the
+	// statement (one before the stack's): the top frame, in the same script and line, is exact
+	// and spells the URL as every frame does.
 	url, scriptID, line0, col0 := d.URL, d.ScriptID, d.LineNumber, d.ColumnNumber
-	if url == "" && len(info.Stack) > 0 {
-		top := d.StackTrace.CallFrames[0]
-		url, scriptID, line0, col0 = top.URL, top.ScriptID, top.LineNumber, top.ColumnNumber
+	if scriptID == "" && url != "" {
+		scriptID, _ = s.scriptFor(url)
+	}
+	if st := d.StackTrace; st != nil && len(st.CallFrames) > 0 {
+		top := st.CallFrames[0]
+		if url == "" || (top.ScriptID == scriptID && top.LineNumber == line0) {
+			url, scriptID, line0, col0 = top.URL, top.ScriptID, top.LineNumber, top.ColumnNumber
+		}
+	}
+	if u := s.scriptURL(scriptID); u != "" {
+		url = u
 	}
 	if url != "" {
-		if scriptID == "" { // node reports an uncaught exception by its script's path alone
-			scriptID, _ = s.scriptFor(url)
-		}
 		loc := s.place("", scriptID, url, line0, col0)
-		if top := d.StackTrace; loc.Generated != nil && len(info.Stack) > 0 &&
-			top.CallFrames[0].ScriptID == scriptID && top.CallFrames[0].LineNumber == line0 {
-			// node's column for an uncaught throw can fall before the statement, where a map
-			// gives the line before; the top frame's position is exact
-			loc = info.Stack[0]
-		}
 		info.URL, info.File, info.Line, info.Column, info.Generated = loc.URL, loc.File, loc.Line, loc.Column, loc.Generated
 	}
 	message := d.Text
@@ -398,12 +419,9 @@ func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 		value := formatRemote(*o)
 		if o.Subtype == "error" {
 			value, message = errorMessage(o.ClassName, o.Description)
-			// A SyntaxError is thrown by node's loader; its description starts with the user's
-			// "file:line", which is the location worth showing.
+			// A SyntaxError is thrown by node's loader: the user's file is the place worth showing.
 			if info.File == "" || InternalURL(info.URL) {
-				if path, line, ok := pathLine(firstLine(o.Description)); ok {
-					info.URL, info.File, info.Line, info.Column = path, fileOf(path, s.cwd), line, 0
-				}
+				s.syntaxSite(d, o, info)
 			}
 		} else {
 			message = value
@@ -522,6 +540,9 @@ func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 		case <-time.After(drainWait):
 		}
 	}
+	if info := s.releaseSyntax(); info != nil {
+		s.record(Event{Kind: KindException, Exception: info})
+	}
 	// The final state is set before the exit event is stored, so whoever sees that event (a
 	// wait, a subscriber) reads a finished summary.
 	exit := c.exitInfo()
@@ -582,17 +603,4 @@ func errorMessage(class, desc string) (value, message string) {
 		}
 	}
 	return lines[0], lines[0]
-}
-
-// pathLine parses "/abs/path.js:12" as printed by node above a SyntaxError.
-func pathLine(s string) (string, int, bool) {
-	i := strings.LastIndexByte(s, ':')
-	if i <= 0 || !filepath.IsAbs(s[:i]) {
-		return "", 0, false
-	}
-	n, err := strconv.Atoi(s[i+1:])
-	if err != nil || n < 1 {
-		return "", 0, false
-	}
-	return s[:i], n, true
 }

@@ -347,8 +347,9 @@ func (s *Session) originalTarget(location, path string, line int) (t mappedTarge
 	return mappedTarget{}, ok, err
 }
 
-// mapsOriginal reports whether path looks like a file node cannot run itself (TypeScript and
-// other compiled languages): a breakpoint on it waits for a source map that names it.
+// mapsOriginal reports whether path looks like a compiled language's file (TypeScript and
+// others): a breakpoint on it waits for a source map that names it, or for node to run the
+// file itself (native TypeScript, nativets.go).
 func mapsOriginal(path string) bool {
 	for _, ext := range []string{".ts", ".tsx", ".mts", ".cts", ".jsx", ".coffee", ".vue", ".svelte"} {
 		if strings.HasSuffix(path, ext) {

@@ -49,6 +49,7 @@ func (a *app) mountDebug(r chi.Router) {
 	r.Delete(debugRoutes+"/blackbox", a.clearBlackbox)              // remove every blackbox pattern
 	r.Post(debugRoutes+"/async-depth", a.asyncDepth)                // how many async parents stacks record
 	r.Post(debugRoutes+"/hotpatch", a.hotpatch)                     // replace a loaded script with its file on disk
+	r.Post(debugRoutes+"/restart", a.restart)                       // run the program again, breakpoints and all
 	r.Post(debugRoutes+"/hooks", a.addHook)                         // inject a function whose calls become events
 	r.Get(debugRoutes+"/hooks", a.listHooks)                        // the injected hooks
 	r.Post(debugRoutes+"/logpoints", a.setLogpoint)                 // set a logpoint: a line that emits an event, never pauses

@@ -255,6 +255,8 @@ func (a *app) hotpatch(w http.ResponseWriter, r *http.Request) {
 				a.cfg.Engine.Workspace().Root())
 			e.code = "bad_file"
 			return nil, e
+		case errors.Is(err, engine.ErrNoLiveEdit):
+			return nil, noLiveEdit(r, err)
 		case err != nil:
 			return nil, loadedError(r, err)
 		}

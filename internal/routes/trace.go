@@ -25,10 +25,15 @@ const (
 
 func (a *app) status(w http.ResponseWriter, r *http.Request) {
 	c := a.cfg.Engine.Capabilities()
+	node := api.NodeInfo{Found: c.NodeVersion != "", Path: c.Config.NodePath, Version: c.NodeVersion}
+	if node.Found {
+		f := a.cfg.Engine.NodeFeatures()
+		node.Features = &api.NodeFeatures{LiveEdit: f.LiveEdit, TypeScript: f.TypeScript}
+	}
 	writeJSON(w, http.StatusOK, api.StatusResponse{
 		Service: "traced",
 		Version: a.cfg.Version,
-		Node:    api.NodeInfo{Found: c.NodeVersion != "", Path: c.Config.NodePath, Version: c.NodeVersion},
+		Node:    node,
 		Replay:  "timeline",
 		Modes:   []string{api.ModeTrace, api.ModeDebug},
 		Auth:    a.cfg.Token != "",

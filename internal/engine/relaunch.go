@@ -1,0 +1,192 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrNotRestartable: the session was not started by traced (attached), so there is no start
+// request to run again.
+var ErrNotRestartable = errors.New("session cannot be restarted")
+
+// carried is what a restart takes over from the session it replaces, set before the new
+// program runs (prepare).
+type carried struct {
+	breakpoints []carriedBreakpoint
+	logpoints   []LogpointSpec
+	blackbox    []string
+	exceptions  string // pause-on-exceptions mode
+	asyncDepth  int
+}
+
+type carriedBreakpoint struct {
+	spec    BreakpointSpec
+	enabled bool
+}
+
+// Restarted is a restart's outcome: the new session, the one it replaced, and what could not
+// be carried over (function breakpoints: their function exists only once the program runs).
+type Restarted struct {
+	Session    *Session
+	Previous   string   // the replaced session's id
+	NotCarried []string // refs of breakpoints not set again, with why
+}
+
+// Restart runs a debug session's program again: the same start request (target, args, cwd,
+// env, node flags, limits), with the session's breakpoints, logpoints, blackbox patterns,
+// pause-on-exceptions mode and async depth as they are now. The old session is stopped if it
+// still runs and gives up its name, which the new session takes; the old one stays listed
+// under its id, its summary naming the new one (restartedAs). It is what live edit was for,
+// on every node: edit the file, restart, see the fix.
+func (m *Manager) Restart(ctx context.Context, idOrName string) (Restarted, error) {
+	old, err := m.Get(idOrName)
+	if err != nil {
+		return Restarted{}, err
+	}
+	if err := old.debugOnly(); err != nil {
+		return Restarted{}, err
+	}
+	old.mu.Lock()
+	attached := old.attached != nil
+	old.mu.Unlock()
+	if attached || old.req.Target == "" {
+		return Restarted{}, fmt.Errorf("%w: %s was attached to, not started by traced; start it again yourself", ErrNotRestartable, old.id)
+	}
+	carry, notCarried := old.carryOver()
+	req := old.req
+	req.Breakpoints, req.Logpoints = nil, nil // carried as they are now (enabled or not) instead
+	req.PauseOnExceptions = carry.exceptions
+	req.carry = &carry
+
+	if _, err := m.Stop(ctx, old.id); err != nil {
+		return Restarted{}, err
+	}
+	name := m.retireName(old)
+	req.Name = name
+	s, err := m.Start(ctx, req)
+	if err != nil {
+		m.restoreName(old, name)
+		return Restarted{}, fmt.Errorf("restart %s: %w", old.id, err)
+	}
+	old.mu.Lock()
+	old.restartedAs = s.id
+	old.mu.Unlock()
+	s.mu.Lock()
+	s.restartOf = old.id
+	s.mu.Unlock()
+	m.pub.PublishStatus(old.Summary())
+	return Restarted{Session: s, Previous: old.id, NotCarried: notCarried}, nil
+}
+
+// retireName takes a session's name away (under both locks: Get reads names under m.mu,
+// Summary under s.mu) and returns it.
+func (m *Manager) retireName(s *Session) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	name := s.name
+	s.name = ""
+	return name
+}
+
+// restoreName gives a name back after a failed restart, unless another session took it.
+func (m *Manager) restoreName(s *Session, name string) {
+	if name == "" {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, x := range m.sessions {
+		if x.name == name {
+			return
+		}
+	}
+	s.mu.Lock()
+	s.name = name
+	s.mu.Unlock()
+}
+
+// carryOver lists the session's debugger settings as specs to set again.
+func (s *Session) carryOver() (carried, []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := carried{blackbox: append([]string(nil), s.blackbox...), exceptions: s.req.PauseOnExceptions, asyncDepth: s.asyncDepth}
+	if s.exceptionMode != "" {
+		c.exceptions = s.exceptionMode
+	}
+	var not []string
+	for _, bp := range s.breakpoints {
+		switch {
+		case bp.log != nil:
+			l := bp.log
+			c.logpoints = append(c.logpoints, LogpointSpec{Location: l.Location, Template: l.Template, Condition: l.Condition, Max: l.Max})
+		case bp.Function != "":
+			not = append(not, bp.Ref+" (a function breakpoint: set it again once the function exists)")
+		case bp.URLRegex != "":
+			spec := BreakpointSpec{URLRegex: bp.URLRegex, Condition: bp.Condition, HitCount: bp.HitCount}
+			spec.Line, _ = bp.params["lineNumber"].(int)
+			spec.Line++
+			if col, ok := bp.params["columnNumber"].(int); ok {
+				spec.Column = col + 1
+			}
+			c.breakpoints = append(c.breakpoints, carriedBreakpoint{spec: spec, enabled: bp.Enabled})
+		default:
+			spec := BreakpointSpec{Location: bp.Location, Condition: bp.Condition, HitCount: bp.HitCount}
+			c.breakpoints = append(c.breakpoints, carriedBreakpoint{spec: spec, enabled: bp.Enabled})
+		}
+	}
+	return c, not
+}
+
+// applyCarry sets what a restart carried over, before the program runs.
+func (s *Session) applyCarry(ctx context.Context, c clientCaller, carry *carried) error {
+	for _, b := range carry.breakpoints {
+		var bp Breakpoint
+		var err error
+		if b.spec.URLRegex != "" {
+			bp, err = s.setURLRegexBreakpoint(ctx, c, b.spec)
+		} else {
+			bp, err = s.setBreakpoint(ctx, c, b.spec)
+		}
+		if err != nil {
+			return err
+		}
+		if !b.enabled {
+			off := false
+			if _, err := s.ToggleBreakpoint(ctx, bp.Ref, &off); err != nil {
+				return err
+			}
+		}
+	}
+	for _, l := range carry.logpoints {
+		if _, err := s.SetLogpoint(ctx, l); err != nil {
+			return err
+		}
+	}
+	if len(carry.blackbox) > 0 {
+		if _, err := s.setBlackbox(ctx, carry.blackbox); err != nil {
+			return err
+		}
+	}
+	if carry.asyncDepth > 0 {
+		if err := s.SetAsyncCallStackDepth(ctx, carry.asyncDepth); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FirstStop is the state of a just-started debug session: paused already (at pauseOnStart or a
+// breakpoint on the first statement), else at its first pause within wait, else running.
+func (s *Session) FirstStop(ctx context.Context, wait time.Duration) (State, error) {
+	s.mu.Lock()
+	paused, next := s.paused != nil, s.nextPause
+	s.mu.Unlock()
+	if paused {
+		return s.State(ctx, 0, 0)
+	}
+	return s.awaitPause(ctx, next, wait)
+}

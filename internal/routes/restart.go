@@ -1,0 +1,49 @@
+package routes
+
+import (
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"traced/api"
+	"traced/internal/engine"
+)
+
+// restart runs a debug session's program again with its debugger settings, and answers the new
+// run's state at its first pause (or running once waitMs has passed).
+func (a *app) restart(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeValid[api.RestartRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	wait := defaultExecWait
+	if req.WaitMs != nil {
+		wait = min(time.Duration(max(*req.WaitMs, 0))*time.Millisecond, maxExecWait)
+	}
+	res, err := a.cfg.Engine.Restart(r.Context(), chi.URLParam(r, "session"))
+	if errors.Is(err, engine.ErrNotRestartable) {
+		err = newError(http.StatusConflict, "not_restartable", err.Error(),
+			"an attached process is run by you: start it again, then POST /api/debug/attach")
+	}
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	st, err := res.Session.FirstStop(r.Context(), wait)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	render(w, r, http.StatusOK, api.RestartResponse{Session: res.Session.Summary(), Previous: res.Previous,
+		State: st, NotCarried: res.NotCarried})
+}
+
+// noLiveEdit answers a hot-patch on a node without live edit: the restart does what it was for.
+func noLiveEdit(r *http.Request, err error) error {
+	return newError(http.StatusNotImplemented, "live_edit_unavailable", err.Error(),
+		"this node cannot replace running code (GET /api/trace/status: node.features.liveEdit); save the file and POST "+
+			debugPath(r, "restart")+" to run it again with the same breakpoints")
+}
