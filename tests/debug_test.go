@@ -270,8 +270,13 @@ func TestDebugBreakpointAtStart(t *testing.T) {
 	if i := local(t, st, "i"); i.Value != "1" || i.Type != "number" || i.Scope != "local" {
 		t.Fatalf("local i = %+v, want the number 1", i)
 	}
-	local(t, st, "label")
-	local(t, st, "value")
+	// Not yet declared: shown as such on every node line (22+ send them without a value, 20 as
+	// undefined), each with its ref, so refs do not shift between lines.
+	for _, name := range []string{"label", "value"} {
+		if v := local(t, st, name); v.Type != "uninitialized" || v.Value != "<uninitialized>" || v.Ref == "" {
+			t.Fatalf("local %s = %+v, want uninitialized with a ref", name, v)
+		}
+	}
 	if len(st.Stack) < 2 || st.Stack[0].Ref != "f0" || st.Stack[0].Function != "work" ||
 		st.Stack[1].Ref != "f1" || st.Stack[1].File != "debugme.js" || st.Stack[1].Line != lineCall {
 		t.Fatalf("stack %+v, want f0 work, f1 debugme.js:%d", st.Stack, lineCall)

@@ -205,12 +205,21 @@ func (s *Session) variables(ctx context.Context, c clientCaller, p *debuggerPaus
 			}
 			return nil, fmt.Errorf("scope %s: %w", sc.Type, err)
 		}
+		tdz := make([]bool, len(props.Result))
+		for j, pd := range props.Result {
+			tdz[j] = s.uninitialized(ctx, c, f, sc, pd)
+		}
 		s.mu.Lock()
-		for _, pd := range props.Result {
-			if pd.Value == nil {
-				continue
+		for j, pd := range props.Result {
+			if pd.Value == nil && !tdz[j] {
+				continue // an accessor: not a binding
 			}
 			s.refs.forPause(p)
+			if tdz[j] { // keeps its ref, so refs are the same on every node line
+				ref := s.refs.valueRef(p, refValue{obj: remoteObject{Type: "undefined"}, name: pd.Name, frame: frame, scope: i})
+				out = append(out, Variable{Ref: ref, Name: pd.Name, Type: uninitializedType, Value: uninitializedValue, Scope: sc.Type})
+				continue
+			}
 			val := *pd.Value
 			if v, ok := s.refs.set[varKey(frame, i, pd.Name)]; ok {
 				val = v

@@ -101,22 +101,21 @@ type debuggerPaused struct {
 }
 
 type pausedFrame struct {
-	CallFrameID  string `json:"callFrameId"`
-	FunctionName string `json:"functionName"`
-	Location     struct {
-		ScriptID     string `json:"scriptId"`
-		LineNumber   int    `json:"lineNumber"`   // 0-based
-		ColumnNumber int    `json:"columnNumber"` // 0-based
-	} `json:"location"`
-	URL         string        `json:"url"` // empty in node 20: resolve by scriptId
-	ScopeChain  []scope       `json:"scopeChain"`
-	ReturnValue *remoteObject `json:"returnValue,omitempty"` // only when paused at a return point
+	CallFrameID  string        `json:"callFrameId"`
+	FunctionName string        `json:"functionName"`
+	Location     location      `json:"location"`
+	URL          string        `json:"url"` // empty in node 20: resolve by scriptId
+	ScopeChain   []scope       `json:"scopeChain"`
+	ReturnValue  *remoteObject `json:"returnValue,omitempty"` // only when paused at a return point
 }
 
 type scope struct {
 	Type   string       `json:"type"` // global, local, with, closure, catch, block, script, eval, module...
 	Name   string       `json:"name,omitempty"`
 	Object remoteObject `json:"object"`
+	// StartLocation and EndLocation bound a function or block scope's source.
+	StartLocation *location `json:"startLocation,omitempty"`
+	EndLocation   *location `json:"endLocation,omitempty"`
 }
 
 type propertyDescriptor struct {
