@@ -11,6 +11,7 @@ type (
 	Variable   = engine.Variable
 	StackFrame = engine.StackFrame
 	Logpoint   = engine.Logpoint
+	ExecOutput = engine.ExecOutput
 	// LogpointInfo is the payload of a logpoint event.
 	LogpointInfo = engine.LogpointInfo
 )

@@ -69,6 +69,10 @@ type SetRequest struct {
 // SetResponse answers POST /api/debug/{session}/set and set-return.
 type SetResponse struct {
 	Variable Variable `json:"variable"`
+	// ReturnValue and Hint are set when the frame is paused at its return point: the value it
+	// returns was computed before the set, which does not change it.
+	ReturnValue *Variable `json:"returnValue,omitempty"`
+	Hint        string    `json:"hint,omitempty"`
 }
 
 // SetReturnRequest is the body of POST /api/debug/{session}/set-return.

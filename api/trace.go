@@ -68,6 +68,7 @@ type StopRequest struct {
 // SessionResponse wraps one session summary.
 type SessionResponse struct {
 	Session Summary `json:"session"`
+	State   *State  `json:"state,omitempty"` // a debug session paused as start or attach answers
 }
 
 // ListResponse answers GET /api/trace/list.

@@ -243,6 +243,32 @@ func TestDebugSetReturn(t *testing.T) {
 	h.runToEnd(s.ID, 3)
 }
 
+// TestDebugSetAtReturnPoint: set on a variable of a frame paused at its return point changes the
+// variable, and the answer says what the frame returns and how to change that.
+func TestDebugSetAtReturnPoint(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "inspectme.js", Breakpoints: api.BreakpointsAt("inspectme.js:10")})
+	h.waitPaused(s.ID, 0)
+	if st := h.exec(s.ID, "step", api.StepRequest{}); st.ReturnValue == nil || st.ReturnValue.Value != "6" {
+		t.Fatalf("state at the return point: %+v, want returnValue 6", st)
+	}
+	var set api.SetResponse
+	h.post(s.ID, "set", api.SetRequest{Name: "sum", Value: []byte("99")}, &set)
+	if set.Variable.Value != "99" || set.ReturnValue == nil || set.ReturnValue.Value != "6" || !strings.Contains(set.Hint, "set-return") {
+		t.Fatalf("set at the return point answered %+v, want sum 99, returning 6 and the set-return call", set)
+	}
+	// Away from a return point the answer carries neither.
+	st := h.exec(s.ID, "continue", api.ContinueRequest{}) // to the debugger statement in run
+	if st.ReturnValue != nil {
+		t.Fatalf("state at the debugger statement: %+v", st)
+	}
+	set = api.SetResponse{}
+	h.post(s.ID, "set", api.SetRequest{Name: "result", Value: []byte("5")}, &set)
+	if set.ReturnValue != nil || set.Hint != "" {
+		t.Fatalf("set away from a return point answered %+v", set)
+	}
+}
+
 // TestDebugInspection: stack, state sections and depth, instances, globals, scripts, source,
 // search, console and exception history, contexts.
 func TestDebugInspection(t *testing.T) {

@@ -42,6 +42,8 @@ func (e *Error) Error() string {
 type Event struct {
 	Method string
 	Params json.RawMessage
+
+	reached chan struct{} // a Drained marker: closed by the dispatcher instead of dispatched
 }
 
 // Options configure a client.
@@ -327,6 +329,31 @@ func splitEvent(data []byte) (message, bool) {
 	return message{Method: string(rest[:end]), Params: params}, true
 }
 
+// Drained returns once every event received so far has been dispatched. A reply overtakes the
+// events the peer sent before it (replies skip the queue); a caller that needs those events
+// handled, e.g. one node sends in answer to an enable, calls Drained after the call. It must
+// not be called from OnEvent.
+func (c *Client) Drained(ctx context.Context) error {
+	reached := make(chan struct{})
+	c.queue.push(Event{reached: reached})
+	select {
+	case <-reached:
+		return nil
+	case <-c.done: // ended: the marker was dispatched before the end, or never will be
+		select {
+		case <-reached:
+			return nil
+		default:
+		}
+		if err := c.Err(); err != nil {
+			return err
+		}
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // fail records the first cause and fails every pending call with it.
 func (c *Client) fail(cause error) {
 	c.mu.Lock()
@@ -346,6 +373,10 @@ func (c *Client) dispatch() {
 		ev, ok := c.queue.pop()
 		if !ok {
 			return
+		}
+		if ev.reached != nil {
+			close(ev.reached)
+			continue
 		}
 		if c.onEvent != nil {
 			c.onEvent(ev)

@@ -724,3 +724,37 @@ func TestDialFailure(t *testing.T) {
 		t.Errorf("error %q does not name the URL", err)
 	}
 }
+
+// An event the peer sends before a reply is handled once Drained returns after the call, though
+// the reply overtakes it (a slow OnEvent holds it back here).
+func TestDrainedAfterReply(t *testing.T) {
+	release := make(chan struct{})
+	var handled atomic.Bool
+	client, p := dialPeer(t, cdp.Options{OnEvent: func(ev cdp.Event) {
+		<-release
+		if ev.Method == "Test.before" {
+			handled.Store(true)
+		}
+	}})
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	res := goCall(ctx, client, "Test.enable", nil)
+	id := p.readRequest().ID
+	p.event("Test.before", nil)
+	p.reply(id, nil)
+	if r := await(t, res); r.err != nil {
+		t.Fatal(r.err)
+	}
+	if handled.Load() {
+		t.Fatal("the event was handled before the reply came back: the test shows nothing")
+	}
+	drained := make(chan error, 1)
+	go func() { drained <- client.Drained(ctx) }()
+	close(release)
+	if err := <-drained; err != nil {
+		t.Fatalf("Drained: %v", err)
+	}
+	if !handled.Load() {
+		t.Fatal("Drained returned before the event sent ahead of the reply was handled")
+	}
+}

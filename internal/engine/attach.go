@@ -34,6 +34,8 @@ type AttachRequest struct {
 type attachment struct {
 	wsURL string
 	pid   int // 0 when the process did not say
+	// waiting: it waited for a debugger (NodeRuntime.waitingForDebugger) as traced attached.
+	waiting bool
 }
 
 // Caps of attaching. discoverTimeout bounds the /json/list request: the inspector answers it from
@@ -89,8 +91,13 @@ func (m *Manager) Attach(ctx context.Context, req AttachRequest) (*Session, erro
 		m.remove(s)
 		return nil, &StartError{Stage: "attach", Err: err}
 	}
-	// Before any domain is enabled, so no event reads cwd while it is set.
-	s.probe(ctx, client)
+	// Before Debugger.enable, so no event reads cwd while it is set.
+	waiting, breaks := s.waitsForDebugger(ctx, client), false
+	if waiting {
+		breaks = s.probeWaiting(ctx, client)
+	} else {
+		s.probe(ctx, client, true)
+	}
 	s.mu.Lock()
 	s.client = client
 	s.mu.Unlock()
@@ -122,12 +129,26 @@ func (m *Manager) Attach(ctx context.Context, req AttachRequest) (*Session, erro
 	if err := s.prepare(ctx, client, sreq); err != nil {
 		return fail("prepare", err)
 	}
+	s.mu.Lock()
+	next := s.nextPause
+	s.mu.Unlock()
 	// A process started with --inspect-brk or --inspect-wait waits for a debugger; it now has one.
 	if err := client.Call(ctx, "Runtime.runIfWaitingForDebugger", nil, nil); err != nil {
 		return fail("run", err)
 	}
+	if breaks { // answer at the break: a continue right after must find it
+		select {
+		case <-next:
+		case <-s.done:
+		case <-ctx.Done():
+			return fail("run", fmt.Errorf("no break at the first line: %w", ctx.Err()))
+		}
+	}
+	if waiting {
+		s.probe(ctx, client, false) // the main script's path, now that process is set up
+	}
 	s.mu.Lock()
-	if s.status == StatusStarting { // a pause reported meanwhile has set paused already
+	if s.status == StatusStarting { // running; paused too if a pause came meanwhile (statusNow)
 		s.status = StatusRunning
 	}
 	s.mu.Unlock()
@@ -216,7 +237,7 @@ func discoverURL(ctx context.Context, port int) (string, error) {
 
 // probe asks the process for its pid, cwd and main script, so that the summary names them and
 // file:line locations resolve against the process's own cwd. A failure leaves the defaults.
-func (s *Session) probe(ctx context.Context, c *cdp.Client) {
+func (s *Session) probe(ctx context.Context, c *cdp.Client, setCwd bool) {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	var res struct {
@@ -241,7 +262,7 @@ func (s *Session) probe(ctx context.Context, c *cdp.Client) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.attached.pid = self.PID
-	if strings.HasPrefix(self.Cwd, "/") {
+	if setCwd && strings.HasPrefix(self.Cwd, "/") {
 		s.cwd = self.Cwd
 	}
 	if self.Main != "" {

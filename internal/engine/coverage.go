@@ -17,11 +17,13 @@ func (s *Session) StartCoverage(ctx context.Context, detailed bool) error {
 	if err != nil {
 		return err
 	}
-	if err := c.Call(ctx, "Profiler.enable", nil, nil); err != nil {
-		return fmt.Errorf("coverage start: %w", err)
-	}
-	if err := c.Call(ctx, "Profiler.startPreciseCoverage", map[string]any{"callCount": true, "detailed": detailed}, nil); err != nil {
-		return fmt.Errorf("coverage start: %w", err)
+	if !s.adoptLaunchCoverage(detailed) {
+		if err := c.Call(ctx, "Profiler.enable", nil, nil); err != nil {
+			return fmt.Errorf("coverage start: %w", err)
+		}
+		if err := c.Call(ctx, "Profiler.startPreciseCoverage", map[string]any{"callCount": true, "detailed": detailed}, nil); err != nil {
+			return fmt.Errorf("coverage start: %w", err)
+		}
 	}
 	_, err = s.setFlag(coveringFlag, true)
 	return err
@@ -93,6 +95,15 @@ func (s *Session) TakeCoverage(ctx context.Context, spec CoverageSpec) ([]Script
 	}
 	if err := c.Call(ctx, "Profiler.takePreciseCoverage", nil, &res); err != nil {
 		return nil, fmt.Errorf("coverage: %w", err)
+	}
+	s.mu.Lock()
+	cut := s.coverFunctionsOnly
+	if spec.Stop {
+		s.coverFunctionsOnly = false
+	}
+	s.mu.Unlock()
+	if cut {
+		functionsOnly(res.Result)
 	}
 	if spec.Stop {
 		if err := c.Call(ctx, "Profiler.stopPreciseCoverage", nil, nil); err != nil {

@@ -123,6 +123,9 @@ type State struct {
 	Logpoints   []Logpoint   `json:"logpoints,omitempty"`
 	// ReturnValue is the value the top frame returns, when paused at its return point.
 	ReturnValue *Variable `json:"returnValue,omitempty"`
+	// Output is what the program printed and threw while the execution command that answers
+	// this state ran (execoutput.go).
+	Output *ExecOutput `json:"output,omitempty"`
 }
 
 // EvalResult is the value of an expression, or the exception it threw.
@@ -412,10 +415,11 @@ func (s *Session) Execute(ctx context.Context, cmd string, wait time.Duration) (
 	case cmd != ExecPause && !paused:
 		return State{}, fmt.Errorf("%w: %s needs a paused program", ErrRunning, cmd)
 	}
+	since := s.lastSeq()
 	if cmd == ExecOver || cmd == ExecInto || cmd == ExecOut {
-		return s.stepMapped(ctx, c, cmd, method, wait)
+		return s.outputAfter(since)(s.stepMapped(ctx, c, cmd, method, wait))
 	}
-	return s.run(ctx, c, cmd, method, nil, wait)
+	return s.outputAfter(since)(s.run(ctx, c, cmd, method, nil, wait))
 }
 
 // run sends an execution command and returns the state at the next pause, or a running state
@@ -432,6 +436,11 @@ func (s *Session) run(ctx context.Context, c clientCaller, cmd, method string, p
 	s.mu.Unlock()
 	if release {
 		if err := c.Call(ctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": evalGroup}, nil); err != nil {
+			return State{}, fmt.Errorf("%s: %w", cmd, err)
+		}
+	}
+	if method != "Debugger.pause" {
+		if err := s.endLaunchCoverage(ctx, c); err != nil {
 			return State{}, fmt.Errorf("%s: %w", cmd, err)
 		}
 	}
@@ -470,10 +479,7 @@ func (s *Session) leftPause(from *debuggerPaused) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.paused == from && from != nil {
-		s.paused = nil
-		if !s.status.Finished() {
-			s.status = StatusRunning
-		}
+		s.paused = nil // the status says running from here (statusNow)
 	}
 }
 
@@ -593,7 +599,8 @@ func (s *Session) RunTo(ctx context.Context, location string, wait time.Duration
 		line0, col0 := t.gen.CDP()
 		loc = map[string]any{"scriptId": t.scriptID, "lineNumber": line0, "columnNumber": col0}
 	}
-	return s.run(ctx, c, "run-to", "Debugger.continueToLocation", map[string]any{"location": loc}, wait)
+	since := s.lastSeq()
+	return s.outputAfter(since)(s.run(ctx, c, "run-to", "Debugger.continueToLocation", map[string]any{"location": loc}, wait))
 }
 
 // KillExecution ends the JavaScript running now (an infinite loop, say) with
@@ -613,6 +620,7 @@ func (s *Session) KillExecution(ctx context.Context, wait time.Duration) (State,
 		// become corrupted"), even when they are turned off inside the callback.
 		return State{}, fmt.Errorf("%w: kill-execution would make node abort while async stacks are on (async-depth %d)", ErrAsyncStacks, s.asyncDepth)
 	}
+	since := s.lastSeq()
 	if paused {
 		if _, err := s.run(ctx, c, "kill-execution", "Debugger.resume", nil, 0); err != nil {
 			return State{}, err
@@ -621,5 +629,5 @@ func (s *Session) KillExecution(ctx context.Context, wait time.Duration) (State,
 	if err := c.Call(ctx, "Runtime.terminateExecution", nil, nil); err != nil {
 		return State{}, fmt.Errorf("kill-execution: %w", err)
 	}
-	return s.State(ctx, 0, 0)
+	return s.outputAfter(since)(s.State(ctx, 0, 0))
 }

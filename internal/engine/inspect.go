@@ -77,7 +77,7 @@ func (s *Session) StateOf(ctx context.Context, o StateOptions) (State, error) {
 		o.Sections = AllSections
 	}
 	s.mu.Lock()
-	st := State{Session: s.id, Status: s.status}
+	st := State{Session: s.id, Status: s.statusNow()}
 	p := s.paused
 	c := s.callerOf(s.client)
 	var hit []string

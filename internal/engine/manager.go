@@ -367,6 +367,11 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	if err := s.prepare(startCtx, client, req); err != nil {
 		return fail("prepare", err)
 	}
+	if s.mode == ModeDebug {
+		if err := s.coverFromLaunch(startCtx, client); err != nil {
+			return fail("prepare", err)
+		}
+	}
 	if err := client.Call(startCtx, "Runtime.runIfWaitingForDebugger", nil, nil); err != nil {
 		return fail("run", err)
 	}
@@ -378,6 +383,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 			s.mu.Lock()
 			from := s.paused
 			s.mu.Unlock()
+			users := s.usersFirstPause(from)
 			// The main script is parsed now: breakpoints on its original sources bind here.
 			var here []string
 			if from != nil {
@@ -385,12 +391,15 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 			}
 			switch {
 			case s.pauseOnStart:
+			case users: // it stays, shown as any pause
 			case len(here) > 0: // one bound on the very first statement: stop there as at a breakpoint
 				user := *from
 				user.Reason, user.HitBreakpoints = "breakpoint", here
 				s.onPaused(&user)
-				return nil
 			default:
+				if err := s.endLaunchCoverage(startCtx, client); err != nil {
+					return fail("run", err)
+				}
 				if err := client.Call(startCtx, "Debugger.resume", nil, nil); err != nil {
 					return fail("run", err)
 				}

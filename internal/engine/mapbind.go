@@ -108,6 +108,23 @@ func (s *Session) isGatePause(p *debuggerPaused) bool {
 	return s.hitsGateOnly(p) && !s.stepping && p.Reason != startReason && s.startSeen
 }
 
+// isStartGate reports whether a pause is the gate's alone.
+// usersFirstPause reports whether the first pause of a launch is the user's, which V8 reports
+// instead of node's first-line break when both fall on the first statement: a debugger
+// statement, or a breakpoint of theirs ("ambiguous" when V8 counts the break too). Asked
+// before resolvePending, which may drop the gate.
+func (s *Session) usersFirstPause(p *debuggerPaused) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p == nil || p.Reason == startReason || s.hitsGateOnly(p) {
+		return false
+	}
+	if p.Reason != "ambiguous" || len(p.HitBreakpoints) == 0 { // no breakpoint: a debugger statement
+		return true
+	}
+	return slices.ContainsFunc(p.HitBreakpoints, func(id string) bool { return id != s.gateID })
+}
+
 // hitsGateOnly reports, under mu, whether the gate is the one breakpoint a pause hit. Before
 // node's first-line break is seen, such a pause is that break: the gate stands on the same
 // first statement and V8 then reports it as a breakpoint.

@@ -53,54 +53,61 @@ func (s *Session) callArgument(text string) (map[string]any, error) {
 	return map[string]any{"value": v}, nil
 }
 
+// SetResult is a set variable as it now is and, when its frame is returning, the value it
+// returns: computed already, so the set does not change it.
+type SetResult struct {
+	Variable    Variable
+	ReturnValue *Variable
+}
+
 // SetVariable sets a local, closure, catch or block variable of a paused frame and answers it
 // as it now is.
-func (s *Session) SetVariable(ctx context.Context, spec SetSpec) (Variable, error) {
+func (s *Session) SetVariable(ctx context.Context, spec SetSpec) (SetResult, error) {
 	p, c, err := s.pausedNow("set")
 	if err != nil {
-		return Variable{}, err
+		return SetResult{}, err
 	}
 	frame, name := spec.Frame, spec.Name
 	scopeIdx := -1
 	if spec.Ref != "" {
 		v, _, err := s.lookupRef(spec.Ref)
 		if err != nil {
-			return Variable{}, err
+			return SetResult{}, err
 		}
 		if v.name == "" {
-			return Variable{}, fmt.Errorf("%w: %s is a value, not a variable; set names a variable or the ref of one from GET state or vars", ErrBadInput, spec.Ref)
+			return SetResult{}, fmt.Errorf("%w: %s is a value, not a variable; set names a variable or the ref of one from GET state or vars", ErrBadInput, spec.Ref)
 		}
 		frame, name, scopeIdx = v.frame, v.name, v.scope
 	}
 	arg, err := s.callArgument(spec.Value)
 	if err != nil {
-		return Variable{}, err
+		return SetResult{}, err
 	}
 	f, err := frameOf(p, frame)
 	if err != nil {
-		return Variable{}, err
+		return SetResult{}, err
 	}
 	if scopeIdx < 0 {
 		if scopeIdx, err = s.findVariable(ctx, c, p, frame, name); err != nil {
-			return Variable{}, err
+			return SetResult{}, err
 		}
 	}
 	sc := f.ScopeChain[scopeIdx]
 	if !settableScopes[sc.Type] {
-		return Variable{}, fmt.Errorf("%w: %s is in the %s scope; V8 sets only local, closure, catch and block variables (evaluate an assignment instead)",
+		return SetResult{}, fmt.Errorf("%w: %s is in the %s scope; V8 sets only local, closure, catch and block variables (evaluate an assignment instead)",
 			ErrNotSettable, name, sc.Type)
 	}
 	if err := c.Call(ctx, "Debugger.setVariableValue", map[string]any{
 		"scopeNumber": scopeIdx, "variableName": name, "newValue": arg, "callFrameId": f.CallFrameID,
 	}, nil); err != nil {
-		return Variable{}, fmt.Errorf("set %s: %w", name, err)
+		return SetResult{}, fmt.Errorf("set %s: %w", name, err)
 	}
 	// The pause's scope objects do not see the change: read the variable back by name.
 	var res evaluateResult
 	if err := c.Call(ctx, "Debugger.evaluateOnCallFrame", map[string]any{
 		"callFrameId": f.CallFrameID, "expression": name, "generatePreview": true, "objectGroup": evalGroup,
 	}, &res); err != nil {
-		return Variable{}, fmt.Errorf("set %s: read back: %w", name, err)
+		return SetResult{}, fmt.Errorf("set %s: read back: %w", name, err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -108,7 +115,12 @@ func (s *Session) SetVariable(ctx context.Context, spec SetSpec) (Variable, erro
 	s.refs.forPause(p)
 	s.refs.set[varKey(frame, scopeIdx, name)] = res.Result
 	ref := s.refs.valueRef(p, refValue{obj: res.Result, name: name, frame: frame, scope: scopeIdx})
-	return s.variable(ref, name, sc.Type, res.Result, 1), nil
+	out := SetResult{Variable: s.variable(ref, name, sc.Type, res.Result, 1)}
+	if rv := p.CallFrames[0].ReturnValue; frame == 0 && rv != nil {
+		v := s.variable("", "return value", "return", *rv, 1)
+		out.ReturnValue = &v
+	}
+	return out, nil
 }
 
 // findVariable returns the index in a frame's scope chain of the innermost scope that has name.

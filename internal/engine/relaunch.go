@@ -179,6 +179,12 @@ func (s *Session) applyCarry(ctx context.Context, c clientCaller, carry *carried
 	return nil
 }
 
+// StartState is the state of a session as its start or attach answers, with what the program
+// printed and threw before it.
+func (s *Session) StartState(ctx context.Context) (State, error) {
+	return s.outputAfter(0)(s.State(ctx, 0, 0))
+}
+
 // FirstStop is the state of a just-started debug session: paused already (at pauseOnStart or a
 // breakpoint on the first statement), else at its first pause within wait, else running.
 func (s *Session) FirstStop(ctx context.Context, wait time.Duration) (State, error) {
@@ -186,7 +192,7 @@ func (s *Session) FirstStop(ctx context.Context, wait time.Duration) (State, err
 	paused, next := s.paused != nil, s.nextPause
 	s.mu.Unlock()
 	if paused {
-		return s.State(ctx, 0, 0)
+		return s.outputAfter(0)(s.State(ctx, 0, 0))
 	}
-	return s.awaitPause(ctx, next, wait)
+	return s.outputAfter(0)(s.awaitPause(ctx, next, wait))
 }

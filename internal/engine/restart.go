@@ -24,7 +24,8 @@ func (s *Session) RestartFrame(ctx context.Context, frame int, wait time.Duratio
 		return State{}, fmt.Errorf("%w: frame f%d (the stack has %d frames)", ErrNoRef, frame, len(p.CallFrames))
 	}
 	params := map[string]any{"callFrameId": p.CallFrames[frame].CallFrameID, "mode": "StepInto"}
-	return s.run(ctx, c, "restart-frame", "Debugger.restartFrame", params, wait)
+	since := s.lastSeq()
+	return s.outputAfter(since)(s.run(ctx, c, "restart-frame", "Debugger.restartFrame", params, wait))
 }
 
 // SetAsyncCallStackDepth sets how many async parents V8 records for stacks (0: none).

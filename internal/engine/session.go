@@ -77,6 +77,10 @@ type Session struct {
 	gateID       string              // the source map gate breakpoint (mapbind.go); "" when unset
 	gatePause    *debuggerPaused     // a pause at the gate the chores loop is to pass
 	stepping     bool                // a step of the user's is under way: a gate pause is theirs
+	// Block coverage on since launch, until the first resume or a user's coverage start
+	// (coverlaunch.go); a function-level start that took it over cuts takes down to functions.
+	launchCoverage     bool
+	coverFunctionsOnly bool
 
 	consoleSeen  int // dispatcher only
 	discardEvery int // console events between two discards
@@ -114,7 +118,7 @@ func (s *Session) Summary() Summary {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sum := Summary{
-		ID: s.id, Name: s.name, Mode: s.mode, Status: s.status, Target: s.target, Args: s.args, Cwd: s.cwd,
+		ID: s.id, Name: s.name, Mode: s.mode, Status: s.statusNow(), Target: s.target, Args: s.args, Cwd: s.cwd,
 		Error: s.reason, InspectorLost: s.lost && s.endedAt == nil, Counts: counts, Events: retained, Dropped: dropped, LastSeq: last,
 		MaxEvents: s.store.max, StartedAt: s.startedAt, EndedAt: s.endedAt,
 		RestartOf: s.restartOf, RestartedAs: s.restartedAs,
@@ -174,6 +178,16 @@ func (s *Session) last(after uint64, kinds KindSet, gap *Gap) Page {
 	return p
 }
 
+// statusNow is the status every answer and stream message gives, under mu. The life cycle
+// (s.status) says running; whether a running program stands paused is s.paused, so one change
+// under the lock moves both, and no reader sees a pause with a running status or the reverse.
+func (s *Session) statusNow() Status {
+	if s.status == StatusRunning && s.paused != nil {
+		return StatusPaused
+	}
+	return s.status
+}
+
 func (s *Session) setStatus(st Status) {
 	s.mu.Lock()
 	if s.status.Finished() || s.status == st {
@@ -228,6 +242,12 @@ func (s *Session) onEvent(ev cdp.Event) {
 			// With --inspect-brk node waits for the debugger to disconnect before it exits.
 			signal(s.detach)
 		}
+	case "NodeRuntime.waitingForDebugger":
+		s.mu.Lock()
+		if s.attached != nil {
+			s.attached.waiting = true
+		}
+		s.mu.Unlock()
 	case "Debugger.scriptParsed":
 		var p scriptParsed
 		if json.Unmarshal(ev.Params, &p) != nil {
@@ -332,15 +352,14 @@ func (s *Session) onPaused(p *debuggerPaused) {
 		return
 	}
 	s.stepping = false
+	// Node's first-line break, unless V8 reports the user's own pause there instead (a debugger
+	// statement or a breakpoint on the first statement): that one is shown as any other.
 	first := !s.startSeen && (p.Reason == startReason || s.hitsGateOnly(p))
-	if first {
+	if !s.startSeen {
 		s.startSeen = true
 		close(s.startPause)
 	}
-	s.paused = p
-	if !s.status.Finished() && !(first && !s.pauseOnStart) {
-		s.status = StatusPaused // before anyone is woken: a state read after the wake-up says paused
-	}
+	s.paused = p // the status says paused from here: before anyone is woken
 	for _, id := range p.HitBreakpoints {
 		for _, bp := range s.breakpoints {
 			if bp.v8ID == id {
@@ -367,10 +386,13 @@ func (s *Session) onResumed() {
 		s.mu.Unlock()
 		return
 	}
-	s.paused = nil
+	was := s.paused
+	s.paused = nil // the status says running from here, in the same step
 	s.mu.Unlock()
 	s.record(Event{Kind: KindResume})
-	s.setStatus(StatusRunning)
+	if was != nil {
+		s.pub.PublishStatus(s.Summary())
+	}
 }
 
 func (s *Session) consoleInfo(p *consoleAPICalled) *ConsoleInfo {

@@ -25,7 +25,7 @@ func (a *app) attach(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, attachError(err))
 		return
 	}
-	render(w, r, http.StatusCreated, api.SessionResponse{Session: s.Summary()})
+	a.answerStarted(w, r, s)
 }
 
 // attachError gives the errors of attaching their own codes and hints; the rest render as usual.

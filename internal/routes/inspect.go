@@ -321,7 +321,7 @@ func (a *app) setVariable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
-		v, err := s.SetVariable(r.Context(), engine.SetSpec{Name: req.Name, Ref: req.Ref, Value: valueText(req.Value), Frame: req.Frame})
+		res, err := s.SetVariable(r.Context(), engine.SetSpec{Name: req.Name, Ref: req.Ref, Value: valueText(req.Value), Frame: req.Frame})
 		switch {
 		case errors.Is(err, engine.ErrNotSettable):
 			return nil, badRequest(err.Error(), "POST "+debugPath(r, "eval")+` {"expression":"name = value"} assigns it`)
@@ -330,7 +330,12 @@ func (a *app) setVariable(w http.ResponseWriter, r *http.Request) {
 		case errors.Is(err, engine.ErrNoRef) && req.Ref == "" && !strings.Contains(err.Error(), "(the stack has"):
 			return nil, newError(http.StatusNotFound, "no_such_variable", err.Error(), "GET "+debugPath(r, "vars")+" lists the frame's variables")
 		}
-		return api.SetResponse{Variable: v}, refHint(r, frameError(r, err))
+		out := api.SetResponse{Variable: res.Variable, ReturnValue: res.ReturnValue}
+		if res.ReturnValue != nil {
+			out.Hint = "the frame is returning " + res.ReturnValue.Value + ", computed before this set; POST " +
+				debugPath(r, "set-return") + ` {"value":...} replaces the value it returns`
+		}
+		return out, refHint(r, frameError(r, err))
 	})
 }
 

@@ -96,6 +96,11 @@ func textOf(v any) string {
 		pageText(&b, v)
 	case api.WaitResponse:
 		waitText(&b, v)
+	case api.SessionResponse:
+		b.WriteString(sessionLine(v.Session) + "\n")
+		if v.State != nil {
+			stateText(&b, *v.State)
+		}
 	default:
 		genericText(&b, v)
 	}
@@ -115,6 +120,7 @@ func textOf(v any) string {
 //	  f1 poll        app.js:71
 //	  -- f2-f7 node internals
 func stateText(b *strings.Builder, st engine.State) {
+	outputText(b, st.Output)
 	if st.Location == nil {
 		fmt.Fprintf(b, "%s\n", st.Status)
 		return
@@ -369,4 +375,33 @@ func scalar(tok json.Token) string {
 		return strconv.FormatBool(t)
 	}
 	return fmt.Sprint(tok)
+}
+
+// outputText renders what an execution command's program printed and threw, before where it
+// stands now:
+//
+//	output:
+//	  call 1 1
+//	  ! TypeError: x is not a function (app.js:3)
+//	  … 4 more after seq 17
+func outputText(b *strings.Builder, o *engine.ExecOutput) {
+	if o == nil {
+		return
+	}
+	b.WriteString("output:\n")
+	var last uint64
+	for _, e := range o.Entries {
+		mark := ""
+		switch e.Kind {
+		case engine.KindStderr:
+			mark = "[stderr] "
+		case engine.KindException:
+			mark = "! "
+		}
+		fmt.Fprintf(b, "  %s%s\n", mark, e.Text)
+		last = e.Seq
+	}
+	if o.More > 0 {
+		fmt.Fprintf(b, "  … %d more after seq %d\n", o.More, last)
+	}
 }

@@ -67,7 +67,25 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, api.SessionResponse{Session: s.Summary()})
+	a.answerStarted(w, r, s)
+}
+
+// answerStarted answers a start or attach: the summary, and the state when the session stands
+// paused already, so the caller needs no GET state first.
+func (a *app) answerStarted(w http.ResponseWriter, r *http.Request, s *engine.Session) {
+	res := api.SessionResponse{Session: s.Summary()}
+	if res.Session.Status == engine.StatusPaused {
+		st, err := s.StartState(r.Context())
+		if err != nil {
+			a.writeError(w, r, err)
+			return
+		}
+		if st.Status == engine.StatusPaused { // it may have been continued meanwhile
+			res.State = &st
+		}
+		res.Session = s.Summary()
+	}
+	render(w, r, http.StatusCreated, res)
 }
 
 func (a *app) stop(w http.ResponseWriter, r *http.Request) {

@@ -1,0 +1,65 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+)
+
+// Coverage of the main script needs V8's block coverage on before the script compiles: started
+// at the first-line pause, as a user naturally does, the functions that never run are missing
+// (V8 reports only what runs after the start). So a debug launch turns block coverage on before
+// node runs its code, and off again at the first resume unless the user started coverage by
+// then: only the scripts compiled while paused at the start carry its counters.
+
+// coverFromLaunch turns block coverage on before the program runs.
+func (s *Session) coverFromLaunch(ctx context.Context, c clientCaller) error {
+	if err := c.Call(ctx, "Profiler.enable", nil, nil); err != nil {
+		return fmt.Errorf("coverage: %w", err)
+	}
+	if err := c.Call(ctx, "Profiler.startPreciseCoverage", map[string]any{"callCount": true, "detailed": true}, nil); err != nil {
+		return fmt.Errorf("coverage: %w", err)
+	}
+	s.mu.Lock()
+	s.launchCoverage = true
+	s.mu.Unlock()
+	return nil
+}
+
+// adoptLaunchCoverage hands the coverage on since launch to a user's coverage start, and says
+// whether there was one. V8 must stay in block mode: a switch to function counts drops the
+// functions that never ran, so a function-level request is cut down at each take instead.
+func (s *Session) adoptLaunchCoverage(detailed bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	adopted := s.launchCoverage
+	s.launchCoverage = false
+	s.coverFunctionsOnly = adopted && !detailed
+	return adopted
+}
+
+// endLaunchCoverage turns the launch's coverage off at the first resume, unless a user's
+// coverage start took it over.
+func (s *Session) endLaunchCoverage(ctx context.Context, c clientCaller) error {
+	s.mu.Lock()
+	on := s.launchCoverage
+	s.launchCoverage = false
+	s.mu.Unlock()
+	if !on {
+		return nil
+	}
+	if err := c.Call(ctx, "Profiler.stopPreciseCoverage", nil, nil); err != nil {
+		return fmt.Errorf("coverage: %w", err)
+	}
+	return nil
+}
+
+// functionsOnly keeps each function's own range: what a function-level take shows when the
+// collection runs in block mode (adoptLaunchCoverage).
+func functionsOnly(scripts []scriptCoverage) {
+	for i := range scripts {
+		for j := range scripts[i].Functions {
+			f := &scripts[i].Functions[j]
+			f.Ranges = f.Ranges[:min(len(f.Ranges), 1)]
+		}
+	}
+}

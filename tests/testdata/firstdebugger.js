@@ -1,0 +1,2 @@
+debugger;
+console.log("after the first statement");
