@@ -6,6 +6,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"traced/internal/cli"
 )
@@ -38,7 +39,8 @@ func main() {
 		}
 		fmt.Print(usage, "\nCommands of the client:\n", cli.Usage())
 		return
-	} else if cli.IsCommand(args) {
+	} else if cli.IsCommand(args) || (len(args) > 0 && !strings.HasPrefix(args[0], "-")) {
+		// A word that is no command ("traced rnu x.js") gets the client's usage error, never a server.
 		// The client path: it must stay cheap, so nothing of the service is set up here.
 		os.Exit(cli.Main(args, cli.OSEnv()))
 	}

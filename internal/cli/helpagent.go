@@ -60,7 +60,9 @@ func cardEntry(cmd *command) string {
 			b.WriteByte(ch)
 		}
 		if ch == ']' {
-			depth--
+			if depth--; depth == 0 {
+				skip = false
+			}
 		}
 	}
 	return strings.Join(strings.Fields(cmd.name+" "+b.String()), " ")

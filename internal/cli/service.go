@@ -110,9 +110,17 @@ func (c *call) service(start bool) (*service, error) {
 		c.svc = recordService(rec, tokenEnv)
 		return c.svc, nil
 	}
+	// A `traced serve` left its token file here (or the user gave one): try its default address.
 	tok := tokenEnv
 	if tok == "" {
 		tok = readToken(filepath.Join(dir, "token"))
+	}
+	if tok == "" && c.cmd.autostart {
+		return c.service(true) // nothing to try first: start one
+	}
+	if tok == "" {
+		return nil, &cliError{code: ExitUnreachable, msg: "no traced service is running (none started on demand, no token of a traced serve in " + dir + ")",
+			hint: "traced launch -- app.js starts one on demand (or run traced serve)"}
 	}
 	c.svc = &service{addr: defaultAddr, token: tok, how: "default address", http: newHTTPClient()}
 	return c.svc, nil

@@ -127,13 +127,16 @@ func Routes() map[string]string {
 	return out
 }
 
-// routeCommand is the command that calls a route: how a hint names it in CLI words.
+// routeCommand is the command that calls a route, how a hint names it in CLI words: the one
+// whose first route it is (state, not launch, for GET state), else any that calls it.
 func routeCommand(method, path string) *command {
-	for _, cmd := range commands() {
-		for _, r := range cmd.routes {
-			m, p, _ := strings.Cut(r, " ")
-			if m == method && pathMatches(p, path) {
-				return cmd
+	for _, primary := range []bool{true, false} {
+		for _, cmd := range commands() {
+			for i, r := range cmd.routes {
+				m, p, _ := strings.Cut(r, " ")
+				if m == method && pathMatches(p, path) && (i == 0 || !primary) {
+					return cmd
+				}
 			}
 		}
 	}
