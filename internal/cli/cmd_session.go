@@ -150,7 +150,7 @@ func runLaunch(c *call) error {
 		}
 		return &cliError{code: ExitRefused, msg: "no pause yet", hint: "traced wait --kinds pause waits longer; traced state shows where it is"}
 	}
-	started.Session.Status = w.Status
+	started.Session.Status = "paused" // the pause event came; the answer's status may predate it
 	if c.json {
 		st, err := c.doJSON("GET", "/api/debug/{session}/state", nil, nil, nil)
 		if err != nil {
