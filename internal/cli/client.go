@@ -187,8 +187,8 @@ func unreachable(s *service, err error) error {
 
 // get, post and del send a request and print its answer.
 func (c *call) get(path string, q url.Values) error { return c.show(c.do("GET", path, q, nil)) }
-func (c *call) post(path string, body any) error   { return c.show(c.do("POST", path, nil, body)) }
-func (c *call) del(path string) error              { return c.show(c.do("DELETE", path, nil, nil)) }
+func (c *call) post(path string, body any) error    { return c.show(c.do("POST", path, nil, body)) }
+func (c *call) del(path string) error               { return c.show(c.do("DELETE", path, nil, nil)) }
 
 // show prints an answer as it came (text or JSON), ending it with a newline.
 func (c *call) show(r *reply, err error) error {

@@ -20,13 +20,15 @@ func debugCommands() []*command {
 			flags: []flagDef{condFlag, hitFlag}, run: runBreakFn},
 		{name: "break-rm", usage: "REF|all", routes: []string{dbg("DELETE", "breakpoints/{ref}")},
 			help: "remove a breakpoint or logpoint (bp1, lp1) or all", group: gBreak, core: true, minArgs: 1, maxArgs: 1,
-			run: func(c *call) error { return c.del("/api/debug/{session}/breakpoints/" + url.PathEscape(refArg(c.pos[0]))) }},
+			run: func(c *call) error {
+				return c.del("/api/debug/{session}/breakpoints/" + url.PathEscape(refArg(c.pos[0])))
+			}},
 		{name: "break-ls", routes: []string{dbg("GET", "breakpoints"), dbg("GET", "logpoints")},
 			help: "list breakpoints and logpoints", group: gBreak, run: runBreakLs},
 		{name: "break-toggle", usage: "REF [--on|--off]", routes: []string{dbg("POST", "breakpoints/{ref}/toggle")},
 			help: "enable or disable a breakpoint (flips it without a flag)", group: gBreak, minArgs: 1, maxArgs: 1,
 			flags: []flagDef{{name: "on", kind: kindBool, help: "enable"}, {name: "off", kind: kindBool, help: "disable"}},
-			run: runToggle},
+			run:   runToggle},
 		{name: "break-active", usage: "on|off", routes: []string{dbg("POST", "breakpoints/active")},
 			help: "switch every breakpoint on or off at once", group: gBreak, minArgs: 1, maxArgs: 1,
 			run: func(c *call) error { return c.onOff("/api/debug/{session}/breakpoints/active", "active") }},

@@ -129,7 +129,9 @@ func inspectCommands() []*command {
 			minArgs: 2, maxArgs: 2, flags: []flagDef{frame}, run: runSet},
 		{name: "set-return", usage: "VALUE", routes: []string{dbg("POST", "set-return")},
 			help: "change the return value (paused at a return)", group: gMutate, minArgs: 1, maxArgs: 1,
-			run: func(c *call) error { return c.post("/api/debug/{session}/set-return", map[string]any{"value": c.pos[0]}) }},
+			run: func(c *call) error {
+				return c.post("/api/debug/{session}/set-return", map[string]any{"value": c.pos[0]})
+			}},
 		{name: "hotpatch", usage: "FILE [--dry-run]", routes: []string{dbg("POST", "hotpatch")},
 			help: "replace a loaded script's code with FILE's (not on node 26: use restart)", group: gMutate, core: true,
 			minArgs: 1, maxArgs: 1, flags: []flagDef{{name: "dry-run", kind: kindBool, help: "check only"}, waitFlag},

@@ -15,13 +15,19 @@ func profileCommands() []*command {
 	return []*command{
 		{name: "cpu start", usage: "[--interval US]", routes: []string{dbg("POST", "cpu/start")}, help: "start the CPU profiler",
 			group: gProfile, core: true, flags: []flagDef{{name: "interval", kind: kindString, help: "sampling interval in microseconds"}},
-			run: func(c *call) error { return c.postNums("/api/debug/{session}/cpu/start", map[string]string{"intervalUs": "interval"}) }},
+			run: func(c *call) error {
+				return c.postNums("/api/debug/{session}/cpu/start", map[string]string{"intervalUs": "interval"})
+			}},
 		{name: "cpu stop", usage: "[--top N]", routes: []string{dbg("POST", "cpu/stop")},
 			help: "stop it; the hottest functions and the profile's ref", group: gProfile, core: true, flags: []flagDef{topFlag},
-			run: func(c *call) error { return c.postNums("/api/debug/{session}/cpu/stop", map[string]string{"top": "top"}) }},
+			run: func(c *call) error {
+				return c.postNums("/api/debug/{session}/cpu/stop", map[string]string{"top": "top"})
+			}},
 		{name: "cpu save", usage: "REF [-o FILE]", routes: []string{dbg("GET", "cpu/profiles/{ref}")},
 			help: "the .cpuprofile (for DevTools)", group: gProfile, minArgs: 1, maxArgs: 1, flags: []flagDef{outFlag},
-			run: func(c *call) error { return c.save("/api/debug/{session}/cpu/profiles/" + url.PathEscape(refArg(c.pos[0]))) }},
+			run: func(c *call) error {
+				return c.save("/api/debug/{session}/cpu/profiles/" + url.PathEscape(refArg(c.pos[0])))
+			}},
 		{name: "coverage start", usage: "[--detailed]", routes: []string{dbg("POST", "coverage/start")},
 			help: "start precise coverage", group: gProfile, flags: []flagDef{{name: "detailed", kind: kindBool, help: "block granularity"}},
 			run: func(c *call) error {
@@ -53,10 +59,14 @@ func profileCommands() []*command {
 			}},
 		{name: "heap save", usage: "REF [-o FILE]", routes: []string{dbg("GET", "heap/snapshots/{ref}")},
 			help: "the .heapsnapshot (for DevTools)", group: gProfile, minArgs: 1, maxArgs: 1, flags: []flagDef{outFlag},
-			run: func(c *call) error { return c.save("/api/debug/{session}/heap/snapshots/" + url.PathEscape(refArg(c.pos[0]))) }},
+			run: func(c *call) error {
+				return c.save("/api/debug/{session}/heap/snapshots/" + url.PathEscape(refArg(c.pos[0])))
+			}},
 		{name: "heap rm", usage: "REF", routes: []string{dbg("DELETE", "heap/snapshots/{ref}")},
 			help: "delete a snapshot's file", group: gProfile, minArgs: 1, maxArgs: 1,
-			run: func(c *call) error { return c.del("/api/debug/{session}/heap/snapshots/" + url.PathEscape(refArg(c.pos[0]))) }},
+			run: func(c *call) error {
+				return c.del("/api/debug/{session}/heap/snapshots/" + url.PathEscape(refArg(c.pos[0])))
+			}},
 		{name: "heap sample start", usage: "[--interval BYTES]", routes: []string{dbg("POST", "heap/sampling/start")},
 			help: "start the sampling heap profiler", group: gProfile,
 			flags: []flagDef{{name: "interval", kind: kindString, help: "mean bytes between samples"}},
