@@ -21,7 +21,7 @@ type cliRun struct {
 // cli runs the traced binary as a shell would: in tests/testdata, with an environment of its
 // own (no TRACED_* or XDG_STATE_HOME of the machine's).
 type cli struct {
-	t   *testing.T
+	t   testing.TB
 	bin string
 	dir string
 	env []string
@@ -29,7 +29,7 @@ type cli struct {
 
 // newCLI builds the traced binary into the test's temp dir and returns a runner whose state
 // directory is fresh; extra are added to its environment (TRACED_ADDR, TRACED_TOKEN...).
-func newCLI(t *testing.T, extra ...string) *cli {
+func newCLI(t testing.TB, extra ...string) *cli {
 	t.Helper()
 	nodeOrSkip(t)
 	bin := filepath.Join(t.TempDir(), "traced")
