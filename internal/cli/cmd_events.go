@@ -100,7 +100,7 @@ func runTrace(c *call) error {
 			break
 		}
 	}
-	if err := c.get("/api/trace", url.Values{"id": {c.sid}, "kinds": {"console,exception,stdout,stderr,exit"}}); err != nil {
+	if err := c.get("/api/trace", url.Values{"id": {c.sid}, "kinds": {"console,exception,exit"}}); err != nil {
 		return err
 	}
 	var final []summary
