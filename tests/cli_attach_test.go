@@ -12,10 +12,11 @@ func TestCLIAttach(t *testing.T) {
 	c := newCLI(t).against(h)
 	p := startInspected(t, "--inspect")
 
-	c.ok([]string{"attach", strconv.Itoa(p.port(t)), "--name", "att"}, "att")
+	c.ok([]string{"attach", strconv.Itoa(p.port(t)), "--name", "att"}, "s1 att  debug  running  ")
 	h.stopAtCleanup("att")
 	c.ok([]string{"break", "attachme.js:4"}, "bp1")
-	c.ok([]string{"continue", "--wait", "10s"}, "paused at attachme.js:4")
+	c.ok([]string{"wait", "--kinds", "pause", "--timeout", "10s"}, "pause")
+	c.ok([]string{"state", "-c"}, "paused at attachme.js:4")
 	c.ok([]string{"eval", "typeof beats"}, "'number'  (string)")
 	c.ok([]string{"break-rm", "all"})
 	c.ok([]string{"stop"}, "att")

@@ -260,7 +260,14 @@ func runAttach(c *call) error {
 	if m := c.str("catch"); m != "" {
 		body["pauseOnExceptions"] = m
 	}
-	return c.post("/api/debug/attach", body)
+	var res struct {
+		Session summary `json:"session"`
+	}
+	r, err := c.doJSON("POST", "/api/debug/attach", nil, body, &res)
+	if err != nil {
+		return err
+	}
+	return c.showSession(res.Session, r.body)
 }
 
 func runStop(c *call) error {
