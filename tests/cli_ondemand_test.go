@@ -83,11 +83,16 @@ func (c *cli) stateDir() string {
 func TestCLIServiceOnDemand(t *testing.T) {
 	const idle = "1s"
 	c := newCLI(t, "TRACED_IDLE_TIMEOUT="+idle)
-	res := c.ok([]string{"launch", "--brk", "--name", "od", "--", "spin.js"}, "od  debug  paused", "paused at spin.js:2")
+	// Read the record before any check: a failed check must still end the service at cleanup
+	// (its paused session would keep it from ever going idle).
+	res := c.run("launch", "--brk", "--name", "od", "--", "spin.js")
+	svc := serviceOf(t, c.stateDir())
+	if res.code != 0 || !strings.Contains(res.stdout, "od  debug  paused") || !strings.Contains(res.stdout, "paused at spin.js:2") {
+		t.Fatalf("launch: exit %d\nstdout: %s\nstderr: %s", res.code, res.stdout, res.stderr)
+	}
 	if !strings.Contains(res.stderr, "started a service at 127.0.0.1:") {
 		t.Fatalf("launch did not say it started a service: %q", res.stderr)
 	}
-	svc := serviceOf(t, c.stateDir())
 	tokenInfo, err := os.Stat(filepath.Join(c.stateDir(), "traced", "service-token"))
 	if err != nil || tokenInfo.Mode().Perm() != 0o600 {
 		t.Fatalf("token file: %v, mode %v; want 0600", err, tokenInfo)
@@ -122,6 +127,7 @@ func TestCLIServiceOnDemand(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	shared := serviceOf(t, two.stateDir())
 	started := 0
 	for i, r := range runs {
 		if r.code != 0 {
@@ -129,7 +135,6 @@ func TestCLIServiceOnDemand(t *testing.T) {
 		}
 		started += strings.Count(r.stderr, "started a service")
 	}
-	shared := serviceOf(t, two.stateDir())
 	if started != 1 {
 		t.Errorf("%d services started by two shells at once, want 1", started)
 	}
