@@ -1,10 +1,14 @@
 // Command traced runs Node.js programs under the V8 inspector and serves what they do over a
-// REST + WebSocket API (traced serve), or traces one program in-process (traced run).
+// REST + WebSocket API (traced serve), traces one program in-process (traced run), or drives a
+// service from the shell, one command a debugging step (traced launch, state, step...).
 package main
 
 import (
 	"fmt"
 	"os"
+	"strings"
+
+	"traced/internal/cli"
 )
 
 // version is the service version reported by /api/trace/status.
@@ -17,6 +21,8 @@ Usage:
   traced run [flags] <script> [args...]
                                   trace one program here, print its events, exit with its code
   traced --version [--node path]  traced's version, the node it runs and that node's features
+  traced <command> [args]         a debugger command, a thin client of the service (below)
+  traced --help-agent             the compact card for an agent
   traced <command> --help         flags of a command
 `
 
@@ -28,8 +34,15 @@ func main() {
 	} else if len(args) > 0 && isVersion(args[0]) {
 		os.Exit(printVersion(args[1:], os.Stdout))
 	} else if len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-		fmt.Print(usage)
+		if len(args) > 1 && cli.IsCommand(args[1:]) {
+			os.Exit(cli.Main(append(args[1:], "--help"), cli.OSEnv()))
+		}
+		fmt.Print(usage, "\nCommands of the client:\n", cli.Usage())
 		return
+	} else if cli.IsCommand(args) || (len(args) > 0 && !strings.HasPrefix(args[0], "-")) {
+		// A word that is no command ("traced rnu x.js") gets the client's usage error, never a server.
+		// The client path: it must stay cheap, so nothing of the service is set up here.
+		os.Exit(cli.Main(args, cli.OSEnv()))
 	}
 	var code int
 	switch cmd {

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"traced/internal/cli"
 	"traced/internal/engine"
 	"traced/internal/routes"
 	"traced/internal/service"
@@ -35,6 +36,9 @@ func serve(args []string) int {
 	dataDir := fs.String("data-dir", "", "parent of each session's directory of heap snapshots and profiles (default: the system temp dir)")
 	maxHeapDisk := fs.Int64("max-heap-disk", engine.DefaultMaxHeapDiskBytes, "bytes of heap snapshots one session may keep; a snapshot past it is refused (409)")
 	inspectorTimeout := fs.Duration("inspector-timeout", engine.DefaultInspectorTimeout, "bound on one debugger call to node that sets none of its own; past it 504 inspector_timeout")
+	listenFD := fs.Int("listen-fd", -1, "serve on this inherited listening socket instead of binding --addr (the CLI starts the service this way)")
+	idleTimeout := fs.Duration("idle-timeout", 0, "exit once no session has been live for this long (0: never)")
+	record := fs.String("service-record", "", "a service record (written by the CLI) to remove at exit when it names this process")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage(err)
 	}
@@ -68,6 +72,20 @@ func serve(args []string) int {
 		fmt.Fprintln(os.Stderr, "traced: --no-auth cannot go with --allow-remote: anyone who reaches a remote listener could run code, so it needs the token; drop --no-auth (clients send Authorization: Bearer <token>)")
 		return 2
 	}
+	var ln net.Listener
+	var err error
+	if *listenFD >= 0 {
+		// Bound by the parent: take it first, so the address checked is the one served.
+		if ln, err = inheritedListener(*listenFD); err != nil {
+			fmt.Fprintln(os.Stderr, "traced:", err)
+			return 2
+		}
+		defer ln.Close() // on the early returns; Serve closes it otherwise
+		*addr = ln.Addr().String()
+	}
+	if *record != "" {
+		defer cli.RemoveRecord(*record, os.Getpid())
+	}
 	bound, err := checkAddr(*addr, *allowRemote)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "traced:", err)
@@ -93,10 +111,11 @@ func serve(args []string) int {
 		fmt.Fprintln(os.Stderr, "traced:", err)
 		return 1
 	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "traced:", err)
-		return 1
+	if ln == nil {
+		if ln, err = net.Listen("tcp", *addr); err != nil {
+			fmt.Fprintln(os.Stderr, "traced:", err)
+			return 1
+		}
 	}
 	fmt.Fprintf(os.Stderr, "traced %s listening on http://%s\n", version, ln.Addr())
 	if tokenFile != "" {
@@ -107,6 +126,12 @@ func serve(args []string) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *idleTimeout > 0 {
+		go watchIdle(ctx, *idleTimeout, func() bool { return anyLive(svc.Engine) }, func() {
+			log.Info("no live session: exiting", "idle-timeout", *idleTimeout)
+			stop()
+		})
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- svc.Serve(ln) }()
 	select {

@@ -1,0 +1,335 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+func sessionCommands() []*command {
+	startFlags := []flagDef{
+		{name: "name", kind: kindString, help: "a name for the session (pick it later with --session NAME)"},
+		{name: "env", kind: kindList, help: "NAME=VALUE for the program (repeatable)"},
+		{name: "timeout", kind: kindString, help: "stop the program after this long, e.g. 2m"},
+	}
+	return []*command{
+		{name: "launch", usage: "[--brk] [--break FILE:LINE[:COND]]... [--name N] [--node-arg F]... -- SCRIPT [ARGS]",
+			routes: []string{"POST /api/trace/start", "GET /api/trace/wait", dbg("GET", "state"), "GET /api/openapi.yaml"},
+			help:   "debug a program; with --brk or --break answers the first pause's state",
+			group:  gSession, core: true, minArgs: 1, maxArgs: -1, passThrough: true, autostart: true,
+			flags: append([]flagDef{
+				{name: "brk", kind: kindBool, help: "pause at the first line"},
+				{name: "break", short: "b", kind: kindList, help: "FILE:LINE or FILE:LINE:CONDITION (repeatable)"},
+				{name: "logpoint", kind: kindList, help: "FILE:LINE:TEMPLATE, e.g. app.js:9:i=${i} (repeatable)"},
+				{name: "catch", kind: kindString, help: "pause on exceptions: none, uncaught, caught or all"},
+				{name: "node-arg", kind: kindList, help: "a flag for node itself (repeatable; needs nodeArgs in the service's contract)"},
+				waitFlag,
+			}, startFlags...),
+			run: runLaunch},
+		{name: "trace", usage: "[--name N] [--wait D] -- SCRIPT [ARGS]",
+			routes: []string{"POST /api/trace/start", "GET /api/trace/wait", "GET /api/trace", "GET /api/trace/evidence"},
+			help:   "run a program observed only; answers its output, exceptions and exit (evidence when it fails)",
+			group:  gSession, core: true, minArgs: 1, maxArgs: -1, passThrough: true, autostart: true,
+			flags: append([]flagDef{{name: "wait", kind: kindString, help: "how long to wait for the exit (default 30s)"}}, startFlags...),
+			run:   runTrace},
+		{name: "attach", usage: "PORT|WS-URL [--name N]", routes: []string{"POST /api/debug/attach"},
+			help: "debug a node already started with --inspect", group: gSession, minArgs: 1, maxArgs: 1, autostart: true,
+			flags: []flagDef{{name: "name", kind: kindString, help: "a name for the session"},
+				{name: "catch", kind: kindString, help: "pause on exceptions: none, uncaught, caught or all"}},
+			run: runAttach},
+		{name: "sessions", routes: []string{"GET /api/trace/list"}, help: "list sessions", group: gSession, core: true,
+			run: func(c *call) error { return c.get("/api/trace/list", nil) }},
+		{name: "stop", routes: []string{"POST /api/trace/stop"}, help: "stop the session (an attached one is detached)",
+			group: gSession, core: true, run: runStop},
+		{name: "restart", usage: "[--wait D]", routes: []string{dbg("POST", "restart")},
+			help: "run the program again from the start, breakpoints kept", group: gSession, flags: []flagDef{waitFlag},
+			run: func(c *call) error { return c.post("/api/debug/{session}/restart", c.waitBody(nil)) }},
+		{name: "status", routes: []string{"GET /api/trace/status", "GET /api/trace/list"},
+			help: "what service runs where, its node and sessions", group: gService, core: true, run: runStatus},
+		{name: "health", routes: []string{"GET /healthz"}, help: "whether the service answers", group: gService,
+			run: func(c *call) error { return c.get("/healthz", nil) }},
+		{name: "contract", routes: []string{"GET /api/openapi.yaml"}, help: "the service's OpenAPI contract", group: gService,
+			run: func(c *call) error { return c.get("/api/openapi.yaml", nil) }},
+	}
+}
+
+// startBody is the start request common to launch and trace.
+func (c *call) startBody(mode string) (map[string]any, error) {
+	body := map[string]any{"target": c.pos[0], "args": append([]string{}, c.pos[1:]...), "cwd": c.env.Cwd, "mode": mode}
+	if n := c.str("name"); n != "" {
+		body["name"] = n
+	}
+	if envs := c.list("env"); len(envs) > 0 {
+		m := map[string]string{}
+		for _, kv := range envs {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || k == "" {
+				return nil, usageErr("--env %q: want NAME=VALUE", kv)
+			}
+			m[k] = v
+		}
+		body["env"] = m
+	}
+	if ms, ok, err := c.ms("timeout"); err != nil {
+		return nil, err
+	} else if ok {
+		body["timeoutMs"] = ms
+	}
+	return body, nil
+}
+
+func runLaunch(c *call) error {
+	body, err := c.startBody("debug")
+	if err != nil {
+		return err
+	}
+	body["pauseOnStart"] = c.flag("brk")
+	if m := c.str("catch"); m != "" {
+		body["pauseOnExceptions"] = m
+	}
+	var bps []any
+	for _, b := range c.list("break") {
+		bp, err := breakSpec(b)
+		if err != nil {
+			return err
+		}
+		bps = append(bps, bp)
+	}
+	if len(bps) > 0 {
+		body["breakpoints"] = bps
+	}
+	var lps []any
+	for _, l := range c.list("logpoint") {
+		loc, tmpl, ok := cutLocation(l)
+		if !ok || tmpl == "" {
+			return usageErr("--logpoint %q: want FILE:LINE:TEMPLATE", l)
+		}
+		lps = append(lps, map[string]any{"location": loc, "template": tmpl})
+	}
+	if len(lps) > 0 {
+		body["logpoints"] = lps
+	}
+	if args := c.list("node-arg"); len(args) > 0 {
+		if err := c.needNodeArgs(); err != nil {
+			return err
+		}
+		body["nodeArgs"] = args
+	}
+	var started struct {
+		Session summary `json:"session"`
+	}
+	raw, err := c.doJSON("POST", "/api/trace/start", nil, body, &started)
+	if err != nil {
+		return err
+	}
+	c.sid = started.Session.ID
+	if !c.flag("brk") && len(bps) == 0 {
+		return c.showSession(started.Session, raw.body)
+	}
+	// It will pause: answer the state there, so the first command already shows where.
+	ms, _, err := c.ms("wait")
+	if err != nil {
+		return err
+	}
+	if ms == 0 {
+		ms = 10000
+	}
+	var w waitAnswer
+	if _, err := c.doJSON("GET", "/api/trace/wait", url.Values{"id": {c.sid}, "kinds": {"pause"},
+		"timeoutMs": {strconv.FormatInt(min(ms, 60000), 10)}}, nil, &w); err != nil {
+		return err
+	}
+	if w.Event == nil {
+		fmt.Fprintln(c.env.Stdout, started.Session.line())
+		if w.Finished {
+			return &cliError{code: ExitRefused, msg: "the program ended before pausing",
+				hint: "traced events shows what it did; check the breakpoint's file and line"}
+		}
+		return &cliError{code: ExitRefused, msg: "no pause yet", hint: "traced wait --kinds pause waits longer; traced state shows where it is"}
+	}
+	started.Session.Status = "paused" // the pause event came; the answer's status may predate it
+	if c.json {
+		st, err := c.doJSON("GET", "/api/debug/{session}/state", nil, nil, nil)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(c.env.Stdout, "{\"session\":%s,\"state\":%s}\n", bytes.TrimSpace(sessionJSON(raw.body)), bytes.TrimSpace(st.body))
+		return nil
+	}
+	fmt.Fprintln(c.env.Stdout, started.Session.line())
+	return c.get("/api/debug/{session}/state", nil)
+}
+
+// needNodeArgs refuses --node-arg unless the service's own contract has the field: traced
+// passes no flag to node that the service would reject.
+func (c *call) needNodeArgs() error {
+	r, err := c.doJSON("GET", "/api/openapi.yaml", nil, nil, nil)
+	if err != nil {
+		return err
+	}
+	if !bytes.Contains(r.body, []byte("nodeArgs:")) {
+		return &cliError{code: ExitUsage, msg: "--node-arg is not supported by this service yet (its start request has no nodeArgs)",
+			hint: "launch without --node-arg, or set NODE_OPTIONS with --env NODE_OPTIONS=..."}
+	}
+	return nil
+}
+
+func sessionJSON(b []byte) []byte {
+	var v struct {
+		Session json.RawMessage `json:"session"`
+	}
+	if json.Unmarshal(b, &v) != nil || v.Session == nil {
+		return b
+	}
+	return v.Session
+}
+
+func (c *call) showSession(s summary, raw []byte) error {
+	if c.json {
+		c.print(raw)
+	} else {
+		fmt.Fprintln(c.env.Stdout, s.line())
+	}
+	return nil
+}
+
+// breakSpec parses --break FILE:LINE[:COL][:CONDITION] into a start breakpoint.
+func breakSpec(s string) (any, error) {
+	loc, cond, ok := cutLocation(s)
+	if !ok {
+		return nil, usageErr("--break %q: want FILE:LINE or FILE:LINE:CONDITION", s)
+	}
+	if cond == "" {
+		return loc, nil
+	}
+	return map[string]any{"location": loc, "condition": cond}, nil
+}
+
+// cutLocation splits "file:line[:col][:rest]" at the first ":<digits>" that ends the line (the
+// file may hold colons, the rest too: a condition `a ? b : c`).
+func cutLocation(s string) (loc, rest string, ok bool) {
+	for i := 1; i < len(s); i++ {
+		if s[i] != ':' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j == i+1 || (j < len(s) && s[j] != ':') {
+			continue
+		}
+		loc = s[:j]
+		if j < len(s) { // a column, then maybe the rest
+			k := j + 1
+			for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+				k++
+			}
+			if k > j+1 && (k == len(s) || s[k] == ':') {
+				loc = s[:k]
+				j = k
+			}
+		}
+		return loc, strings.TrimPrefix(s[j:], ":"), true
+	}
+	return "", "", false
+}
+
+// waitAnswer is the part of GET /api/trace/wait the CLI reads.
+type waitAnswer struct {
+	Status   string          `json:"status"`
+	Event    json.RawMessage `json:"event"`
+	TimedOut bool            `json:"timedOut"`
+	Finished bool            `json:"finished"`
+	Next     uint64          `json:"next"`
+}
+
+func runAttach(c *call) error {
+	body := map[string]any{}
+	if port, err := strconv.Atoi(c.pos[0]); err == nil {
+		body["port"] = port
+	} else {
+		body["wsUrl"] = c.pos[0]
+	}
+	if n := c.str("name"); n != "" {
+		body["name"] = n
+	}
+	if m := c.str("catch"); m != "" {
+		body["pauseOnExceptions"] = m
+	}
+	var res struct {
+		Session summary `json:"session"`
+	}
+	r, err := c.doJSON("POST", "/api/debug/attach", nil, body, &res)
+	if err != nil {
+		return err
+	}
+	return c.showSession(res.Session, r.body)
+}
+
+func runStop(c *call) error {
+	sid, err := c.session()
+	if err != nil {
+		return err
+	}
+	var res struct {
+		Session summary `json:"session"`
+	}
+	r, err := c.doJSON("POST", "/api/trace/stop", nil, map[string]any{"id": sid}, &res)
+	if err != nil {
+		return err
+	}
+	return c.showSession(res.Session, r.body)
+}
+
+func runStatus(c *call) error {
+	var st struct {
+		Version string `json:"version"`
+		Node    struct {
+			Found   bool   `json:"found"`
+			Path    string `json:"path"`
+			Version string `json:"version"`
+		} `json:"node"`
+		Auth bool   `json:"auth"`
+		Root string `json:"root"`
+	}
+	r, err := c.doJSON("GET", "/api/trace/status", nil, nil, &st)
+	if err != nil {
+		return err
+	}
+	sessions, err := c.sessions()
+	if err != nil {
+		return err
+	}
+	if c.json {
+		c.print(r.body)
+		return nil
+	}
+	svc := c.svc
+	fmt.Fprintf(c.env.Stdout, "service  http://%s  traced %s  (%s", svc.addr, st.Version, svc.how)
+	if svc.rec != nil {
+		fmt.Fprintf(c.env.Stdout, ", pid %d, idle timeout %s, log %s", svc.rec.PID, svc.rec.IdleTimeout, svc.rec.Log)
+	}
+	fmt.Fprintf(c.env.Stdout, ")\nroot     %s\n", st.Root)
+	if st.Node.Found {
+		fmt.Fprintf(c.env.Stdout, "node     %s %s\n", st.Node.Version, st.Node.Path)
+	} else {
+		fmt.Fprintln(c.env.Stdout, "node     not found: launch and trace will fail")
+	}
+	live := 0
+	for _, s := range sessions {
+		if s.live() {
+			live++
+		}
+	}
+	fmt.Fprintf(c.env.Stdout, "sessions %d live, %d retained\n", live, len(sessions))
+	for _, s := range sessions {
+		if s.live() {
+			fmt.Fprintf(c.env.Stdout, "  %s\n", s.line())
+		}
+	}
+	return nil
+}

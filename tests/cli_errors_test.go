@@ -1,0 +1,40 @@
+package tests
+
+import (
+	"testing"
+)
+
+// TestCLIErrors: a refusal is `error: ...` on stderr with a hint naming the next command in CLI
+// words, and the exit code says which kind of failure: 1 refused, 2 usage, 3 no service.
+func TestCLIErrors(t *testing.T) {
+	h := newHarness(t)
+	c := newCLI(t).against(h)
+
+	c.ok([]string{"launch", "--brk", "--name", "errs", "--", "spin.js"}, "paused at spin.js:2", "v1 ")
+	h.stopAtCleanup("errs")
+	c.ok([]string{"continue", "--wait", "0"}, "running")
+
+	// Stepping while it runs.
+	c.fails(1, []string{"step"}, "error: process is running", "hint: process is running; traced pause")
+
+	// A value ref of an earlier pause.
+	c.ok([]string{"pause"}, "paused at spin.js")
+	c.fails(1, []string{"props", "v1"}, "error: stale ref", "traced state gives fresh ones")
+
+	// An unknown session, named.
+	c.fails(1, []string{"--session", "nosuch", "state"}, "error: ", "hint: traced sessions")
+
+	// Usage: exit 2 and the command's usage.
+	c.fails(2, []string{"break"}, "error: break takes", "usage: traced break FILE:LINE")
+	c.fails(2, []string{"step", "sideways"}, "error: step takes over, into or out")
+	c.fails(2, []string{"frobnicate"}, `error: unknown command "frobnicate"`)
+	c.fails(2, []string{"state", "--bogus"}, "error: state: unknown flag --bogus")
+	c.fails(2, []string{"launch", "--node-arg", "--max-old-space-size=64", "--", "spin.js"},
+		"--node-arg is not supported by this service yet")
+
+	// No service: at an address nothing listens on, and with nothing started on demand.
+	gone := newCLI(t, "TRACED_ADDR="+closedAddr(t), "TRACED_TOKEN="+testToken)
+	gone.fails(3, []string{"state"}, "error: no traced service answers at", "hint: traced launch -- app.js starts one")
+	none := newCLI(t)
+	none.fails(3, []string{"sessions"}, "error: no traced service is running", "hint: traced launch -- app.js starts one")
+}
