@@ -161,14 +161,24 @@ func (s *Session) Wait(ctx context.Context, after uint64, kinds KindSet) (Page, 
 		case <-s.done:
 			return s.last(after, kinds, gap), nil
 		case <-ctx.Done():
-			select { // a finished session answers "finished" even to an expired wait
-			case <-s.done:
+			if s.exitRecorded() { // a finished session answers "finished" even to an expired wait
 				return s.last(after, kinds, gap), nil
-			default:
 			}
 			return p, ctx.Err()
 		}
 	}
+}
+
+// exitRecorded says whether the exit event is stored: the session has finished, though done
+// closes a moment later.
+func (s *Session) exitRecorded() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+	}
+	counts, _, _, _ := s.store.stats()
+	return counts[KindExit] > 0
 }
 
 // last is the final page of a finished session after the cursor, with the caller's gap.

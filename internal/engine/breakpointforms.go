@@ -1,3 +1,6 @@
+// The other forms of breakpoints: by URL pattern, at a function, toggled one by one or all at
+// once, and the lines a breakpoint can stop at.
+
 package engine
 
 import (
