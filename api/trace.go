@@ -44,6 +44,7 @@ type Limits struct {
 type StartRequest struct {
 	Target    string            `json:"target" validate:"required"`
 	Args      []string          `json:"args,omitempty"`
+	NodeArgs  []string          `json:"nodeArgs,omitempty" validate:"max=64,dive,required,excludesall=\x00"` // node's flags
 	Cwd       string            `json:"cwd,omitempty"`
 	Env       map[string]string `json:"env,omitempty" validate:"dive,keys,required,excludesall=\x00=,endkeys,excludesall=\x00"`
 	Name      string            `json:"name,omitempty" validate:"omitempty,excludesall=/ \x00"`

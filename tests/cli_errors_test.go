@@ -29,8 +29,8 @@ func TestCLIErrors(t *testing.T) {
 	c.fails(2, []string{"step", "sideways"}, "error: step takes over, into or out")
 	c.fails(2, []string{"frobnicate"}, `error: unknown command "frobnicate"`)
 	c.fails(2, []string{"state", "--bogus"}, "error: state: unknown flag --bogus")
-	c.fails(2, []string{"launch", "--node-arg", "--max-old-space-size=64", "--", "spin.js"},
-		"--node-arg is not supported by this service yet")
+	// A node flag the service refuses: the API's 400, naming the item.
+	c.fails(1, []string{"launch", "--node-arg", "--inspect=9229", "--", "spin.js"}, "error: nodeArgs.0")
 
 	// No service: at an address nothing listens on, and with nothing started on demand.
 	gone := newCLI(t, "TRACED_ADDR="+closedAddr(t), "TRACED_TOKEN="+testToken)

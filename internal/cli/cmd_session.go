@@ -14,10 +14,11 @@ func sessionCommands() []*command {
 		{name: "name", kind: kindString, help: "a name for the session (pick it later with --session NAME)"},
 		{name: "env", kind: kindList, help: "NAME=VALUE for the program (repeatable)"},
 		{name: "timeout", kind: kindString, help: "stop the program after this long, e.g. 2m"},
+		{name: "node-arg", kind: kindList, help: "a flag for node itself, e.g. --test (repeatable)"},
 	}
 	return []*command{
 		{name: "launch", usage: "[--brk] [--break FILE:LINE[:COND]]... [--name N] [--node-arg F]... -- SCRIPT [ARGS]",
-			routes: []string{"POST /api/trace/start", "GET /api/trace/wait", dbg("GET", "state"), "GET /api/openapi.yaml"},
+			routes: []string{"POST /api/trace/start", "GET /api/trace/wait", dbg("GET", "state")},
 			help:   "debug a program; with --brk or --break answers the first pause's state",
 			group:  gSession, core: true, minArgs: 1, maxArgs: -1, passThrough: true, autostart: true,
 			flags: append([]flagDef{
@@ -25,11 +26,10 @@ func sessionCommands() []*command {
 				{name: "break", short: "b", kind: kindList, help: "FILE:LINE or FILE:LINE:CONDITION (repeatable)"},
 				{name: "logpoint", kind: kindList, help: "FILE:LINE:TEMPLATE, e.g. app.js:9:i=${i} (repeatable)"},
 				{name: "catch", kind: kindString, help: "pause on exceptions: none, uncaught, caught or all"},
-				{name: "node-arg", kind: kindList, help: "a flag for node itself (repeatable; needs nodeArgs in the service's contract)"},
 				waitFlag,
 			}, startFlags...),
 			run: runLaunch},
-		{name: "trace", usage: "[--name N] [--wait D] -- SCRIPT [ARGS]",
+		{name: "trace", usage: "[--name N] [--node-arg F]... [--wait D] -- SCRIPT [ARGS]",
 			routes: []string{"POST /api/trace/start", "GET /api/trace/wait", "GET /api/trace", "GET /api/trace/evidence"},
 			help:   "run a program observed only; answers its output, exceptions and exit (evidence when it fails)",
 			group:  gSession, core: true, minArgs: 1, maxArgs: -1, passThrough: true, autostart: true,
@@ -78,6 +78,9 @@ func (c *call) startBody(mode string) (map[string]any, error) {
 	} else if ok {
 		body["timeoutMs"] = ms
 	}
+	if args := c.list("node-arg"); len(args) > 0 {
+		body["nodeArgs"] = args
+	}
 	return body, nil
 }
 
@@ -111,12 +114,6 @@ func runLaunch(c *call) error {
 	}
 	if len(lps) > 0 {
 		body["logpoints"] = lps
-	}
-	if args := c.list("node-arg"); len(args) > 0 {
-		if err := c.needNodeArgs(); err != nil {
-			return err
-		}
-		body["nodeArgs"] = args
 	}
 	var started struct {
 		Session summary `json:"session"`
@@ -161,20 +158,6 @@ func runLaunch(c *call) error {
 	}
 	fmt.Fprintln(c.env.Stdout, started.Session.line())
 	return c.get("/api/debug/{session}/state", nil)
-}
-
-// needNodeArgs refuses --node-arg unless the service's own contract has the field: traced
-// passes no flag to node that the service would reject.
-func (c *call) needNodeArgs() error {
-	r, err := c.doJSON("GET", "/api/openapi.yaml", nil, nil, nil)
-	if err != nil {
-		return err
-	}
-	if !bytes.Contains(r.body, []byte("nodeArgs:")) {
-		return &cliError{code: ExitUsage, msg: "--node-arg is not supported by this service yet (its start request has no nodeArgs)",
-			hint: "launch without --node-arg, or set NODE_OPTIONS with --env NODE_OPTIONS=..."}
-	}
-	return nil
 }
 
 func sessionJSON(b []byte) []byte {

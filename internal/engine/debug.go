@@ -444,12 +444,23 @@ func (s *Session) run(ctx context.Context, c clientCaller, cmd, method string, p
 			return State{}, fmt.Errorf("%s: %w", cmd, err)
 		}
 	}
-	if method == "Debugger.stepOver" || method == "Debugger.stepInto" || method == "Debugger.stepOut" {
-		s.mu.Lock()
-		s.stepping = true // before the call: its pause can arrive before its reply
-		s.mu.Unlock()
+	if method == "Debugger.pause" {
+		if err := s.awaitLeaving(ctx); err != nil {
+			return State{}, fmt.Errorf("%s: %w", cmd, err)
+		}
 	}
+	s.mu.Lock()
+	if method == "Debugger.stepOver" || method == "Debugger.stepInto" || method == "Debugger.stepOut" {
+		s.stepping = true // before the call: its pause can arrive before its reply
+	}
+	if from != nil && method != "Debugger.pause" {
+		s.leavePause()
+	}
+	s.mu.Unlock()
 	if err := c.Call(ctx, method, params, nil); err != nil {
+		s.mu.Lock()
+		s.closeLeaving()
+		s.mu.Unlock()
 		return State{}, fmt.Errorf("%s: %w", cmd, err)
 	}
 	if from != nil && method != "Debugger.pause" {

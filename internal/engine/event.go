@@ -203,6 +203,7 @@ type Summary struct {
 	Status    Status       `json:"status"`
 	Target    string       `json:"target"`
 	Args      []string     `json:"args"`
+	NodeArgs  []string     `json:"nodeArgs,omitempty"` // node's own flags, as the start gave them
 	Cwd       string       `json:"cwd"`
 	PID       int          `json:"pid,omitempty"`
 	ExitCode  *int         `json:"exitCode,omitempty"`

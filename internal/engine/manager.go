@@ -21,6 +21,7 @@ import (
 type StartRequest struct {
 	Target    string
 	Args      []string
+	NodeArgs  []string          // node's own flags, before the target: --test, --import tsx...
 	Cwd       string            // relative to the root, or absolute inside it; default the root
 	Env       map[string]string // added to the child's environment
 	Name      string
@@ -273,6 +274,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		// terminated (kill-execution); the check is a consistency assertion, not a behaviour.
 		args = append(args[:len(args)-1], "--no-force-async-hooks-checks", s.target)
 	}
+	args = append(append(args[:len(args)-1:len(args)-1], req.NodeArgs...), s.target)
 	args = append(args, req.Args...)
 	tag := newTag()
 	c, err := spawn(m.cfg.NodePath, args, s.cwd, append(childEnv(os.Environ(), req.Env), tagEnv+"="+tag))
@@ -400,6 +402,9 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 				if err := s.endLaunchCoverage(startCtx, client); err != nil {
 					return fail("run", err)
 				}
+				s.mu.Lock()
+				s.leavePause()
+				s.mu.Unlock()
 				if err := client.Call(startCtx, "Debugger.resume", nil, nil); err != nil {
 					return fail("run", err)
 				}
@@ -430,6 +435,9 @@ func checkMode(req *StartRequest) error {
 	}
 	if req.Mode == ModeTrace && (req.PauseOnStart || len(req.Breakpoints) > 0 || len(req.Logpoints) > 0 || (req.PauseOnExceptions != "" && req.PauseOnExceptions != "none")) {
 		return fmt.Errorf("%w: pauseOnStart, pauseOnExceptions, breakpoints and logpoints need mode \"debug\"", ErrBadInput)
+	}
+	if err := checkNodeArgs(req.NodeArgs); err != nil {
+		return err
 	}
 	return checkStartPoints(req)
 }

@@ -81,6 +81,7 @@ type Session struct {
 	// (coverlaunch.go); a function-level start that took it over cuts takes down to functions.
 	launchCoverage     bool
 	coverFunctionsOnly bool
+	leaving            chan struct{} // closed once V8 has left the pause a call left (leaving.go)
 
 	consoleSeen  int // dispatcher only
 	discardEvery int // console events between two discards
@@ -118,7 +119,7 @@ func (s *Session) Summary() Summary {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sum := Summary{
-		ID: s.id, Name: s.name, Mode: s.mode, Status: s.statusNow(), Target: s.target, Args: s.args, Cwd: s.cwd,
+		ID: s.id, Name: s.name, Mode: s.mode, Status: s.statusNow(), Target: s.target, Args: s.args, NodeArgs: s.req.NodeArgs, Cwd: s.cwd,
 		Error: s.reason, InspectorLost: s.lost && s.endedAt == nil, Counts: counts, Events: retained, Dropped: dropped, LastSeq: last,
 		MaxEvents: s.store.max, StartedAt: s.startedAt, EndedAt: s.endedAt,
 		RestartOf: s.restartOf, RestartedAs: s.restartedAs,
@@ -356,6 +357,7 @@ func (s *Session) onPaused(p *debuggerPaused) {
 	}
 	s.mu.Lock()
 	if s.isGatePause(p) {
+		s.leavePause() // the chores loop resumes it: a pause asked meanwhile waits for that
 		s.gatePause = p
 		s.mu.Unlock()
 		signal(s.gate)
@@ -391,6 +393,7 @@ func (s *Session) onPaused(p *debuggerPaused) {
 // onResumed forgets the pause, if it is still the current one.
 func (s *Session) onResumed() {
 	s.mu.Lock()
+	s.closeLeaving()
 	if s.gatePause != nil { // the chores loop passed the gate: the user saw no pause
 		s.gatePause = nil
 		s.mu.Unlock()

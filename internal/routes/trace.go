@@ -58,7 +58,7 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s, err := a.cfg.Engine.Start(r.Context(), engine.StartRequest{
-		Target: req.Target, Args: req.Args, Cwd: req.Cwd, Env: req.Env, Name: req.Name,
+		Target: req.Target, Args: req.Args, NodeArgs: req.NodeArgs, Cwd: req.Cwd, Env: req.Env, Name: req.Name,
 		Timeout: time.Duration(req.TimeoutMs) * time.Millisecond, MaxEvents: req.MaxEvents,
 		Mode: req.Mode, PauseOnStart: req.PauseOnStart, PauseOnExceptions: req.PauseOnExceptions,
 		Breakpoints: bps, Logpoints: lps, SourceMaps: req.SourceMaps,

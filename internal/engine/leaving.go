@@ -1,0 +1,40 @@
+package engine
+
+import "context"
+
+// V8 answers a resume or a step before it has left the pause; Debugger.resumed says it left. A
+// Debugger.pause sent in between finds the program still paused and is dropped, and the
+// program runs on as if never asked. So each call that leaves a pause opens a window that
+// Debugger.resumed closes, and a pause waits the window out first.
+
+// leavePause opens the window before a call that leaves the pause; under mu.
+func (s *Session) leavePause() {
+	if s.leaving == nil {
+		s.leaving = make(chan struct{})
+	}
+}
+
+// closeLeaving closes the window: V8 said it resumed, or the call failed; under mu.
+func (s *Session) closeLeaving() {
+	if s.leaving != nil {
+		close(s.leaving)
+		s.leaving = nil
+	}
+}
+
+// awaitLeaving waits until the program has left its last pause, so a pause sent next counts.
+func (s *Session) awaitLeaving(ctx context.Context) error {
+	s.mu.Lock()
+	ch := s.leaving
+	s.mu.Unlock()
+	if ch == nil {
+		return nil
+	}
+	select {
+	case <-ch:
+	case <-s.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
+}
