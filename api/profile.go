@@ -1,14 +1,17 @@
 package api
 
-import "traced/internal/engine"
+import (
+	"traced/internal/engine"
+	"traced/internal/heapsnap"
+)
 
 // Heap answers the engine stores in their wire shape.
 type (
 	HeapUsage    = engine.HeapUsage
 	SnapshotInfo = engine.SnapshotInfo
-	HeapDiff     = engine.HeapDiff
-	HeapClass    = engine.HeapClass
-	ClassDelta   = engine.ClassDelta
+	HeapDiff     = heapsnap.Diff
+	HeapClass    = heapsnap.Class
+	ClassDelta   = heapsnap.ClassDelta
 )
 
 // DeleteSnapshotResponse answers DELETE /api/debug/{session}/heap/snapshots/{ref}: the bytes
