@@ -1,6 +1,7 @@
 package api
 
 import (
+	"traced/internal/coverage"
 	"traced/internal/engine"
 	"traced/internal/heapsnap"
 )
@@ -85,9 +86,9 @@ type CPUStartResponse struct {
 
 // Coverage answers, in their wire shape.
 type (
-	ScriptCoverage   = engine.ScriptCoverage
-	FunctionCoverage = engine.FunctionCoverage
-	LineRange        = engine.LineRange
+	ScriptCoverage   = coverage.Script
+	FunctionCoverage = coverage.Function
+	LineRange        = coverage.LineRange
 )
 
 // CoverageStartRequest is the body of POST /api/debug/{session}/coverage/start.
