@@ -1,14 +1,18 @@
 package api
 
-import "traced/internal/engine"
+import (
+	"traced/internal/coverage"
+	"traced/internal/engine"
+	"traced/internal/heapsnap"
+)
 
 // Heap answers the engine stores in their wire shape.
 type (
 	HeapUsage    = engine.HeapUsage
 	SnapshotInfo = engine.SnapshotInfo
-	HeapDiff     = engine.HeapDiff
-	HeapClass    = engine.HeapClass
-	ClassDelta   = engine.ClassDelta
+	HeapDiff     = heapsnap.Diff
+	HeapClass    = heapsnap.Class
+	ClassDelta   = heapsnap.ClassDelta
 )
 
 // DeleteSnapshotResponse answers DELETE /api/debug/{session}/heap/snapshots/{ref}: the bytes
@@ -82,9 +86,9 @@ type CPUStartResponse struct {
 
 // Coverage answers, in their wire shape.
 type (
-	ScriptCoverage   = engine.ScriptCoverage
-	FunctionCoverage = engine.FunctionCoverage
-	LineRange        = engine.LineRange
+	ScriptCoverage   = coverage.Script
+	FunctionCoverage = coverage.Function
+	LineRange        = coverage.LineRange
 )
 
 // CoverageStartRequest is the body of POST /api/debug/{session}/coverage/start.

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"traced/internal/preview"
 	"traced/internal/sourcemap"
 )
 
@@ -366,7 +367,7 @@ func (s *Session) SetFunctionBreakpoint(ctx context.Context, spec FunctionBreakp
 		return Breakpoint{}, err
 	}
 	if fn.Type != "function" || fn.ObjectID == "" {
-		return Breakpoint{}, fmt.Errorf("%w: %s is %s, not a function", ErrBadInput, spec.Expression, formatRemote(fn))
+		return Breakpoint{}, fmt.Errorf("%w: %s is %s, not a function", ErrBadInput, spec.Expression, preview.Value(fn))
 	}
 	where, at := s.functionLocation(ctx, c, fn.ObjectID)
 	ref := s.newRef("bp")
@@ -407,7 +408,7 @@ func (s *Session) evaluateObject(ctx context.Context, c clientCaller, expression
 	if d := res.ExceptionDetails; d != nil {
 		text := d.Text
 		if d.Exception != nil {
-			text = firstLine(formatRemote(*d.Exception))
+			text = firstLine(preview.Value(*d.Exception))
 		}
 		return remoteObject{}, fmt.Errorf("%w: %s threw %s", ErrBadInput, expression, text)
 	}

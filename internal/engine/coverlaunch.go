@@ -52,14 +52,3 @@ func (s *Session) endLaunchCoverage(ctx context.Context, c clientCaller) error {
 	}
 	return nil
 }
-
-// functionsOnly keeps each function's own range: what a function-level take shows when the
-// collection runs in block mode (adoptLaunchCoverage).
-func functionsOnly(scripts []scriptCoverage) {
-	for i := range scripts {
-		for j := range scripts[i].Functions {
-			f := &scripts[i].Functions[j]
-			f.Ranges = f.Ranges[:min(len(f.Ranges), 1)]
-		}
-	}
-}

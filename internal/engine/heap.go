@@ -1,8 +1,8 @@
 package engine
 
 import (
-	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"traced/internal/heapsnap"
 )
 
 // ErrNotStarted: stopping or reading a profiler that was not started.
@@ -65,7 +67,7 @@ type heapSnapshot struct {
 	Tag     string
 	Path    string
 	Bytes   int64
-	Summary *HeapSummary
+	Summary *heapsnap.Summary
 }
 
 // chunkWriter writes a snapshot's chunks to its file and tells when the JSON text is whole: the
@@ -73,21 +75,18 @@ type heapSnapshot struct {
 // its limit (or a write error) it stops writing but goes on scanning, so that done still means
 // the last chunk has arrived and no chunk of this snapshot can reach the next one's file.
 type chunkWriter struct {
-	job      *Job   // the job taking the snapshot
-	ref      string // the snapshot's, for its progress events
-	step     int    // the last tenth of the way a progress event was recorded for; -1: none
-	f        *os.File
-	buf      []byte // the chunk being written, unescaped (heapchunk.go); reused
-	n        int64  // bytes written
-	limit    int64  // bytes it may write: the cap less what the kept snapshots hold
-	capErr   func(n int64) error
-	depth    int
-	inString bool
-	escaped  bool
-	started  bool
-	err      error
-	done     chan struct{}
-	closed   bool
+	job    *Job   // the job taking the snapshot
+	ref    string // the snapshot's, for its progress events
+	step   int    // the last tenth of the way a progress event was recorded for; -1: none
+	f      *os.File
+	buf    []byte // the chunk being written, unescaped (heapsnap.AppendChunk); reused
+	n      int64  // bytes written
+	limit  int64  // bytes it may write: the cap less what the kept snapshots hold
+	capErr func(n int64) error
+	end    heapsnap.End
+	err    error
+	done   chan struct{}
+	closed bool
 }
 
 func (w *chunkWriter) write(chunk []byte) {
@@ -103,31 +102,31 @@ func (w *chunkWriter) write(chunk []byte) {
 			w.n += int64(n)
 		}
 	}
-	for i := 0; i < len(chunk); i++ {
-		c := chunk[i]
-		switch {
-		case w.inString:
-			switch {
-			case w.escaped:
-				w.escaped = false
-			case c == '\\':
-				w.escaped = true
-			case c == '"':
-				w.inString = false
-			}
-		case c == '"':
-			w.inString = true
-		case c == '{' || c == '[':
-			w.depth++
-			w.started = true
-		case c == '}' || c == ']':
-			w.depth--
-		}
-	}
-	if w.started && w.depth == 0 {
+	if w.end.Scan(chunk) {
 		w.closed = true
 		close(w.done)
 	}
+}
+
+// onHeapChunk receives the params of one chunk of the snapshot being taken (dispatcher
+// goroutine).
+func (s *Session) onHeapChunk(params json.RawMessage) {
+	h := s.heapNow()
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	w := h.active
+	if w == nil {
+		return
+	}
+	buf, ok := heapsnap.AppendChunk(w.buf[:0], params)
+	if !ok {
+		return
+	}
+	w.buf = buf
+	w.write(w.buf)
 }
 
 // dataDir returns the session's heap state and the directory of its snapshot and profile files,
@@ -228,14 +227,14 @@ func (s *Session) heapNow() *heapState {
 
 // SnapshotInfo answers a heap snapshot: its ref, where to download it, and its summary.
 type SnapshotInfo struct {
-	Ref      string      `json:"ref"`
-	Tag      string      `json:"tag,omitempty"`
-	Bytes    int64       `json:"bytes"`
-	Download string      `json:"download"`
-	Nodes    int         `json:"nodes"`
-	Total    int64       `json:"totalSize"`
-	Classes  []HeapClass `json:"classes"` // the top ones by self size
-	Retained string      `json:"retained"`
+	Ref      string           `json:"ref"`
+	Tag      string           `json:"tag,omitempty"`
+	Bytes    int64            `json:"bytes"`
+	Download string           `json:"download"`
+	Nodes    int              `json:"nodes"`
+	Total    int64            `json:"totalSize"`
+	Classes  []heapsnap.Class `json:"classes"` // the top ones by self size
+	Retained string           `json:"retained"`
 }
 
 // StartHeapSnapshot begins a heap snapshot (HeapProfiler.takeHeapSnapshot) as a job whose
@@ -375,7 +374,7 @@ func (s *Session) takeSnapshot(ctx context.Context, c clientCaller, h *heapState
 		return nil, err
 	}
 	defer rf.Close()
-	sum, err := summarizeHeapSnapshot(rf)
+	sum, err := heapsnap.Summarize(rf)
 	if err != nil {
 		return nil, fmt.Errorf("summary: %w", err)
 	}
@@ -463,27 +462,10 @@ func (s *Session) SnapshotFile(ref string) (*os.File, error) {
 	return f, nil
 }
 
-// ClassDelta is how one constructor changed between two snapshots.
-type ClassDelta struct {
-	Name       string `json:"name"`
-	CountDelta int    `json:"countDelta"`
-	SizeDelta  int64  `json:"sizeDelta"`
-	Count      int    `json:"count"` // in the later snapshot
-	Size       int64  `json:"size"`
-}
-
-// HeapDiff answers a diff of two snapshots: the constructors that changed most in size first.
-type HeapDiff struct {
-	From      string       `json:"from"`
-	To        string       `json:"to"`
-	SizeDelta int64        `json:"sizeDelta"`
-	Classes   []ClassDelta `json:"classes"`
-}
-
 // OpHeapDiff names a diff of two snapshots in jobs.
 const OpHeapDiff = "heap-diff"
 
-// StartHeapDiff compares two snapshots (refs or tags) as a job whose result is a HeapDiff; an
+// StartHeapDiff compares two snapshots (refs or tags) as a job whose result is a heapsnap.Diff; an
 // unknown snapshot is refused at once.
 func (s *Session) StartHeapDiff(from, to string, top int) (*Job, error) {
 	a, err := s.snapshotOf(from)
@@ -495,45 +477,10 @@ func (s *Session) StartHeapDiff(from, to string, top int) (*Job, error) {
 		return nil, err
 	}
 	j := s.newJob(OpHeapDiff)
-	s.runJob(j, func(context.Context) (any, error) { return diffSnapshots(a, b, top), nil })
-	return j, nil
-}
-
-// diffSnapshots compares two snapshots' summaries by constructor, sorted by size impact, the top
-// ones.
-func diffSnapshots(a, b *heapSnapshot, top int) HeapDiff {
-	deltas := map[string]*ClassDelta{}
-	get := func(name string) *ClassDelta {
-		d := deltas[name]
-		if d == nil {
-			d = &ClassDelta{Name: name}
-			deltas[name] = d
-		}
-		return d
-	}
-	for _, c := range a.Summary.Classes {
-		d := get(c.Name)
-		d.CountDelta -= c.Count
-		d.SizeDelta -= c.SelfSize
-	}
-	for _, c := range b.Summary.Classes {
-		d := get(c.Name)
-		d.CountDelta += c.Count
-		d.SizeDelta += c.SelfSize
-		d.Count, d.Size = c.Count, c.SelfSize
-	}
-	out := HeapDiff{From: a.Ref, To: b.Ref, SizeDelta: b.Summary.TotalSize - a.Summary.TotalSize, Classes: []ClassDelta{}}
-	for _, d := range deltas {
-		if d.CountDelta != 0 || d.SizeDelta != 0 {
-			out.Classes = append(out.Classes, *d)
-		}
-	}
-	abs := func(n int64) int64 { return max(n, -n) }
-	slices.SortFunc(out.Classes, func(x, y ClassDelta) int {
-		return cmp.Or(cmp.Compare(abs(y.SizeDelta), abs(x.SizeDelta)), cmp.Compare(y.CountDelta, x.CountDelta), cmp.Compare(x.Name, y.Name))
+	s.runJob(j, func(context.Context) (any, error) {
+		return heapsnap.Compare(a.Ref, a.Summary, b.Ref, b.Summary, top), nil
 	})
-	out.Classes = out.Classes[:min(top, len(out.Classes))]
-	return out
+	return j, nil
 }
 
 // HeapUsage is V8's heap use now (Runtime.getHeapUsage), in bytes.
@@ -575,7 +522,7 @@ func (s *Session) CollectGarbage(ctx context.Context) (HeapUsage, error) {
 	return s.HeapUsage(ctx)
 }
 
-// InspectHeapObject turns a heap object id of a snapshot (HeapClass.IDs, or DevTools) into an o
+// InspectHeapObject turns a heap object id of a snapshot (heapsnap.Class.IDs, or DevTools) into an o
 // ref of the live object (HeapProfiler.getObjectByHeapObjectId).
 func (s *Session) InspectHeapObject(ctx context.Context, nodeID int64) (EvalResult, error) {
 	_, c, err := s.pauseNow()

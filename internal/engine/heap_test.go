@@ -1,12 +1,10 @@
 package engine
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
-	"unicode/utf8"
 )
 
 // TestChunkWriterCap: a chunkWriter within its limit writes the snapshot whole; one that passes
@@ -88,47 +86,5 @@ func TestHeapProgressThinned(t *testing.T) {
 	}
 	if p := job.Info().Progress; p == nil || *p != got[len(got)-1] {
 		t.Errorf("the job's latest progress %+v", p)
-	}
-}
-
-// TestUnescapeJSON: the chunk decoder agrees with encoding/json on escapes, surrogate pairs,
-// lone surrogates, and refuses what is not a string body.
-func TestUnescapeJSON(t *testing.T) {
-	for _, body := range []string{
-		``, `plain,1,2,[3]`, `{\"a\":\"b\\\"c\"}`, `\n\t\r\b\f\/\\`, `\u00e9\u20AC`, `\ud83d\ude00`,
-		`\ud83d`, `\ude00x`, `\ud83d\u0041`, `é€😀`,
-	} {
-		checkUnescape(t, body)
-	}
-	for _, bad := range []string{`"`, `a"b`, `\`, `\x`, `\u12`, `\u12g4`, "a\nb"} {
-		if _, ok := unescapeJSON(nil, []byte(bad)); ok {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-}
-
-// FuzzUnescapeJSON: for every valid UTF-8 string body encoding/json accepts, unescapeJSON gives
-// the same text; what it refuses, encoding/json refuses too.
-func FuzzUnescapeJSON(f *testing.F) {
-	for _, s := range []string{`a\"b`, `\ud83d\ude00`, `\ud800`, `x\\y\/z`, `\u003c`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, body string) {
-		if utf8.ValidString(body) {
-			checkUnescape(t, body)
-		}
-	})
-}
-
-func checkUnescape(t *testing.T, body string) {
-	t.Helper()
-	var want string
-	werr := json.Unmarshal([]byte(`"`+body+`"`), &want)
-	got, ok := unescapeJSON([]byte("keep:"), []byte(body))
-	switch {
-	case werr == nil && (!ok || string(got) != "keep:"+want):
-		t.Errorf("%q: got %q ok %v, want %q", body, got, ok, want)
-	case werr != nil && ok:
-		t.Errorf("%q: accepted, encoding/json refuses it: %v", body, werr)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"traced/internal/preview"
 )
 
 // Hot-patch outcomes, as V8 names them (Debugger.setScriptSource status); V8 may add others.
@@ -95,7 +97,7 @@ func (s *Session) Hotpatch(ctx context.Context, ws Workspace, file string, dryRu
 		}
 		msg := d.Text
 		if d.Exception != nil {
-			msg = firstLine(formatRemote(*d.Exception))
+			msg = firstLine(preview.Value(*d.Exception))
 		}
 		f := frameAt("", "", d.LineNumber, d.ColumnNumber, "")
 		out.CompileError = &CompileError{Message: msg, Line: f.Line, Column: f.Column}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"traced/internal/preview"
 )
 
 // Sections of a state, as a set of bits.
@@ -241,7 +243,7 @@ func (s *Session) preview(o remoteObject, depth int) (string, bool) {
 	if depth <= 0 && o.Type == "object" && o.Subtype != "null" && o.Description != "" {
 		return capText(o.Description, s.stringCap).Value, o.ObjectID != ""
 	}
-	text, cut := debugPreview(o, s.cwd)
+	text, cut := preview.Debug(o, s.cwd)
 	t := capText(text, s.stringCap)
 	return t.Value, cut || t.Truncated
 }
@@ -391,7 +393,7 @@ func (s *Session) evalResult(ctx context.Context, c clientCaller, p *debuggerPau
 	if d := res.ExceptionDetails; d != nil {
 		out.Exception = d.Text
 		if d.Exception != nil {
-			out.Exception = firstLine(formatRemote(*d.Exception))
+			out.Exception = firstLine(preview.Value(*d.Exception))
 		}
 		return out, nil
 	}
@@ -436,8 +438,8 @@ func (s *Session) settled(ctx context.Context, c clientCaller, p *debuggerPaused
 	case state == "fulfilled" && value != nil:
 		return s.evalResult(ctx, c, p, evaluateResult{Result: *value})
 	case state == "rejected" && value != nil:
-		return EvalResult{Type: typeOf(*value), Value: capText(formatRemote(*value), s.stringCap).Value,
-			Exception: "Uncaught (in promise) " + firstLine(formatRemote(*value))}, nil
+		return EvalResult{Type: typeOf(*value), Value: capText(preview.Value(*value), s.stringCap).Value,
+			Exception: "Uncaught (in promise) " + firstLine(preview.Value(*value))}, nil
 	}
 	out, err := s.evalResult(ctx, c, p, evaluateResult{Result: promise})
 	out.Exception = "the promise is pending and cannot settle while the program is paused; continue, then evaluate again"
@@ -490,7 +492,7 @@ func (s *Session) Props(ctx context.Context, spec PropsSpec) (Props, error) {
 		return Props{}, err
 	}
 	if v.obj.ObjectID == "" {
-		return Props{}, fmt.Errorf("%w: %s is %s, a %s without properties", ErrBadInput, spec.Ref, formatRemote(v.obj), typeOf(v.obj))
+		return Props{}, fmt.Errorf("%w: %s is %s, a %s without properties", ErrBadInput, spec.Ref, preview.Value(v.obj), typeOf(v.obj))
 	}
 	ref, obj := strings.TrimPrefix(spec.Ref, "@"), v.obj
 	if strings.HasPrefix(ref, "v") {
@@ -651,7 +653,7 @@ func (s *Session) Instances(ctx context.Context, expression string, frame, limit
 			return out, err
 		}
 		for _, p := range props {
-			if isIndex(p.Name) && len(out.Instances) < limit {
+			if preview.IsIndex(p.Name) && len(out.Instances) < limit {
 				out.Instances = append(out.Instances, p)
 			}
 		}
@@ -692,12 +694,12 @@ func (s *Session) evalObject(ctx context.Context, expression string, frame int) 
 	if d := res.ExceptionDetails; d != nil {
 		msg := d.Text
 		if d.Exception != nil {
-			msg = firstLine(formatRemote(*d.Exception))
+			msg = firstLine(preview.Value(*d.Exception))
 		}
 		return remoteObject{}, fmt.Errorf("%w: %s threw %s", ErrBadInput, expression, msg)
 	}
 	if res.Result.ObjectID == "" {
-		return remoteObject{}, fmt.Errorf("%w: %s is %s, not an object or a constructor", ErrBadInput, expression, formatRemote(res.Result))
+		return remoteObject{}, fmt.Errorf("%w: %s is %s, not an object or a constructor", ErrBadInput, expression, preview.Value(res.Result))
 	}
 	return res.Result, nil
 }

@@ -1,40 +1,17 @@
 package engine
 
+import "traced/internal/v8"
+
 // Our own small structs for the CDP messages the engine reads. Enums are plain strings: a newer
 // V8 sends values an older list would not know. Field names follow the devtools-protocol JSON.
 
-type remoteObject struct {
-	Type                string         `json:"type"`
-	Subtype             string         `json:"subtype,omitempty"`
-	ClassName           string         `json:"className,omitempty"`
-	Value               any            `json:"value,omitempty"`
-	UnserializableValue string         `json:"unserializableValue,omitempty"`
-	Description         string         `json:"description,omitempty"`
-	ObjectID            string         `json:"objectId,omitempty"`
-	Preview             *objectPreview `json:"preview,omitempty"`
-}
-
-type objectPreview struct {
-	Type        string            `json:"type"`
-	Subtype     string            `json:"subtype,omitempty"`
-	Description string            `json:"description,omitempty"`
-	Overflow    bool              `json:"overflow"`
-	Properties  []propertyPreview `json:"properties"`
-	Entries     []entryPreview    `json:"entries,omitempty"`
-}
-
-type propertyPreview struct {
-	Name         string         `json:"name"`
-	Type         string         `json:"type"`
-	Value        string         `json:"value,omitempty"`
-	ValuePreview *objectPreview `json:"valuePreview,omitempty"`
-	Subtype      string         `json:"subtype,omitempty"`
-}
-
-type entryPreview struct {
-	Key   *objectPreview `json:"key,omitempty"`
-	Value objectPreview  `json:"value"`
-}
+// The Runtime domain's values are package v8's, shared with the packages that render them.
+type (
+	remoteObject    = v8.RemoteObject
+	objectPreview   = v8.ObjectPreview
+	propertyPreview = v8.PropertyPreview
+	entryPreview    = v8.EntryPreview
+)
 
 type callFrame struct {
 	FunctionName string `json:"functionName"`

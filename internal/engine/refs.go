@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"traced/internal/preview"
 )
 
 // ErrStaleRef: a value ref of an earlier pause. The objects behind it are gone with the pause.
@@ -251,7 +253,7 @@ func primitiveLiteral(o remoteObject) string {
 		s, _ := o.Value.(string)
 		return strconv.Quote(s)
 	}
-	return "(" + jsonText(o.Value) + ")"
+	return "(" + preview.JSON(o.Value) + ")"
 }
 
 // segment is a piece of an expression: a string literal or code between them.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"traced/internal/cdp"
+	"traced/internal/preview"
 )
 
 // Publisher receives what sessions capture, for live fan-out. Both methods MUST NOT block: they
@@ -409,7 +410,7 @@ func (s *Session) onResumed() {
 }
 
 func (s *Session) consoleInfo(p *consoleAPICalled) *ConsoleInfo {
-	info := &ConsoleInfo{Level: p.Type, Text: capText(consoleText(p.Args, s.stringCap), s.stringCap)}
+	info := &ConsoleInfo{Level: p.Type, Text: capText(preview.Console(p.Args, s.stringCap), s.stringCap)}
 	for _, a := range p.Args {
 		info.Args = append(info.Args, a.Type)
 	}
@@ -451,7 +452,7 @@ func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 	message := d.Text
 	if o := d.Exception; o != nil {
 		info.Class = o.ClassName
-		value := formatRemote(*o)
+		value := preview.Value(*o)
 		if o.Subtype == "error" {
 			value, message = errorMessage(o.ClassName, o.Description)
 			// A SyntaxError is thrown by node's loader: the user's file is the place worth showing.

@@ -1,15 +1,18 @@
-package engine
+package preview
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"traced/internal/v8"
 )
 
 // The debugger's value previews are shorter than console text: a debugger shows a value in a
 // list of many, and the user expands what interests them (GET props). Console text stays as
-// node prints it (formatRemote).
+// node prints it (Value).
 
 // maxPreviewItems caps the elements a debugger preview lists of an array, a map or an object.
 const maxPreviewItems = 10
@@ -17,16 +20,16 @@ const maxPreviewItems = 10
 // stackPlaceRE finds the first file position in an error's stack.
 var stackPlaceRE = regexp.MustCompile(`(?:file://)?((?:/|node:)[^\s():]+):([0-9]+):[0-9]+`)
 
-// debugPreview renders a value as a debugger lists it, and whether the preview left part of
+// Debug renders a value as a debugger lists it, and whether the preview left part of
 // the value out (then GET props shows the rest).
-func debugPreview(o remoteObject, cwd string) (string, bool) {
+func Debug(o v8.RemoteObject, cwd string) (string, bool) {
 	switch {
 	case o.Type == "function":
 		return functionPreview(o), false
 	case o.Subtype == "error":
 		return errorPreview(o.Description, cwd), true
 	case o.Type != "object" || o.Preview == nil || o.Subtype == "null" || o.Subtype == "regexp" || o.Subtype == "date":
-		return formatRemote(o), false
+		return Value(o), false
 	}
 	p := *o.Preview
 	cut := p.Overflow
@@ -47,7 +50,7 @@ func debugPreview(o remoteObject, cwd string) (string, bool) {
 
 // functionPreview renders a function with its parameters: Function total(list),
 // AsyncFunction f(a, b), class Job.
-func functionPreview(o remoteObject) string {
+func functionPreview(o v8.RemoteObject) string {
 	text := functionText(o.Description, o.ClassName) // [Function: total], [class Job extends Base]
 	text = strings.TrimSuffix(strings.TrimPrefix(text, "["), "]")
 	if strings.HasPrefix(text, "class ") {
@@ -99,21 +102,24 @@ func errorPreview(desc, cwd string) string {
 	return first
 }
 
-// fileOrURL names a path relative to cwd when it is under it.
+// fileOrURL names an absolute path relative to cwd when it is under it; another place
+// (node:internal/...) stays as it is.
 func fileOrURL(path, cwd string) string {
-	if f := fileOf(path, cwd); f != "" {
-		return f
+	if filepath.IsAbs(path) && cwd != "" {
+		if rel, err := filepath.Rel(cwd, path); err == nil && filepath.IsLocal(rel) {
+			return rel
+		}
 	}
 	return path
 }
 
 // bufferPreview renders a Buffer's first bytes in hex: Buffer(11) <48 65 6c 6c 6f …>.
-func bufferPreview(desc string, p objectPreview) string {
+func bufferPreview(desc string, p v8.ObjectPreview) string {
 	var b strings.Builder
 	b.WriteString(desc + " <")
 	n := 0
 	for _, pr := range p.Properties {
-		if !isIndex(pr.Name) {
+		if !IsIndex(pr.Name) {
 			continue
 		}
 		v, err := strconv.Atoi(pr.Value)

@@ -1,4 +1,4 @@
-package engine
+package heapsnap
 
 import (
 	"strings"
@@ -21,7 +21,7 @@ const tinySnapshot = `{"snapshot":{"meta":{"node_fields":["type","name","id","se
 "strings":["(GC roots)","LeakyThing","some \"text\"\n","f\u00e9\ud83d\ude00"]}`
 
 func TestSummarizeHeapSnapshot(t *testing.T) {
-	sum, err := summarizeHeapSnapshot(strings.NewReader(tinySnapshot))
+	sum, err := Summarize(strings.NewReader(tinySnapshot))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestSummarizeHeapSnapshot(t *testing.T) {
 	if first.Name != "LeakyThing" || first.Count != 3 || first.SelfSize != 120 || len(first.IDs) != 3 || first.IDs[0] != 3 {
 		t.Fatalf("first class %+v, want LeakyThing x3 of 120 bytes with ids 3,5,7", first)
 	}
-	names := map[string]HeapClass{}
+	names := map[string]Class{}
 	for _, c := range sum.Classes {
 		names[c.Name] = c
 	}
@@ -45,7 +45,7 @@ func TestSummarizeHeapSnapshot(t *testing.T) {
 
 func TestSummarizeHeapSnapshotEscapedName(t *testing.T) {
 	snap := strings.Replace(tinySnapshot, `,3,1,3,40`, `,3,3,3,40`, 1)
-	sum, err := summarizeHeapSnapshot(strings.NewReader(snap))
+	sum, err := Summarize(strings.NewReader(snap))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestSummarizeHeapSnapshotRefusesGarbage(t *testing.T) {
 		strings.Replace(tinySnapshot, `"nodes":[9,0,1,0,0,0,0`, `"nodes":[9,0,1,0,0,0`, 1),
 		tinySnapshot[:len(tinySnapshot)/2],
 	} {
-		if _, err := summarizeHeapSnapshot(strings.NewReader(in)); err == nil {
+		if _, err := Summarize(strings.NewReader(in)); err == nil {
 			t.Errorf("no error for %.60q", in)
 		}
 	}
@@ -79,7 +79,7 @@ func FuzzSummarizeHeapSnapshot(f *testing.F) {
 	f.Add([]byte(`{"snapshot":{"meta":{"node_fields":["type","name","id","self_size"],"node_types":[["object"]]}},"nodes":[0,0,1,8],"strings":["\ud800"]}`))
 	f.Add([]byte(`{"snapshot":{"meta":{"node_fields":["type","name","id","self_size"]}},"nodes":[-1,-5,1,8],"strings":[]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _ = summarizeHeapSnapshot(strings.NewReader(string(data)))
+		_, _ = Summarize(strings.NewReader(string(data)))
 	})
 }
 
@@ -96,7 +96,7 @@ func BenchmarkSummarizeHeapSnapshot(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	for range b.N {
-		if _, err := summarizeHeapSnapshot(strings.NewReader(data)); err != nil {
+		if _, err := Summarize(strings.NewReader(data)); err != nil {
 			b.Fatal(err)
 		}
 	}

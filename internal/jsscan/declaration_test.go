@@ -1,4 +1,4 @@
-package engine
+package jsscan
 
 import (
 	"strings"
@@ -17,8 +17,8 @@ func TestDeclaration(t *testing.T) {
   const é = 5;
   const 𝑥 = 6;
 }`, "\n")
-	whole := func() (location, location) {
-		return location{}, location{LineNumber: len(src) - 1, ColumnNumber: 1}
+	whole := func() (Pos, Pos) {
+		return Pos{}, Pos{Line: len(src) - 1, Column: 1}
 	}
 	cases := []struct {
 		name      string
@@ -33,13 +33,13 @@ func TestDeclaration(t *testing.T) {
 	}
 	for _, c := range cases {
 		from, to := whole()
-		at, ok := declaration(src, c.name, from, to)
-		if ok != c.found || (ok && (at.LineNumber != c.line || at.ColumnNumber != c.col)) {
-			t.Errorf("declaration of %s = %d:%d %v, want %d:%d %v", c.name, at.LineNumber, at.ColumnNumber, ok, c.line, c.col, c.found)
+		at, ok := Declaration(src, c.name, from, to)
+		if ok != c.found || (ok && (at.Line != c.line || at.Column != c.col)) {
+			t.Errorf("declaration of %s = %d:%d %v, want %d:%d %v", c.name, at.Line, at.Column, ok, c.line, c.col, c.found)
 		}
 	}
 	// Only inside the scope's bounds.
-	if _, ok := declaration(src, "late", location{LineNumber: 5}, location{LineNumber: 9}); ok {
+	if _, ok := Declaration(src, "late", Pos{Line: 5}, Pos{Line: 9}); ok {
 		t.Error("found a declaration before the scope's start")
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package heapsnap
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 // {"chunk":"<the JSON text, escaped as a JSON string>"}. Decoding them with encoding/json costs
 // a validation pass and a fresh string per chunk; while the dispatcher is that slow, the CDP
 // reader queues the chunks V8 streams faster, and the queue is most of the service's memory
-// during a snapshot. So the chunk is unescaped in one pass into a buffer the writer reuses.
+// during a snapshot. So the chunk is unescaped in one pass into a buffer the caller reuses.
 
 // chunkPrefix and chunkSuffix frame the params V8 sends for a chunk.
 var (
@@ -19,33 +19,57 @@ var (
 	chunkSuffix = []byte(`"}`)
 )
 
-// onHeapChunk receives the params of one chunk of the snapshot being taken (dispatcher
-// goroutine).
-func (s *Session) onHeapChunk(params json.RawMessage) {
-	h := s.heapNow()
-	if h == nil {
-		return
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	w := h.active
-	if w == nil {
-		return
-	}
-	var ok bool
+// AppendChunk appends to dst the snapshot text that one chunk's params carry, and reports
+// false for params that are not a chunk's.
+func AppendChunk(dst, params []byte) ([]byte, bool) {
 	if raw, framed := bytes.CutPrefix(params, chunkPrefix); framed && bytes.HasSuffix(raw, chunkSuffix) {
-		w.buf, ok = unescapeJSON(w.buf[:0], raw[:len(raw)-len(chunkSuffix)])
-	}
-	if !ok { // another spelling of the same params: let encoding/json read it
-		var p struct {
-			Chunk string `json:"chunk"`
+		if out, ok := unescapeJSON(dst, raw[:len(raw)-len(chunkSuffix)]); ok {
+			return out, true
 		}
-		if json.Unmarshal(params, &p) != nil {
-			return
-		}
-		w.buf = append(w.buf[:0], p.Chunk...)
 	}
-	w.write(w.buf)
+	// Another spelling of the same params: let encoding/json read it.
+	var p struct {
+		Chunk string `json:"chunk"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return dst, false
+	}
+	return append(dst, p.Chunk...), true
+}
+
+// End tells where the JSON text of a snapshot ends as its chunks go by: the reply to the call
+// that streams a snapshot can overtake its last chunks.
+type End struct {
+	depth    int
+	inString bool
+	escaped  bool
+	started  bool
+}
+
+// Scan reads the next chunk of the text and reports whether its outermost value has closed.
+func (e *End) Scan(chunk []byte) bool {
+	for i := 0; i < len(chunk); i++ {
+		c := chunk[i]
+		switch {
+		case e.inString:
+			switch {
+			case e.escaped:
+				e.escaped = false
+			case c == '\\':
+				e.escaped = true
+			case c == '"':
+				e.inString = false
+			}
+		case c == '"':
+			e.inString = true
+		case c == '{' || c == '[':
+			e.depth++
+			e.started = true
+		case c == '}' || c == ']':
+			e.depth--
+		}
+	}
+	return e.started && e.depth == 0
 }
 
 // unescapeJSON appends to dst the text of the JSON string body src (without its quotes), as

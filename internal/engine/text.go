@@ -1,0 +1,33 @@
+package engine
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// capText cuts s to at most max bytes on a rune boundary and marks the cut.
+func capText(s string, max int) Text {
+	if len(s) <= max {
+		return Text{Value: s}
+	}
+	cut := max
+	// Back up at most to the start of the rune the cut falls in; input that is not UTF-8 (a
+	// child's binary output) is cut where it is rather than emptied.
+	for back := 0; cut > 0 && back < utf8.UTFMax-1 && !utf8Start(s[cut]); back++ {
+		cut--
+	}
+	if !utf8Start(s[cut]) {
+		cut = max
+	}
+	return Text{Value: s[:cut], Truncated: true, Length: len(s)}
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// firstLine returns s up to its first newline.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
