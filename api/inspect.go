@@ -93,3 +93,12 @@ type HistoryResponse struct {
 	More   bool    `json:"more"`
 	Gap    *Gap    `json:"gap,omitempty"` // events evicted after the cursor
 }
+
+// TargetInfo describes one target of a session (the main thread or a worker thread).
+type TargetInfo = engine.TargetInfo
+
+// TargetsResponse answers GET /api/debug/{session}/targets.
+type TargetsResponse struct {
+	Session string       `json:"session"`
+	Targets []TargetInfo `json:"targets"`
+}

@@ -59,6 +59,7 @@ type StartRequest struct {
 	Breakpoints []StartBreakpoint `json:"breakpoints,omitempty" validate:"max=100,dive"`
 	Logpoints   []LogpointRequest `json:"logpoints,omitempty" validate:"max=100,dive"`
 	SourceMaps  *bool             `json:"sourceMaps,omitempty"` // default true: show original positions
+	Workers     *bool             `json:"workers,omitempty"`    // default true: follow worker threads
 }
 
 // StopRequest is the body of POST /api/trace/stop.

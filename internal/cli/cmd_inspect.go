@@ -120,6 +120,8 @@ func inspectCommands() []*command {
 			}},
 		{name: "contexts", routes: []string{dbg("GET", "contexts")}, help: "V8 execution contexts (vm, workers)",
 			group: gInspect, run: func(c *call) error { return c.get("/api/debug/{session}/contexts", nil) }},
+		{name: "targets", routes: []string{dbg("GET", "targets")}, help: "the main thread and worker threads, with their status",
+			group: gInspect, run: func(c *call) error { return c.get("/api/debug/{session}/targets", nil) }},
 		{name: "gc-refs", routes: []string{dbg("DELETE", "refs")}, help: "forget the o refs kept so far", group: gInspect,
 			run: func(c *call) error { return c.del("/api/debug/{session}/refs") }},
 

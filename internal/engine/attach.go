@@ -126,6 +126,9 @@ func (m *Manager) Attach(ctx context.Context, req AttachRequest) (*Session, erro
 			return fail("enable", err)
 		}
 	}
+	if err := client.Call(ctx, "NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": true}, nil); err != nil {
+		s.log.Debug("attach: no NodeWorker domain", "session", s.id, "err", err) // not node: no workers
+	}
 	if err := s.prepare(ctx, client, sreq); err != nil {
 		return fail("prepare", err)
 	}
@@ -328,6 +331,7 @@ func (s *Session) release(c *cdp.Client) {
 // endAttached records the end of an attached session: stopped when traced detached on a stop,
 // failed when attaching failed, exited when the process or its inspector hung up.
 func (s *Session) endAttached() {
+	s.endWorkers()
 	exit := ExitInfo{} // traced never sees the exit status of a process it did not spawn
 	now := time.Now().UTC()
 	s.mu.Lock()

@@ -23,11 +23,12 @@ const (
 	KindHook       Kind = "hook"       // the program called an injected hook: its payload
 	KindBreakpoint Kind = "breakpoint" // a breakpoint or logpoint bound in a script: where
 	KindProgress   Kind = "progress"   // a long operation moved on (a heap snapshot): how far
+	KindTarget     Kind = "target"     // a worker thread was attached, released or exited
 )
 
 // Kinds lists every kind, in the order summaries report them.
 var Kinds = []Kind{KindContext, KindScript, KindConsole, KindException, KindPause, KindResume,
-	KindStdout, KindStderr, KindExit, KindLogpoint, KindHook, KindBreakpoint, KindProgress}
+	KindStdout, KindStderr, KindExit, KindLogpoint, KindHook, KindBreakpoint, KindProgress, KindTarget}
 
 // ValidKind reports whether k is a kind the engine produces.
 func ValidKind(k Kind) bool {
@@ -43,9 +44,12 @@ func ValidKind(k Kind) bool {
 // Events are stored in their wire shape (the api package aliases these types) so the capture path
 // does not copy each event once more on its way out.
 type Event struct {
-	Seq        uint64          `json:"seq"`
-	Time       time.Time       `json:"time"`
-	Kind       Kind            `json:"kind"`
+	Seq  uint64    `json:"seq"`
+	Time time.Time `json:"time"`
+	Kind Kind      `json:"kind"`
+	// Target is the ref of the worker thread the event comes from; absent for the main one (t0).
+	Target     string          `json:"target,omitempty"`
+	TargetInfo *TargetInfo     `json:"targetInfo,omitempty"`
 	Context    *ContextInfo    `json:"context,omitempty"`
 	Script     *ScriptInfo     `json:"script,omitempty"`
 	Console    *ConsoleInfo    `json:"console,omitempty"`

@@ -35,6 +35,8 @@ type StartRequest struct {
 	Logpoints         []LogpointSpec   // debug: set before the program runs, after the breakpoints
 	// SourceMaps switches source mapping; nil means on. Off, every position is the generated one.
 	SourceMaps *bool
+	// Workers switches following worker threads; nil means on. Off, each is let run uncaptured.
+	Workers *bool
 
 	carry *carried // a restart's debugger settings (relaunch.go)
 }
@@ -51,6 +53,10 @@ type Manager struct {
 
 	featuresOnce sync.Once
 	features     NodeFeatures // probed on first use (nodefeatures.go)
+
+	preloadOnce sync.Once // the preload file is written on first launch (preload.go)
+	preloadPath string
+	preloadErr  error
 
 	mu       sync.Mutex // guards the fields below
 	sessions []*Session // oldest first
@@ -220,34 +226,36 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 	}
 	m.nextID++
 	s := &Session{
-		id:           "s" + strconv.Itoa(m.nextID),
-		name:         req.Name,
-		target:       target,
-		args:         req.Args,
-		cwd:          cwd,
-		stringCap:    m.cfg.StringCap,
-		discardEvery: m.cfg.DiscardEvery,
-		log:          m.log,
-		pub:          m.pub,
-		status:       StatusStarting,
-		startedAt:    time.Now().UTC(),
-		discard:      make(chan struct{}, 1),
-		detach:       make(chan struct{}, 1),
-		unbind:       make(chan struct{}, 1),
-		gate:         make(chan struct{}, 1),
-		startPause:   make(chan struct{}),
-		scripts:      make(map[string]ScriptInfo),
-		ws:           m.ws,
-		maps:         &sessionMaps{byScript: make(map[string]*scriptMap), off: req.SourceMaps != nil && !*req.SourceMaps, load: loadFrom(m.maps)},
-		sources:      make(map[string][]string),
-		contexts:     make(map[int]ContextInfo),
-		nextPause:    make(chan struct{}),
-		mode:         req.Mode,
-		heapLimits:   heapLimits{dir: m.cfg.DataDir, maxBytes: m.cfg.MaxHeapDiskBytes},
-		callBound:    m.cfg.InspectorTimeout,
-		pauseOnStart: req.PauseOnStart,
-		done:         make(chan struct{}),
-		req:          req,
+		id:            "s" + strconv.Itoa(m.nextID),
+		name:          req.Name,
+		target:        target,
+		args:          req.Args,
+		cwd:           cwd,
+		stringCap:     m.cfg.StringCap,
+		discardEvery:  m.cfg.DiscardEvery,
+		log:           m.log,
+		pub:           m.pub,
+		status:        StatusStarting,
+		startedAt:     time.Now().UTC(),
+		discard:       make(chan struct{}, 1),
+		detach:        make(chan struct{}, 1),
+		unbind:        make(chan struct{}, 1),
+		gate:          make(chan struct{}, 1),
+		startPause:    make(chan struct{}),
+		scripts:       make(map[string]ScriptInfo),
+		ws:            m.ws,
+		maps:          &sessionMaps{byScript: make(map[string]*scriptMap), off: req.SourceMaps != nil && !*req.SourceMaps, load: loadFrom(m.maps)},
+		sources:       make(map[string][]string),
+		contexts:      make(map[int]ContextInfo),
+		nextPause:     make(chan struct{}),
+		mode:          req.Mode,
+		heapLimits:    heapLimits{dir: m.cfg.DataDir, maxBytes: m.cfg.MaxHeapDiskBytes},
+		callBound:     m.cfg.InspectorTimeout,
+		pauseOnStart:  req.PauseOnStart,
+		done:          make(chan struct{}),
+		req:           req,
+		workers:       make(map[string]*workerTarget),
+		followWorkers: req.Workers == nil || *req.Workers,
 	}
 	s.store = newStore(maxEvents, func(ev Event) { m.pub.PublishEvent(s.id, ev) })
 	m.sessions = append(m.sessions, s)
@@ -273,6 +281,17 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		// Node 20 aborts ("async hook stack has become corrupted") when a timer callback is
 		// terminated (kill-execution); the check is a consistency assertion, not a behaviour.
 		args = append(args[:len(args)-1], "--no-force-async-hooks-checks", s.target)
+	}
+	if usesPreload(req.NodeArgs) {
+		p, err := m.preloadFile()
+		if err != nil {
+			close(s.done)
+			return &StartError{Stage: "spawn", Err: err}
+		}
+		args = append(args[:len(args)-1:len(args)-1], "--require", p, s.target)
+		s.mu.Lock()
+		s.preloadURL = p // its script is traced's, not the program's
+		s.mu.Unlock()
 	}
 	args = append(append(args[:len(args)-1:len(args)-1], req.NodeArgs...), s.target)
 	args = append(args, req.Args...)
@@ -361,6 +380,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	}{
 		{"Runtime.enable", nil},
 		{"Debugger.enable", nil},
+		{"NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": true}}, // workers.go
 	} {
 		if err := client.Call(startCtx, step.method, step.params, nil); err != nil {
 			return fail("enable", err)
@@ -532,6 +552,7 @@ func (m *Manager) Stop(ctx context.Context, idOrName string) (Summary, error) {
 
 // Shutdown refuses new sessions, kills every live child and waits for them (bounded by ctx).
 func (m *Manager) Shutdown(ctx context.Context) error {
+	defer m.removePreload()
 	m.mu.Lock()
 	m.closed = true
 	sessions := append([]*Session(nil), m.sessions...)

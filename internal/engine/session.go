@@ -84,6 +84,14 @@ type Session struct {
 	coverFunctionsOnly bool
 	leaving            chan struct{} // closed once V8 has left the pause a call left (leaving.go)
 
+	// Worker threads (workers.go): the main connection's by NodeWorker session id, every one
+	// in attach order, the last target ref given, and whether workers are followed.
+	workers       map[string]*workerTarget
+	targets       []*workerTarget
+	nextTarget    int
+	followWorkers bool
+	preloadURL    string // traced's preload script (preload.go), shown as node's own
+
 	consoleSeen  int // dispatcher only
 	discardEvery int // console events between two discards
 	// Requests to the chores loop, one channel each (buffer 1, sends never block) so that a
@@ -228,6 +236,9 @@ func (s *Session) output(kind Kind, line string) {
 // onEvent turns inspector notifications into events. It runs on the CDP dispatcher goroutine and
 // must not wait on the inspector: CDP calls go to the chores loop.
 func (s *Session) onEvent(ev cdp.Event) {
+	if s.workerDomain(nil, ev.Method, ev.Params) {
+		return
+	}
 	switch ev.Method {
 	case "Runtime.executionContextCreated":
 		var p executionContextCreated
@@ -267,7 +278,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 		}
 		info := ScriptInfo{
 			ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, s.cwd), Hash: p.Hash,
-			SourceMapURL: capText(p.SourceMapURL, s.stringCap).Value, Internal: InternalURL(p.URL),
+			SourceMapURL: capText(p.SourceMapURL, s.stringCap).Value, Internal: InternalURL(p.URL) || s.isPreload(p.URL),
 		}
 		s.mu.Lock()
 		s.scripts[p.ScriptID] = info
@@ -579,6 +590,7 @@ func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 	if info := s.releaseSyntax(); info != nil {
 		s.record(Event{Kind: KindException, Exception: info})
 	}
+	s.endWorkers()
 	// The final state is set before the exit event is stored, so whoever sees that event (a
 	// wait, a subscriber) reads a finished summary.
 	exit := c.exitInfo()

@@ -35,6 +35,7 @@ func (a *app) mountInspect(r chi.Router) {
 	r.Get(debugRoutes+"/console", a.consoleHistory) // console events since a cursor
 	r.Get(debugRoutes+"/exceptions", a.exceptions)  // exception events since a cursor
 	r.Get(debugRoutes+"/contexts", a.contexts)      // live execution contexts
+	r.Get(debugRoutes+"/targets", a.targets)        // the main thread and worker threads
 	r.Post(debugRoutes+"/set", a.setVariable)       // set a variable of a paused frame
 	r.Post(debugRoutes+"/set-return", a.setReturn)  // replace the value being returned
 	r.Delete(debugRoutes+"/refs", a.clearRefs)      // release the o refs' objects
@@ -297,6 +298,13 @@ func (a *app) contexts(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
 		c, err := s.Contexts()
 		return api.ContextsResponse{Contexts: c}, err
+	})
+}
+
+// targets lists a session's targets; trace sessions have them too.
+func (a *app) targets(w http.ResponseWriter, r *http.Request) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+		return api.TargetsResponse{Session: s.ID(), Targets: s.Targets()}, nil
 	})
 }
 

@@ -61,7 +61,7 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 		Target: req.Target, Args: req.Args, NodeArgs: req.NodeArgs, Cwd: req.Cwd, Env: req.Env, Name: req.Name,
 		Timeout: time.Duration(req.TimeoutMs) * time.Millisecond, MaxEvents: req.MaxEvents,
 		Mode: req.Mode, PauseOnStart: req.PauseOnStart, PauseOnExceptions: req.PauseOnExceptions,
-		Breakpoints: bps, Logpoints: lps, SourceMaps: req.SourceMaps,
+		Breakpoints: bps, Logpoints: lps, SourceMaps: req.SourceMaps, Workers: req.Workers,
 	})
 	if err != nil {
 		a.writeError(w, r, err)

@@ -68,11 +68,16 @@ func listText(b *strings.Builder, sessions []api.Summary) {
 	}
 }
 
-// eventsText writes one event a line: seq, kind, what happened.
+// eventsText writes one event a line: seq, kind, what happened; a worker's events name its
+// target ("console@t1").
 func eventsText(b *strings.Builder, events []api.Event) {
 	rows := make([][]string, 0, len(events))
 	for _, ev := range events {
-		rows = append(rows, []string{strconv.FormatUint(ev.Seq, 10), string(ev.Kind), eventDetail(ev)})
+		kind := string(ev.Kind)
+		if ev.Target != "" {
+			kind += "@" + ev.Target
+		}
+		rows = append(rows, []string{strconv.FormatUint(ev.Seq, 10), kind, eventDetail(ev)})
 	}
 	columns(b, "", []int{2, 2}, rows)
 }
@@ -165,6 +170,13 @@ func eventDetail(ev api.Event) string {
 		s := strings.TrimSpace(fmt.Sprintf("%s %s %d/%d", ev.Progress.Op, ev.Progress.Ref, ev.Progress.Done, ev.Progress.Total))
 		if ev.Progress.Finished {
 			s += " finished"
+		}
+		return s
+	}
+	if t := ev.TargetInfo; t != nil {
+		s := strings.TrimSpace(t.Kind + " " + t.Status + " " + t.Title)
+		if t.Reason != "" {
+			s += ": " + t.Reason
 		}
 		return s
 	}

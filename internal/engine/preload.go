@@ -1,0 +1,61 @@
+package engine
+
+import (
+	_ "embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// preloadJS drops traced's inspector flags from what node hands its children (boot/preload.cjs).
+//
+//go:embed boot/preload.cjs
+var preloadJS []byte
+
+// preloadFile writes the preload once, into a directory of the data dir only this user can
+// write (the data dir may be a shared /tmp: a file others could replace would run their code in
+// every session), and returns its path.
+func (m *Manager) preloadFile() (string, error) {
+	m.preloadOnce.Do(func() {
+		dir, err := os.MkdirTemp(m.cfg.DataDir, "traced-boot-")
+		if err != nil {
+			m.preloadErr = fmt.Errorf("preload: %w", err)
+			return
+		}
+		p := filepath.Join(dir, "preload.cjs")
+		if err := os.WriteFile(p, preloadJS, 0o400); err != nil {
+			m.preloadErr = fmt.Errorf("preload: %w", err)
+			return
+		}
+		m.preloadPath = p
+	})
+	return m.preloadPath, m.preloadErr
+}
+
+// removePreload deletes the preload's directory at shutdown.
+func (m *Manager) removePreload() {
+	if m.preloadPath != "" {
+		os.RemoveAll(filepath.Dir(m.preloadPath))
+	}
+}
+
+// usesPreload says whether a launch gets the preload. Under --test node's runner starts each
+// test file in a child of its own, and traced debugs the first of them through the inspector
+// flags it inherits: they must stay.
+func usesPreload(nodeArgs []string) bool {
+	for _, a := range nodeArgs {
+		if a == "--test" || strings.HasPrefix(a, "--test=") {
+			return false
+		}
+	}
+	return true
+}
+
+// isPreload says whether a script URL is traced's preload.
+func (s *Session) isPreload(url string) bool {
+	s.mu.Lock()
+	p := s.preloadURL
+	s.mu.Unlock()
+	return p != "" && (url == p || url == "file://"+p)
+}

@@ -1,0 +1,356 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Worker threads are targets of the session. NodeWorker, enabled with waitForDebuggerOnStart on
+// the main target, attaches each worker as it starts, before its first line; traced enables
+// capture in it and lets it run, so a worker never waits for a debugger that does not come (node
+// started under --inspect-brk makes every worker wait). Messages to and from a worker travel
+// inside NodeWorker.sendMessageToWorker and receivedMessageFromWorker on its parent's
+// connection; a nested worker's inside its parent worker's.
+//
+// This first step captures a worker's console calls, exceptions and scripts, each event marked
+// with the worker's target ref; its pauses are skipped (the debugger routes act on the main
+// target), so a breakpoint or debugger statement in worker code never stops it. Nested workers
+// are attached on the main connection too: NodeWorker reports every worker of the process there.
+
+// TargetInfo describes a target of a session: the main thread (t0) or a worker thread.
+type TargetInfo struct {
+	Ref   string `json:"ref"`             // t0 the main thread, then t1, t2... in attach order
+	Kind  string `json:"kind"`            // main or worker
+	Title string `json:"title,omitempty"` // what node calls it, e.g. "[worker 1] app.js"
+	URL   string `json:"url,omitempty"`   // the worker's script
+	// Status is attached (captured), released (let run uncaptured) or exited.
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"` // why a target was released
+}
+
+// Target statuses.
+const (
+	TargetAttached = "attached"
+	TargetReleased = "released"
+	TargetExited   = "exited"
+)
+
+// workerSetupTimeout bounds the set-up of one worker; a worker that does not answer is released.
+const workerSetupTimeout = 5 * time.Second
+
+// workerTarget is one worker thread's inspector session, reached through its parent.
+type workerTarget struct {
+	s         *Session
+	info      TargetInfo
+	sessionID string       // NodeWorker's id of it, on the parent's connection
+	parent    clientCaller // the parent's connection: main's client, or the parent worker
+
+	mu       sync.Mutex
+	nextID   int64
+	pending  map[int64]chan workerReply
+	children map[string]*workerTarget // nested workers by their session id
+	gone     bool
+}
+
+type workerReply struct {
+	result json.RawMessage
+	err    error
+}
+
+// Call sends a CDP command to the worker and waits for its reply.
+func (w *workerTarget) Call(ctx context.Context, method string, params, result any) error {
+	w.mu.Lock()
+	if w.gone {
+		w.mu.Unlock()
+		return fmt.Errorf("%w: worker %s has ended", ErrInspectorLost, w.info.Ref)
+	}
+	w.nextID++
+	id := w.nextID
+	ch := make(chan workerReply, 1)
+	w.pending[id] = ch
+	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		delete(w.pending, id)
+		w.mu.Unlock()
+	}()
+	msg, err := json.Marshal(map[string]any{"id": id, "method": method, "params": params})
+	if err != nil {
+		return err
+	}
+	if err := w.parent.Call(ctx, "NodeWorker.sendMessageToWorker", map[string]any{"sessionId": w.sessionID, "message": string(msg)}, nil); err != nil {
+		return fmt.Errorf("%s in worker %s: %w", method, w.info.Ref, err)
+	}
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			return fmt.Errorf("%s in worker %s: %w", method, w.info.Ref, r.err)
+		}
+		if result != nil && len(r.result) > 0 {
+			return json.Unmarshal(r.result, result)
+		}
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("%s in worker %s: %w", method, w.info.Ref, ctx.Err())
+	}
+}
+
+type attachedToWorker struct {
+	SessionID  string `json:"sessionId"`
+	WorkerInfo struct {
+		WorkerID string `json:"workerId"`
+		Type     string `json:"type"`
+		Title    string `json:"title"`
+		URL      string `json:"url"`
+	} `json:"workerInfo"`
+	WaitingForDebugger bool `json:"waitingForDebugger"`
+}
+
+type workerMessage struct {
+	SessionID string `json:"sessionId"`
+	Message   string `json:"message"`
+}
+
+// workerDomain handles the NodeWorker events of a connection: the main one (w nil) or a
+// worker's. It reports whether method was one of them.
+func (s *Session) workerDomain(w *workerTarget, method string, params json.RawMessage) bool {
+	switch method {
+	case "NodeWorker.attachedToWorker":
+		var p attachedToWorker
+		if json.Unmarshal(params, &p) == nil {
+			s.attachWorker(w, p)
+		}
+	case "NodeWorker.receivedMessageFromWorker":
+		var p workerMessage
+		if json.Unmarshal(params, &p) == nil {
+			if child := s.workerOf(w, p.SessionID); child != nil {
+				child.receive([]byte(p.Message))
+			}
+		}
+	case "NodeWorker.detachedFromWorker":
+		var p struct {
+			SessionID string `json:"sessionId"`
+		}
+		if json.Unmarshal(params, &p) == nil {
+			if child := s.workerOf(w, p.SessionID); child != nil {
+				child.end()
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// workerOf finds a worker by its session id on its parent's connection (w nil: the main one).
+func (s *Session) workerOf(parent *workerTarget, sessionID string) *workerTarget {
+	if parent == nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.workers[sessionID]
+	}
+	parent.mu.Lock()
+	defer parent.mu.Unlock()
+	return parent.children[sessionID]
+}
+
+// attachWorker takes a worker NodeWorker attached: it gets a target ref, and its set-up runs
+// apart from the dispatcher (its replies come through the dispatcher).
+func (s *Session) attachWorker(parent *workerTarget, p attachedToWorker) {
+	w := &workerTarget{s: s, sessionID: p.SessionID, pending: map[int64]chan workerReply{}, children: map[string]*workerTarget{}}
+	w.info = TargetInfo{Kind: "worker", Title: p.WorkerInfo.Title, URL: p.WorkerInfo.URL, Status: TargetAttached}
+	s.mu.Lock()
+	s.nextTarget++
+	w.info.Ref = "t" + strconv.Itoa(s.nextTarget)
+	if parent == nil {
+		w.parent = s.callerOf(s.client)
+		s.workers[p.SessionID] = w
+	} else {
+		w.parent = parent
+	}
+	s.targets = append(s.targets, w)
+	s.mu.Unlock()
+	if parent != nil {
+		parent.mu.Lock()
+		parent.children[p.SessionID] = w
+		parent.mu.Unlock()
+	}
+	go w.setUp(s.followWorkers)
+}
+
+// setUp enables capture in the worker and lets it run; a worker not followed, or one that does
+// not answer, is let run uncaptured and detached.
+func (w *workerTarget) setUp(follow bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), workerSetupTimeout)
+	defer cancel()
+	reason := "workers are not followed (start option workers: false)"
+	if follow {
+		err := w.enable(ctx)
+		if err == nil {
+			w.s.record(Event{Kind: KindTarget, Target: w.info.Ref, TargetInfo: w.snapshot()})
+			return
+		}
+		reason = "set-up failed: " + err.Error()
+	}
+	// Released: it must not wait for a debugger that will not come.
+	w.mu.Lock()
+	w.info.Status, w.info.Reason = TargetReleased, reason
+	w.mu.Unlock()
+	w.s.record(Event{Kind: KindTarget, Target: w.info.Ref, TargetInfo: w.snapshot()})
+	_ = w.Call(ctx, "Runtime.runIfWaitingForDebugger", nil, nil)
+	_ = w.parent.Call(ctx, "NodeWorker.detach", map[string]any{"sessionId": w.sessionID}, nil)
+}
+
+func (w *workerTarget) enable(ctx context.Context) error {
+	for _, step := range []struct {
+		method string
+		params any
+	}{
+		{"Runtime.enable", nil},
+		{"Debugger.enable", nil},
+		{"Debugger.setSkipAllPauses", map[string]any{"skip": true}},
+		{"Runtime.runIfWaitingForDebugger", nil},
+	} {
+		if err := w.Call(ctx, step.method, step.params, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *workerTarget) snapshot() *TargetInfo {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	info := w.info
+	return &info
+}
+
+// receive handles one message from the worker: a reply to a Call, or an event.
+func (w *workerTarget) receive(raw []byte) {
+	var m struct {
+		ID     int64           `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(raw, &m) != nil {
+		return
+	}
+	if m.Method == "" {
+		w.mu.Lock()
+		ch := w.pending[m.ID]
+		w.mu.Unlock()
+		if ch != nil {
+			r := workerReply{result: m.Result}
+			if m.Error != nil {
+				r.err = fmt.Errorf("%s", m.Error.Message)
+			}
+			ch <- r
+		}
+		return
+	}
+	w.s.workerEvent(w, m.Method, m.Params)
+}
+
+// end marks the worker exited, and its nested workers with it.
+func (w *workerTarget) end() {
+	w.mu.Lock()
+	if w.gone {
+		w.mu.Unlock()
+		return
+	}
+	w.gone = true
+	released := w.info.Status == TargetReleased // detached by traced, and running on
+	if !released {
+		w.info.Status = TargetExited
+	}
+	children := make([]*workerTarget, 0, len(w.children))
+	for _, c := range w.children {
+		children = append(children, c)
+	}
+	for id, ch := range w.pending {
+		ch <- workerReply{err: fmt.Errorf("%w: the worker ended", ErrInspectorLost)}
+		delete(w.pending, id)
+	}
+	w.mu.Unlock()
+	for _, c := range children {
+		c.end()
+	}
+	if !released {
+		w.s.record(Event{Kind: KindTarget, Target: w.info.Ref, TargetInfo: w.snapshot()})
+	}
+}
+
+// workerEvent records what a worker's inspector reports, marked with the worker's ref. Its
+// script ids are its own, so positions are placed by URL alone.
+func (s *Session) workerEvent(w *workerTarget, method string, params json.RawMessage) {
+	if s.workerDomain(w, method, params) {
+		return
+	}
+	ref := w.info.Ref
+	switch method {
+	case "Runtime.consoleAPICalled":
+		var p consoleAPICalled
+		if json.Unmarshal(params, &p) == nil {
+			forgetScriptIDs(p.StackTrace)
+			s.record(Event{Kind: KindConsole, Target: ref, Console: s.consoleInfo(&p)})
+		}
+	case "Runtime.exceptionThrown":
+		var p exceptionThrown
+		if json.Unmarshal(params, &p) == nil {
+			p.ExceptionDetails.ScriptID = ""
+			forgetScriptIDs(p.ExceptionDetails.StackTrace)
+			s.record(Event{Kind: KindException, Target: ref, Exception: s.exceptionInfo(&p)})
+		}
+	case "Debugger.scriptParsed":
+		var p scriptParsed
+		if json.Unmarshal(params, &p) == nil {
+			info := ScriptInfo{ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, s.cwd), Hash: p.Hash,
+				SourceMapURL: capText(p.SourceMapURL, s.stringCap).Value, Internal: InternalURL(p.URL)}
+			s.record(Event{Kind: KindScript, Target: ref, Script: &info})
+		}
+	}
+}
+
+// forgetScriptIDs drops a worker stack's script ids, which would name the main target's scripts.
+func forgetScriptIDs(st *stackTrace) {
+	for ; st != nil; st = st.Parent {
+		for i := range st.CallFrames {
+			st.CallFrames[i].ScriptID = ""
+		}
+	}
+}
+
+// Targets lists the session's targets: the main thread, then its workers in attach order.
+func (s *Session) Targets() []TargetInfo {
+	s.mu.Lock()
+	ws := append([]*workerTarget(nil), s.targets...)
+	status := TargetAttached
+	if s.endedAt != nil {
+		status = TargetExited
+	}
+	s.mu.Unlock()
+	out := []TargetInfo{{Ref: "t0", Kind: "main", Title: s.target, Status: status}}
+	for _, w := range ws {
+		out = append(out, *w.snapshot())
+	}
+	return out
+}
+
+// endWorkers marks every worker still running exited: they end with their process, which may
+// not say so first.
+func (s *Session) endWorkers() {
+	s.mu.Lock()
+	ws := append([]*workerTarget(nil), s.targets...)
+	s.mu.Unlock()
+	for _, w := range ws {
+		w.end()
+	}
+}
