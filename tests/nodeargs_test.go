@@ -78,3 +78,36 @@ func TestDebugNodeTestBreakpoint(t *testing.T) {
 		t.Fatalf("product = %+v, want 4", v)
 	}
 }
+
+// TestStartNodeTestManyFiles: under --test every test file runs in a process of its own that
+// inherits the runner's inspector flags; traced debugs the first and lets each later one run at
+// once (a released target), so the run ends instead of waiting on the second file forever.
+func TestStartNodeTestManyFiles(t *testing.T) {
+	for _, mode := range []string{api.ModeTrace, api.ModeDebug} {
+		t.Run(mode, func(t *testing.T) {
+			h := newHarness(t)
+			s := h.start(api.StartRequest{Target: "runners/math.test.js", Args: []string{"runners/more.test.js"},
+				NodeArgs: []string{"--test"}, Mode: mode})
+			sum := h.waitExit(s.ID)
+			if sum.ExitCode == nil || *sum.ExitCode != 1 {
+				t.Fatalf("exit %+v, want 1 (a test failed)", sum)
+			}
+			var out strings.Builder
+			for _, ev := range h.trace(s.ID, "stdout").Events {
+				out.WriteString(ev.Output.Text.Value + "\n")
+			}
+			if !strings.Contains(out.String(), "subtracts") || !strings.Contains(out.String(), "fails") {
+				t.Fatalf("stdout lacks a test of each file:\n%s", out.String())
+			}
+			var released int
+			for _, ev := range h.trace(s.ID, "target").Events {
+				if ev.TargetInfo.Kind == "process" && ev.TargetInfo.Status == "released" {
+					released++
+				}
+			}
+			if released != 1 {
+				t.Fatalf("%d released processes, want the second file's", released)
+			}
+		})
+	}
+}

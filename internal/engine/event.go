@@ -23,7 +23,7 @@ const (
 	KindHook       Kind = "hook"       // the program called an injected hook: its payload
 	KindBreakpoint Kind = "breakpoint" // a breakpoint or logpoint bound in a script: where
 	KindProgress   Kind = "progress"   // a long operation moved on (a heap snapshot): how far
-	KindTarget     Kind = "target"     // a worker thread was attached, released or exited
+	KindTarget     Kind = "target"     // a worker thread or a child process was attached, released or exited
 )
 
 // Kinds lists every kind, in the order summaries report them.

@@ -337,6 +337,9 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 				}
 				return
 			}
+			if u := ParseInspectorURL(line); u != "" {
+				s.releaseInspector(u) // another process of the tree waits for a debugger
+			}
 			s.output(KindStderr, line)
 		})
 	}()

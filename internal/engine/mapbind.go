@@ -105,7 +105,13 @@ func (s *Session) dropGate(ctx context.Context, c clientCaller) {
 // isGatePause reports, under mu, whether a pause is the gate's alone: not a breakpoint of the
 // user's, not a step of theirs that happened to land there.
 func (s *Session) isGatePause(p *debuggerPaused) bool {
-	return s.hitsGateOnly(p) && !s.stepping && p.Reason != startReason && s.startSeen
+	return s.hitsGateOnly(p) && !s.stepping && p.Reason != startReason && (s.startSeen || s.inPreload(p))
+}
+
+// inPreload reports, under mu, whether a pause stands in traced's preload, which runs before the
+// main script (and before node's first-line break): the gate stops there too.
+func (s *Session) inPreload(p *debuggerPaused) bool {
+	return len(p.CallFrames) > 0 && s.preloadURL != "" && s.scripts[p.CallFrames[0].Location.ScriptID].Internal
 }
 
 // isStartGate reports whether a pause is the gate's alone.

@@ -91,6 +91,8 @@ type Session struct {
 	nextTarget    int
 	followWorkers bool
 	preloadURL    string // traced's preload script (preload.go), shown as node's own
+	released      []TargetInfo // child processes let run (release.go)
+	releasing     releaser
 
 	consoleSeen  int // dispatcher only
 	discardEvery int // console events between two discards
@@ -608,6 +610,7 @@ func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 	}
 	s.mu.Unlock()
 	s.record(Event{Kind: KindExit, Exit: &exit})
+	s.releasing.wg.Wait() // each release is bounded: none outlives the session
 	close(s.done)
 	s.pub.PublishStatus(s.Summary())
 }

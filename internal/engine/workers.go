@@ -24,7 +24,7 @@ import (
 // TargetInfo describes a target of a session: the main thread (t0) or a worker thread.
 type TargetInfo struct {
 	Ref   string `json:"ref"`             // t0 the main thread, then t1, t2... in attach order
-	Kind  string `json:"kind"`            // main or worker
+	Kind  string `json:"kind"`            // main, worker or process
 	Title string `json:"title,omitempty"` // what node calls it, e.g. "[worker 1] app.js"
 	URL   string `json:"url,omitempty"`   // the worker's script
 	// Status is attached (captured), released (let run uncaptured) or exited.
@@ -341,6 +341,9 @@ func (s *Session) Targets() []TargetInfo {
 	for _, w := range ws {
 		out = append(out, *w.snapshot())
 	}
+	s.mu.Lock()
+	out = append(out, s.released...)
+	s.mu.Unlock()
 	return out
 }
 
