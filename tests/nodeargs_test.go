@@ -99,6 +99,10 @@ func TestStartNodeTestManyFiles(t *testing.T) {
 			if !strings.Contains(out.String(), "subtracts") || !strings.Contains(out.String(), "fails") {
 				t.Fatalf("stdout lacks a test of each file:\n%s", out.String())
 			}
+			// The runner passes the files' inspector banners on as TAP comments: never shown.
+			if strings.Contains(out.String(), "ws://") {
+				t.Fatalf("an inspector URL reached the output:\n%s", out.String())
+			}
 			var released int
 			for _, ev := range h.trace(s.ID, "target").Events {
 				if ev.TargetInfo.Kind == "process" && ev.TargetInfo.Status == "released" {

@@ -45,6 +45,23 @@ func ParseInspectorURL(line string) string {
 	return m[1]
 }
 
+// tapComment is a line without the "# " node's test runner puts before a child's stderr lines.
+func tapComment(line string) string {
+	return strings.TrimPrefix(strings.TrimLeft(line, " "), "# ")
+}
+
+// anyInspectorURL matches an inspector URL anywhere in a line.
+var anyInspectorURL = regexp.MustCompile(`wss?://[^/\s]+/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+// maskInspectorURLs hides inspector URLs in a line of output: whoever has one runs code in the
+// process, and answers leave the service.
+func maskInspectorURLs(line string) string {
+	if !strings.Contains(line, "ws") {
+		return line
+	}
+	return anyInspectorURL.ReplaceAllString(line, "ws://<inspector>")
+}
+
 // inspectorChatter reports stderr lines the inspector itself prints; they are not the program's.
 func inspectorChatter(line string) bool {
 	for _, p := range []string{"Debugger listening on ", "For help, see: https://nodejs.org/",

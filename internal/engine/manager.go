@@ -255,6 +255,7 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		done:          make(chan struct{}),
 		req:           req,
 		workers:       make(map[string]*workerTarget),
+		releasedURLs:  make(map[string]bool),
 		followWorkers: req.Workers == nil || *req.Workers,
 	}
 	s.store = newStore(maxEvents, func(ev Event) { m.pub.PublishEvent(s.id, ev) })
@@ -333,14 +334,14 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 				}
 				if u := ParseInspectorURL(line); u != "" {
 					found = true
+					s.mu.Lock()
+					s.releasedURLs[u] = true // traced's own: never let run as a child's
+					s.mu.Unlock()
 					urls <- u
 				}
 				return
 			}
-			if u := ParseInspectorURL(line); u != "" {
-				s.releaseInspector(u) // another process of the tree waits for a debugger
-			}
-			s.output(KindStderr, line)
+			s.output(KindStderr, line) // another process's inspector is let run there
 		})
 	}()
 	go s.finish(c, &readers)
@@ -384,6 +385,9 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		{"Runtime.enable", nil},
 		{"Debugger.enable", nil},
 		{"NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": true}}, // workers.go
+		// At its end node waits for the debugger to hang up; it says so (the main context's
+		// destruction does not always come first).
+		{"NodeRuntime.notifyWhenWaitingForDisconnect", map[string]any{"enabled": true}},
 	} {
 		if err := client.Call(startCtx, step.method, step.params, nil); err != nil {
 			return fail("enable", err)

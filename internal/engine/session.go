@@ -90,8 +90,9 @@ type Session struct {
 	targets       []*workerTarget
 	nextTarget    int
 	followWorkers bool
-	preloadURL    string // traced's preload script (preload.go), shown as node's own
-	released      []TargetInfo // child processes let run (release.go)
+	preloadURL    string          // traced's preload script (preload.go), shown as node's own
+	released      []TargetInfo    // child processes let run (release.go)
+	releasedURLs  map[string]bool // their inspectors, each let run once
 	releasing     releaser
 
 	consoleSeen  int // dispatcher only
@@ -224,9 +225,17 @@ func (s *Session) setStatus(st Status) {
 func (s *Session) record(ev Event) { s.store.append(ev) }
 
 func (s *Session) output(kind Kind, line string) {
-	if kind == KindStderr && inspectorChatter(line) {
+	// Node's test runner passes a child's stderr on as TAP comments on stdout ("# Debugger
+	// listening on ws://..."): the inspector's lines are dropped from both streams, a URL
+	// anywhere else is masked (it runs code), and a child's inspector waiting for a debugger is
+	// let run.
+	if bare := tapComment(line); inspectorChatter(bare) {
+		if u := ParseInspectorURL(bare); u != "" {
+			s.releaseInspector(u)
+		}
 		return
 	}
+	line = maskInspectorURLs(line)
 	s.record(Event{Kind: kind, Output: &OutputInfo{Text: capText(line, s.stringCap)}})
 	if kind == KindStderr {
 		if info := s.syntaxOutput(line); info != nil {
@@ -267,6 +276,8 @@ func (s *Session) onEvent(ev cdp.Event) {
 			// With --inspect-brk node waits for the debugger to disconnect before it exits.
 			signal(s.detach)
 		}
+	case "NodeRuntime.waitingForDisconnect":
+		signal(s.detach) // the program has ended: hang up so node can exit
 	case "NodeRuntime.waitingForDebugger":
 		s.mu.Lock()
 		if s.attached != nil {
@@ -610,7 +621,7 @@ func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 	}
 	s.mu.Unlock()
 	s.record(Event{Kind: KindExit, Exit: &exit})
-	s.releasing.wg.Wait() // each release is bounded: none outlives the session
+	s.releasing.end() // the released processes' connections hang up: none outlives the session
 	close(s.done)
 	s.pub.PublishStatus(s.Summary())
 }
