@@ -1,0 +1,265 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Scripts lists the loaded scripts in load order whose file or URL contains filter; node's own
+// only with internal.
+func (s *Session) Scripts(filter string, internal bool) ([]ScriptInfo, error) {
+	if err := s.debugOnly(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	out := make([]ScriptInfo, 0, len(s.scripts))
+	for _, sc := range s.scripts {
+		if (sc.Internal && !internal) || (filter != "" && !strings.Contains(sc.URL, filter)) {
+			continue
+		}
+		out = append(out, sc)
+	}
+	s.mu.Unlock()
+	for i := range out {
+		if m := s.maps.of(out[i].ScriptID); m != nil {
+			for _, src := range m.Sources() {
+				out[i].Sources = append(out[i].Sources, s.sourceName(src))
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b ScriptInfo) int { return scriptOrder(a.ScriptID) - scriptOrder(b.ScriptID) })
+	return out, nil
+}
+
+func scriptOrder(id string) int { n, _ := strconv.Atoi(id); return n }
+
+// scriptFor finds the script of a file: a path relative to the session's cwd, an absolute path
+// or a URL.
+func (s *Session) scriptFor(file string) (string, bool) {
+	path := file
+	if !strings.HasPrefix(path, "/") && !strings.Contains(path, "://") && !strings.HasPrefix(path, "node:") {
+		path = s.cwd + "/" + path
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	best := ""
+	for id, sc := range s.scripts {
+		if u := sc.URL; u == file || u == path || u == "file://"+path {
+			if best == "" || scriptOrder(id) > scriptOrder(best) { // the newest of a reloaded file
+				best = id
+			}
+		}
+	}
+	return best, best != ""
+}
+
+// scriptURL is the URL node gave a script when it parsed it ("" for an unknown id).
+func (s *Session) scriptURL(id string) string {
+	if id == "" {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.scripts[id].URL
+}
+
+// SourceSpec asks for source: of the paused frame or of a file, around a line or whole.
+type SourceSpec struct {
+	File  string // "" : the script of the paused frame
+	Frame int
+	Line  int  // 1-based centre line; 0: the paused line, or the whole file when File is set
+	Lines int  // lines on each side (0: 5)
+	All   bool // the whole script
+}
+
+// SourceView is a piece of a script's source.
+type SourceView struct {
+	File      string       `json:"file"`
+	Total     int          `json:"total"` // lines in the script
+	Lines     []SourceLine `json:"lines"`
+	Truncated bool         `json:"truncated,omitempty"` // cut at maxViewLines
+}
+
+// maxViewLines caps a whole-script view.
+const maxViewLines = 5000
+
+// Source shows source: around the pause by default.
+func (s *Session) Source(ctx context.Context, spec SourceSpec) (SourceView, error) {
+	p, c, err := s.pauseNow()
+	if err != nil {
+		return SourceView{}, err
+	}
+	var src []string
+	var file string
+	cur := -1 // 0-based marked line
+	switch {
+	case spec.File != "":
+		id, ok := s.scriptFor(spec.File)
+		if ok {
+			if src, err = s.source(ctx, c, id); err != nil {
+				return SourceView{}, fmt.Errorf("source: %w", err)
+			}
+			s.mu.Lock()
+			file = fileOf(s.scripts[id].URL, s.cwd)
+			s.mu.Unlock()
+			if p != nil && p.CallFrames[0].Location.ScriptID == id && !s.mapped(p.CallFrames[0]) {
+				cur = p.CallFrames[0].Location.LineNumber
+			}
+			break
+		}
+		id, source, ok := s.scriptWithSource(s.absPath(spec.File))
+		if !ok {
+			return SourceView{}, fmt.Errorf("%w: no loaded script is %s, and no source map has it", ErrNoRef, spec.File)
+		}
+		if src, err = s.originalSource(id, source); err != nil {
+			return SourceView{}, fmt.Errorf("source: %w", err)
+		}
+		file = s.sourceName(source)
+		if p != nil {
+			if top := s.pausedFrame(p.CallFrames[0]); top.Generated != nil && top.URL == sourceURL(source) {
+				cur = top.Line - 1
+			}
+		}
+	case p == nil:
+		return SourceView{}, fmt.Errorf("%w: source around the pause needs a paused program; or name a file", ErrRunning)
+	default:
+		f, err := frameOf(p, spec.Frame)
+		if err != nil {
+			return SourceView{}, err
+		}
+		if src, cur, file, err = s.frameSource(ctx, c, f); err != nil {
+			return SourceView{}, fmt.Errorf("source: %w", err)
+		}
+	}
+	view := SourceView{File: file, Total: len(src)}
+	centre := cur
+	if spec.Line > 0 {
+		centre = spec.Line - 1
+	}
+	if spec.All || centre < 0 {
+		for i, l := range src[:min(len(src), maxViewLines)] {
+			view.Lines = append(view.Lines, SourceLine{Line: i + 1, Text: l, Current: i == cur})
+		}
+		view.Truncated = len(src) > maxViewLines
+		return view, nil
+	}
+	n := spec.Lines
+	if n <= 0 {
+		n = 5
+	}
+	for _, l := range around(src, centre, n) {
+		l.Current = l.Line-1 == cur
+		view.Lines = append(view.Lines, l)
+	}
+	if view.Lines == nil {
+		return view, fmt.Errorf("%w: line %d is past the end of %s (%d lines)", ErrBadInput, spec.Line, view.File, len(src))
+	}
+	return view, nil
+}
+
+// SearchSpec asks to search the loaded scripts' sources.
+type SearchSpec struct {
+	Query         string
+	Regex         bool
+	CaseSensitive bool
+	Internal      bool // node's own scripts too
+}
+
+// Match is a line of a script that matched a search.
+type Match struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+// maxMatches caps a search's answer.
+const maxMatches = 200
+
+// Search finds a query in the loaded scripts (Debugger.searchInContent), in load order.
+func (s *Session) Search(ctx context.Context, spec SearchSpec) ([]Match, bool, error) {
+	c, err := s.liveClient()
+	if err != nil {
+		return nil, false, err
+	}
+	scripts, _ := s.Scripts("", spec.Internal)
+	out := []Match{}
+	for _, sc := range scripts {
+		var res struct {
+			Result []struct {
+				LineNumber  int    `json:"lineNumber"`
+				LineContent string `json:"lineContent"`
+			} `json:"result"`
+		}
+		if err := c.Call(ctx, "Debugger.searchInContent", map[string]any{
+			"scriptId": sc.ScriptID, "query": spec.Query, "caseSensitive": spec.CaseSensitive, "isRegex": spec.Regex,
+		}, &res); err != nil {
+			return out, false, fmt.Errorf("search %s: %w", sc.URL, err)
+		}
+		for _, m := range res.Result {
+			if len(out) == maxMatches {
+				return out, true, nil
+			}
+			file := sc.File
+			if file == "" {
+				file = sc.URL
+			}
+			out = append(out, Match{File: file, Line: m.LineNumber + 1,
+				Text: capText(strings.TrimRight(m.LineContent, "\r\n"), s.stringCap).Value})
+		}
+	}
+	return out, false, nil
+}
+
+// History returns the events of one kind after the cursor, console ones of the given levels
+// only, at most limit (<= 0: all retained).
+func (s *Session) History(kind Kind, after uint64, levels []string, limit int) (Page, error) {
+	if err := s.debugOnly(); err != nil {
+		return Page{}, err
+	}
+	if len(levels) == 0 {
+		return s.Events(after, KindSet{kind: true}, limit), nil
+	}
+	for i, l := range levels {
+		if l == "warn" { // console.warn's CDP type
+			levels[i] = "warning"
+		}
+	}
+	page := s.Events(after, KindSet{kind: true}, 0)
+	kept := page.Events[:0]
+	for _, ev := range page.Events {
+		if ev.Console != nil && slices.Contains(levels, ev.Console.Level) {
+			kept = append(kept, ev)
+		}
+	}
+	if limit > 0 && len(kept) > limit {
+		kept = kept[:limit]
+		page.Next = kept[len(kept)-1].Seq
+		page.More = true
+	}
+	page.Events = kept
+	return page, nil
+}
+
+// ContextView is a live execution context.
+type ContextView struct {
+	ContextInfo
+	Main bool `json:"main,omitempty"` // the program's own context
+}
+
+// Contexts lists the live execution contexts.
+func (s *Session) Contexts() ([]ContextView, error) {
+	if err := s.debugOnly(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	out := make([]ContextView, 0, len(s.contexts))
+	for _, c := range s.contexts {
+		out = append(out, ContextView{ContextInfo: c, Main: c.ID == s.mainContext})
+	}
+	s.mu.Unlock()
+	slices.SortFunc(out, func(a, b ContextView) int { return a.ID - b.ID })
+	return out, nil
+}

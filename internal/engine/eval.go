@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"traced/internal/preview"
+)
+
+// EvalSpec asks for an evaluation.
+type EvalSpec struct {
+	Expression     string
+	Frame          int           // of a paused program
+	AwaitPromise   bool          // wait for a promise result to settle (while running)
+	SideEffectFree bool          // refuse expressions with side effects (V8's throwOnSideEffect)
+	Timeout        time.Duration // 0: DefaultEvalTimeout
+}
+
+// DefaultEvalTimeout bounds an evaluation: V8 terminates one that runs longer.
+const DefaultEvalTimeout = 5 * time.Second
+
+// evalGroup holds the remote objects evals create, released at the next resume.
+const evalGroup = "traced-eval"
+
+// Eval evaluates an expression in a frame of the paused program, or globally while it runs.
+// Refs in the expression (v1, @v1, o2) stand for the values they name.
+func (s *Session) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
+	p, c, err := s.pauseNow()
+	if err != nil {
+		return EvalResult{}, err
+	}
+	timeout := spec.Timeout
+	if timeout <= 0 {
+		timeout = DefaultEvalTimeout
+	}
+	expr, keys, err := s.interpolate(ctx, c, spec.Expression)
+	defer dropInterpolated(context.WithoutCancel(ctx), c, keys)
+	if err != nil {
+		return EvalResult{}, err
+	}
+	params := map[string]any{"expression": expr, "generatePreview": true, "objectGroup": evalGroup,
+		"timeout": timeout.Milliseconds()}
+	if spec.SideEffectFree {
+		params["throwOnSideEffect"] = true
+	}
+	s.mu.Lock()
+	s.evalValues = true
+	s.mu.Unlock()
+	var res evaluateResult
+	if p != nil {
+		f, err := frameOf(p, spec.Frame)
+		if err != nil {
+			return EvalResult{}, err
+		}
+		params["callFrameId"] = f.CallFrameID
+		// V8 ends a long evaluation at timeout; a process that cannot even start it (frozen)
+		// must not hold the request longer than that.
+		callCtx, cancel := context.WithTimeout(ctx, timeout+time.Second)
+		defer cancel()
+		err = c.Call(callCtx, "Debugger.evaluateOnCallFrame", params, &res)
+		if err != nil && strings.Contains(err.Error(), "Execution was terminated") {
+			return EvalResult{Type: "undefined", Value: "undefined",
+				Exception: fmt.Sprintf("terminated: still running after %s (timeoutMs)", timeout)}, nil
+		}
+		if err != nil {
+			return EvalResult{}, fmt.Errorf("eval: %w", err)
+		}
+		if spec.AwaitPromise && res.ExceptionDetails == nil && res.Result.Subtype == "promise" {
+			return s.settled(ctx, c, p, res.Result)
+		}
+	} else {
+		if spec.AwaitPromise {
+			params["awaitPromise"] = true
+			params["replMode"] = true // top-level await
+		}
+		// The wait for a promise is V8's, not bounded by its timeout: bound the call too.
+		callCtx, cancel := context.WithTimeout(ctx, timeout+time.Second)
+		defer cancel()
+		if err := c.Call(callCtx, "Runtime.evaluate", params, &res); err != nil {
+			if strings.Contains(err.Error(), "Execution was terminated") {
+				return EvalResult{Type: "undefined", Value: "undefined",
+					Exception: fmt.Sprintf("terminated: still running after %s (timeoutMs)", timeout)}, nil
+			}
+			if spec.AwaitPromise && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && !s.frozen() {
+				return EvalResult{Type: "undefined", Value: "undefined",
+					Exception: fmt.Sprintf("timed out after %s waiting for the promise", timeout)}, nil
+			}
+			return EvalResult{}, fmt.Errorf("eval: %w", err)
+		}
+	}
+	return s.evalResult(ctx, c, p, res)
+}
+
+// evalResult renders an evaluation's answer and names its value with a ref: v while paused,
+// o for an object while running (there is no pause for a v ref to belong to).
+func (s *Session) evalResult(ctx context.Context, c clientCaller, p *debuggerPaused, res evaluateResult) (EvalResult, error) {
+	text, cut := s.preview(res.Result, 1)
+	out := EvalResult{Type: typeOf(res.Result), Value: text}
+	if d := res.ExceptionDetails; d != nil {
+		out.Exception = d.Text
+		if d.Exception != nil {
+			out.Exception = firstLine(preview.Value(*d.Exception))
+		}
+		return out, nil
+	}
+	switch {
+	case p != nil:
+		s.mu.Lock()
+		out.Ref = s.refs.valueRef(p, refValue{obj: res.Result})
+		s.mu.Unlock()
+	case res.Result.ObjectID != "":
+		ref, _, err := s.persist(ctx, c, res.Result)
+		if err != nil {
+			return out, err
+		}
+		out.Ref = ref
+	}
+	out.Expand = expandHint(out.Ref, cut && res.Result.ObjectID != "")
+	return out, nil
+}
+
+// settled reads a promise's state while the program is paused: awaiting it would wait for a
+// program that cannot run, so a settled promise gives its value and a pending one says so.
+func (s *Session) settled(ctx context.Context, c clientCaller, p *debuggerPaused, promise remoteObject) (EvalResult, error) {
+	var props propertiesResult
+	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{
+		"objectId": promise.ObjectID, "ownProperties": true, "generatePreview": true,
+	}, &props); err != nil {
+		return EvalResult{}, fmt.Errorf("eval: promise state: %w", err)
+	}
+	var state string
+	var value *remoteObject
+	for _, pd := range props.Internal {
+		switch pd.Name {
+		case "[[PromiseState]]":
+			if pd.Value != nil {
+				state, _ = pd.Value.Value.(string)
+			}
+		case "[[PromiseResult]]":
+			value = pd.Value
+		}
+	}
+	switch {
+	case state == "fulfilled" && value != nil:
+		return s.evalResult(ctx, c, p, evaluateResult{Result: *value})
+	case state == "rejected" && value != nil:
+		return EvalResult{Type: typeOf(*value), Value: capText(preview.Value(*value), s.stringCap).Value,
+			Exception: "Uncaught (in promise) " + firstLine(preview.Value(*value))}, nil
+	}
+	out, err := s.evalResult(ctx, c, p, evaluateResult{Result: promise})
+	out.Exception = "the promise is pending and cannot settle while the program is paused; continue, then evaluate again"
+	return out, err
+}

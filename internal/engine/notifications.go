@@ -1,0 +1,257 @@
+package engine
+
+import (
+	"encoding/json"
+	"strings"
+
+	"traced/internal/cdp"
+	"traced/internal/preview"
+)
+
+// onEvent turns inspector notifications into events. It runs on the CDP dispatcher goroutine and
+// must not wait on the inspector: CDP calls go to the chores loop.
+func (s *Session) onEvent(ev cdp.Event) {
+	if s.workerDomain(nil, ev.Method, ev.Params) {
+		return
+	}
+	switch ev.Method {
+	case "Runtime.executionContextCreated":
+		var p executionContextCreated
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		s.mu.Lock()
+		if s.mainContext == 0 {
+			s.mainContext = p.Context.ID
+		}
+		s.contexts[p.Context.ID] = ContextInfo{ID: p.Context.ID, Name: p.Context.Name, Origin: p.Context.Origin}
+		s.mu.Unlock()
+		s.record(Event{Kind: KindContext, Context: &ContextInfo{ID: p.Context.ID, Name: p.Context.Name, Origin: p.Context.Origin}})
+	case "Runtime.executionContextDestroyed":
+		var p executionContextDestroyed
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		s.mu.Lock()
+		main := p.ExecutionContextID == s.mainContext
+		delete(s.contexts, p.ExecutionContextID)
+		s.mu.Unlock()
+		if main {
+			// With --inspect-brk node waits for the debugger to disconnect before it exits.
+			signal(s.detach)
+		}
+	case "NodeRuntime.waitingForDisconnect":
+		signal(s.detach) // the program has ended: hang up so node can exit
+	case "NodeRuntime.waitingForDebugger":
+		s.mu.Lock()
+		if s.attached != nil {
+			s.attached.waiting = true
+		}
+		s.mu.Unlock()
+	case "Debugger.scriptParsed":
+		var p scriptParsed
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		info := ScriptInfo{
+			ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, s.cwd), Hash: p.Hash,
+			SourceMapURL: capText(p.SourceMapURL, s.stringCap).Value, Internal: InternalURL(p.URL) || s.isPreload(p.URL),
+		}
+		s.mu.Lock()
+		s.scripts[p.ScriptID] = info
+		s.mu.Unlock()
+		s.maps.noteScript(p.ScriptID, p.URL, p.SourceMapURL, p.Hash)
+		s.record(Event{Kind: KindScript, Script: &info})
+	case "Debugger.scriptFailedToParse":
+		var p scriptParsed
+		if json.Unmarshal(ev.Params, &p) == nil {
+			s.noteFailedParse(&p)
+		}
+	case "Runtime.consoleAPICalled":
+		var p consoleAPICalled
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		s.record(Event{Kind: KindConsole, Console: s.consoleInfo(&p)})
+		s.consoleSeen++
+		if s.consoleSeen%s.discardEvery == 0 {
+			signal(s.discard)
+		}
+	case "Runtime.exceptionThrown":
+		var p exceptionThrown
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		if info := s.holdSyntaxError(s.exceptionInfo(&p)); info != nil {
+			s.record(Event{Kind: KindException, Exception: info})
+		}
+	case "Debugger.paused":
+		var p debuggerPaused
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		s.onPaused(&p)
+	case "Debugger.resumed":
+		s.onResumed()
+	case "Runtime.bindingCalled":
+		var p struct {
+			Name    string `json:"name"`
+			Payload string `json:"payload"`
+		}
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		if p.Name == logBinding {
+			s.onLogpoint(p.Payload)
+		} else {
+			s.onHook(p.Name, p.Payload)
+		}
+	case "HeapProfiler.reportHeapSnapshotProgress":
+		var p heapProgress
+		if json.Unmarshal(ev.Params, &p) == nil {
+			s.onHeapProgress(p)
+		}
+	case "HeapProfiler.addHeapSnapshotChunk":
+		s.onHeapChunk(ev.Params)
+	case "Debugger.breakpointResolved":
+		var p breakpointResolved
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		var bound []BreakpointInfo
+		s.mu.Lock()
+		for _, bp := range s.breakpoints {
+			if bp.v8ID == p.BreakpointID {
+				l := p.Location
+				fr := s.place("", l.ScriptID, s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
+				bp.resolved = append(bp.resolved, fr)
+				bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
+			}
+		}
+		s.mu.Unlock()
+		for i := range bound {
+			s.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
+		}
+	}
+}
+
+// onPaused records a pause, counts breakpoint hits and wakes whoever waits for the next pause.
+// Node's first-line break is kept out of the timeline unless pauseOnStart asked for it: launch
+// waits for it and runs past it.
+func (s *Session) onPaused(p *debuggerPaused) {
+	info := &PauseInfo{Reason: p.Reason}
+	if len(p.CallFrames) > 0 {
+		fr := s.pausedFrame(p.CallFrames[0])
+		info.Location = &fr
+	}
+	s.mu.Lock()
+	if s.isGatePause(p) {
+		s.leavePause() // the chores loop resumes it: a pause asked meanwhile waits for that
+		s.gatePause = p
+		s.mu.Unlock()
+		signal(s.gate)
+		return
+	}
+	s.stepping = false
+	// Node's first-line break, unless V8 reports the user's own pause there instead (a debugger
+	// statement or a breakpoint on the first statement): that one is shown as any other.
+	first := !s.startSeen && (p.Reason == startReason || s.hitsGateOnly(p))
+	if !s.startSeen {
+		s.startSeen = true
+		close(s.startPause)
+	}
+	s.paused = p // the status says paused from here: before anyone is woken
+	for _, id := range p.HitBreakpoints {
+		for _, bp := range s.breakpoints {
+			if bp.v8ID == id {
+				bp.Hits++
+				info.HitBreakpoints = append(info.HitBreakpoints, bp.Ref)
+			}
+		}
+	}
+	close(s.nextPause)
+	s.nextPause = make(chan struct{})
+	s.mu.Unlock()
+	if first && !s.pauseOnStart {
+		return // not a pause anyone asked for
+	}
+	s.record(Event{Kind: KindPause, Pause: info})
+	s.pub.PublishStatus(s.Summary())
+}
+
+// onResumed forgets the pause, if it is still the current one.
+func (s *Session) onResumed() {
+	s.mu.Lock()
+	s.closeLeaving()
+	if s.gatePause != nil { // the chores loop passed the gate: the user saw no pause
+		s.gatePause = nil
+		s.mu.Unlock()
+		return
+	}
+	was := s.paused
+	s.paused = nil // the status says running from here, in the same step
+	s.mu.Unlock()
+	s.record(Event{Kind: KindResume})
+	if was != nil {
+		s.pub.PublishStatus(s.Summary())
+	}
+}
+
+func (s *Session) consoleInfo(p *consoleAPICalled) *ConsoleInfo {
+	info := &ConsoleInfo{Level: p.Type, Text: capText(preview.Console(p.Args, s.stringCap), s.stringCap)}
+	for _, a := range p.Args {
+		info.Args = append(info.Args, a.Type)
+	}
+	if p.StackTrace != nil && len(p.StackTrace.CallFrames) > 0 {
+		f := p.StackTrace.CallFrames[0]
+		fr := s.place(f.FunctionName, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber)
+		info.Frame = &fr
+	}
+	return info
+}
+
+func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
+	d := &p.ExceptionDetails
+	info := &ExceptionInfo{
+		Text:      d.Text,
+		Stack:     s.framesOf(d.StackTrace),
+		Rejection: strings.Contains(d.Text, "in promise"),
+	}
+	// node names an uncaught exception's script by its path, and its column can fall before the
+	// statement (one before the stack's): the top frame, in the same script and line, is exact
+	// and spells the URL as every frame does.
+	url, scriptID, line0, col0 := d.URL, d.ScriptID, d.LineNumber, d.ColumnNumber
+	if scriptID == "" && url != "" {
+		scriptID, _ = s.scriptFor(url)
+	}
+	if st := d.StackTrace; st != nil && len(st.CallFrames) > 0 {
+		top := st.CallFrames[0]
+		if url == "" || (top.ScriptID == scriptID && top.LineNumber == line0) {
+			url, scriptID, line0, col0 = top.URL, top.ScriptID, top.LineNumber, top.ColumnNumber
+		}
+	}
+	if u := s.scriptURL(scriptID); u != "" {
+		url = u
+	}
+	if url != "" {
+		loc := s.place("", scriptID, url, line0, col0)
+		info.URL, info.File, info.Line, info.Column, info.Generated = loc.URL, loc.File, loc.Line, loc.Column, loc.Generated
+	}
+	message := d.Text
+	if o := d.Exception; o != nil {
+		info.Class = o.ClassName
+		value := preview.Value(*o)
+		if o.Subtype == "error" {
+			value, message = errorMessage(o.ClassName, o.Description)
+			// A SyntaxError is thrown by node's loader: the user's file is the place worth showing.
+			if info.File == "" || InternalURL(info.URL) {
+				s.syntaxSite(d, o, info)
+			}
+		} else {
+			message = value
+		}
+		info.Value = capText(value, s.stringCap).Value
+	}
+	info.Message = capText(message, s.stringCap)
+	return info
+}

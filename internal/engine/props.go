@@ -1,0 +1,292 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"traced/internal/preview"
+)
+
+// Property is one property of an object, previewed, with an o ref when it is an object.
+type Property struct {
+	Name       string     `json:"name"`
+	Kind       string     `json:"kind"` // own, inherited, internal, private, accessor
+	Type       string     `json:"type"`
+	Value      string     `json:"value"`
+	Ref        string     `json:"ref,omitempty"`
+	Expand     string     `json:"expand,omitempty"`     // the call that shows what the preview left out
+	Properties []Property `json:"properties,omitempty"` // expanded, with depth > 1
+}
+
+// PropsSpec asks for the properties of a ref.
+type PropsSpec struct {
+	Ref      string
+	Own      bool // own properties only, not the prototype chain's
+	Internal bool // V8 internals such as [[PromiseState]]
+	Private  bool // #private fields
+	Depth    int  // levels expanded (1: the object's own properties)
+}
+
+// Props answers the object a ref names and its properties.
+type Props struct {
+	Ref        string     `json:"ref"` // the object's o ref
+	Value      string     `json:"value"`
+	Properties []Property `json:"properties"`
+	Truncated  int        `json:"truncated,omitempty"` // properties left out past maxProps
+}
+
+// maxProps caps the properties listed of one object.
+const maxProps = 100
+
+// maxPropsDepth caps the expansion depth.
+const maxPropsDepth = 3
+
+// Props expands an object ref. A v ref is kept as an o ref first, so that its properties (all
+// in the o refs' group) outlive the pause.
+func (s *Session) Props(ctx context.Context, spec PropsSpec) (Props, error) {
+	c, err := s.liveClient()
+	if err != nil {
+		return Props{}, err
+	}
+	v, _, err := s.lookupRef(spec.Ref)
+	if err != nil {
+		return Props{}, err
+	}
+	if v.obj.ObjectID == "" {
+		return Props{}, fmt.Errorf("%w: %s is %s, a %s without properties", ErrBadInput, spec.Ref, preview.Value(v.obj), typeOf(v.obj))
+	}
+	ref, obj := strings.TrimPrefix(spec.Ref, "@"), v.obj
+	if strings.HasPrefix(ref, "v") {
+		if ref, obj, err = s.persist(ctx, c, v.obj); err != nil {
+			return Props{}, err
+		}
+	}
+	props, truncated, err := s.properties(ctx, c, obj.ObjectID, spec, min(max(spec.Depth, 1), maxPropsDepth))
+	if err != nil {
+		return Props{}, err
+	}
+	text, _ := s.preview(obj, 1)
+	return Props{Ref: ref, Value: text, Properties: props, Truncated: truncated}, nil
+}
+
+func (s *Session) properties(ctx context.Context, c clientCaller, objectID string, spec PropsSpec, depth int) ([]Property, int, error) {
+	var res propertiesResult
+	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{
+		"objectId": objectID, "ownProperties": spec.Own, "generatePreview": true,
+	}, &res); err != nil {
+		return nil, 0, fmt.Errorf("properties: %w", err)
+	}
+	type entry struct {
+		pd   propertyDescriptor
+		kind string
+	}
+	var all []entry
+	for _, pd := range res.Result {
+		kind := "own"
+		if !pd.IsOwn {
+			kind = "inherited"
+		}
+		all = append(all, entry{pd, kind})
+	}
+	if spec.Private {
+		for _, pd := range res.Private {
+			all = append(all, entry{pd, "private"})
+		}
+	}
+	if spec.Internal {
+		for _, pd := range res.Internal {
+			all = append(all, entry{pd, "internal"})
+		}
+	}
+	truncated := max(len(all)-maxProps, 0)
+	all = all[:min(len(all), maxProps)]
+	out := make([]Property, 0, len(all))
+	for _, e := range all {
+		p := Property{Name: e.pd.Name, Kind: e.kind}
+		switch {
+		case e.pd.Value != nil:
+			text, cut := s.preview(*e.pd.Value, 1)
+			p.Type, p.Value = typeOf(*e.pd.Value), text
+			if id := e.pd.Value.ObjectID; id != "" {
+				s.mu.Lock()
+				ref, err := s.refs.objectRef(*e.pd.Value)
+				s.mu.Unlock()
+				if err != nil {
+					return out, truncated, err
+				}
+				p.Ref, p.Expand = ref, expandHint(ref, cut)
+				if depth > 1 && e.pd.Value.Type == "object" {
+					if p.Properties, _, err = s.properties(ctx, c, id, spec, depth-1); err != nil {
+						return out, truncated, err
+					}
+				}
+			}
+		case e.pd.Get != nil || e.pd.Set != nil:
+			p.Type, p.Value = "accessor", accessorText(e.pd)
+		}
+		out = append(out, p)
+	}
+	return out, truncated, nil
+}
+
+func accessorText(pd propertyDescriptor) string {
+	get := pd.Get != nil && pd.Get.Type != "undefined"
+	set := pd.Set != nil && pd.Set.Type != "undefined"
+	switch {
+	case get && set:
+		return "[Getter/Setter]"
+	case get:
+		return "[Getter]"
+	}
+	return "[Setter]"
+}
+
+// Instances answers the live objects of a prototype.
+type Instances struct {
+	Prototype string     `json:"prototype"`
+	Count     int        `json:"count"`
+	Ref       string     `json:"ref"`       // o ref of the array of them all
+	Instances []Property `json:"instances"` // the first ones, with o refs
+}
+
+// Instances finds the live objects whose prototype is the value of expression, or its
+// prototype property when it is a constructor (Runtime.queryObjects).
+func (s *Session) Instances(ctx context.Context, expression string, frame, limit int) (Instances, error) {
+	res, err := s.evalObject(ctx, expression, frame)
+	if err != nil {
+		return Instances{}, err
+	}
+	c, err := s.liveClient()
+	if err != nil {
+		return Instances{}, err
+	}
+	proto := res
+	if res.Type == "function" {
+		var r struct {
+			Result remoteObject `json:"result"`
+		}
+		if err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{
+			"objectId": res.ObjectID, "functionDeclaration": "function() { return this.prototype }",
+			"objectGroup": evalGroup, "generatePreview": true,
+		}, &r); err != nil {
+			return Instances{}, fmt.Errorf("instances: prototype: %w", err)
+		}
+		if r.Result.ObjectID == "" {
+			return Instances{}, fmt.Errorf("%w: %s has no prototype object", ErrBadInput, expression)
+		}
+		proto = r.Result
+	}
+	var q struct {
+		Objects remoteObject `json:"objects"`
+	}
+	if err := c.Call(ctx, "Runtime.queryObjects", map[string]any{"prototypeObjectId": proto.ObjectID, "objectGroup": refsGroup}, &q); err != nil {
+		return Instances{}, fmt.Errorf("instances: %w", err)
+	}
+	s.mu.Lock()
+	ref, err := s.refs.objectRef(q.Objects)
+	s.mu.Unlock()
+	if err != nil {
+		return Instances{}, err
+	}
+	var n struct {
+		Result remoteObject `json:"result"`
+	}
+	if err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{
+		"objectId": q.Objects.ObjectID, "functionDeclaration": "function() { return this.length }", "returnByValue": true,
+	}, &n); err != nil {
+		return Instances{}, fmt.Errorf("instances: count: %w", err)
+	}
+	count, _ := n.Result.Value.(float64)
+	var name struct {
+		Result remoteObject `json:"result"`
+	}
+	_ = c.Call(ctx, "Runtime.callFunctionOn", map[string]any{"objectId": proto.ObjectID, "returnByValue": true,
+		"functionDeclaration": `function() { const c = Object.getOwnPropertyDescriptor(this, "constructor"); return c && typeof c.value === "function" ? c.value.name : "" }`,
+	}, &name)
+	protoText := proto.Description
+	if n, _ := name.Result.Value.(string); n != "" {
+		protoText = n + ".prototype"
+	}
+	out := Instances{Prototype: capText(protoText, s.stringCap).Value, Count: int(count), Ref: ref, Instances: []Property{}}
+	if limit > 0 && count > 0 {
+		props, _, err := s.properties(ctx, c, q.Objects.ObjectID, PropsSpec{Own: true}, 1)
+		if err != nil {
+			return out, err
+		}
+		for _, p := range props {
+			if preview.IsIndex(p.Name) && len(out.Instances) < limit {
+				out.Instances = append(out.Instances, p)
+			}
+		}
+	}
+	return out, nil
+}
+
+// evalObject evaluates expression (in frame when paused) to an object.
+func (s *Session) evalObject(ctx context.Context, expression string, frame int) (remoteObject, error) {
+	p, c, err := s.pauseNow()
+	if err != nil {
+		return remoteObject{}, err
+	}
+	expr, keys, err := s.interpolate(ctx, c, expression)
+	defer dropInterpolated(context.WithoutCancel(ctx), c, keys)
+	if err != nil {
+		return remoteObject{}, err
+	}
+	params := map[string]any{"expression": expr, "objectGroup": evalGroup, "generatePreview": true,
+		"timeout": DefaultEvalTimeout.Milliseconds()}
+	s.mu.Lock()
+	s.evalValues = true
+	s.mu.Unlock()
+	var res evaluateResult
+	if p != nil {
+		f, err := frameOf(p, frame)
+		if err != nil {
+			return remoteObject{}, err
+		}
+		params["callFrameId"] = f.CallFrameID
+		err = c.Call(ctx, "Debugger.evaluateOnCallFrame", params, &res)
+	} else {
+		err = c.Call(ctx, "Runtime.evaluate", params, &res)
+	}
+	if err != nil {
+		return remoteObject{}, fmt.Errorf("eval %s: %w", expression, err)
+	}
+	if d := res.ExceptionDetails; d != nil {
+		msg := d.Text
+		if d.Exception != nil {
+			msg = firstLine(preview.Value(*d.Exception))
+		}
+		return remoteObject{}, fmt.Errorf("%w: %s threw %s", ErrBadInput, expression, msg)
+	}
+	if res.Result.ObjectID == "" {
+		return remoteObject{}, fmt.Errorf("%w: %s is %s, not an object or a constructor", ErrBadInput, expression, preview.Value(res.Result))
+	}
+	return res.Result, nil
+}
+
+// Globals lists the global let, const and class names of the main context.
+func (s *Session) Globals(ctx context.Context) ([]string, error) {
+	_, c, err := s.pauseNow()
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	id := s.mainContext
+	s.mu.Unlock()
+	var res struct {
+		Names []string `json:"names"`
+	}
+	params := map[string]any{}
+	if id != 0 {
+		params["executionContextId"] = id
+	}
+	if err := c.Call(ctx, "Runtime.globalLexicalScopeNames", params, &res); err != nil {
+		return nil, fmt.Errorf("globals: %w", err)
+	}
+	if res.Names == nil {
+		res.Names = []string{}
+	}
+	return res.Names, nil
+}
