@@ -60,6 +60,7 @@ type StartRequest struct {
 	Logpoints   []LogpointRequest `json:"logpoints,omitempty" validate:"max=100,dive"`
 	SourceMaps  *bool             `json:"sourceMaps,omitempty"` // default true: show original positions
 	Workers     *bool             `json:"workers,omitempty"`    // default true: follow worker threads
+	Children    *bool             `json:"children,omitempty"`   // default true: follow child processes
 }
 
 // StopRequest is the body of POST /api/trace/stop.

@@ -62,6 +62,9 @@ func TestStopKillsTheWholeTree(t *testing.T) {
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "spawntree.js"})
 	w := h.waitFor(s.ID, 0, "console")
+	for w.Event.Target != "" { // the child's own line (a followed target) may come first
+		w = h.waitFor(s.ID, w.Event.Seq, "console")
+	}
 	var pids []int
 	for _, f := range strings.Fields(w.Event.Console.Text.Value)[1:] {
 		pid, err := strconv.Atoi(f)

@@ -2,6 +2,7 @@ package tests
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"traced/api"
@@ -33,5 +34,60 @@ func TestForksNeverHang(t *testing.T) {
 				t.Errorf("stderr: %s", ev.Output.Text.Value) // an inspector banner would say a child listens
 			}
 		})
+	}
+}
+
+// TestChildrenFollowed: every node process of the tree (a fork, its fork, node through sh -c, a
+// child that exits at once) is a target of the session: its console calls are captured with its
+// target ref, and target events say it was attached and exited, with its pid.
+func TestChildrenFollowed(t *testing.T) {
+	h := newHarness(t)
+	s := h.start(api.StartRequest{Target: "forks.js"})
+	h.waitExit(s.ID)
+	byText := map[string]string{}
+	for _, ev := range h.trace(s.ID, "console").Events {
+		byText[ev.Console.Text.Value] = ev.Target
+	}
+	for _, line := range []string{"child: hello", "grandchild: hello", "shell child: hello", "child: grandchild exited 0"} {
+		if ref, ok := byText[line]; !ok || !strings.HasPrefix(ref, "t") {
+			t.Fatalf("console %q: target %q, want a child's (all: %q)", line, ref, byText)
+		}
+	}
+	if byText["child: hello"] == byText["grandchild: hello"] || byText["main: all done"] != "" {
+		t.Fatalf("targets %q: the child and grandchild share one, or main has one", byText)
+	}
+	var targets api.TargetsResponse
+	h.call("GET", "/api/debug/"+s.ID+"/targets", nil, &targets)
+	var procs int
+	for _, tg := range targets.Targets {
+		if tg.Kind == "process" {
+			procs++
+			if tg.PID == 0 || tg.Status != "exited" {
+				t.Errorf("target %+v, want a pid and exited", tg)
+			}
+		}
+	}
+	if procs != 4 { // child, grandchild, shell child, quick
+		t.Fatalf("%d process targets, want 4: %+v", procs, targets.Targets)
+	}
+}
+
+// TestChildrenNotFollowed: children: false lets each child run uncaptured; they still end.
+func TestChildrenNotFollowed(t *testing.T) {
+	h := newHarness(t)
+	off := false
+	s := h.start(api.StartRequest{Target: "forks.js", Children: &off})
+	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 0 {
+		t.Fatalf("exit %+v", sum)
+	}
+	for _, ev := range h.trace(s.ID, "console").Events {
+		if ev.Target != "" {
+			t.Fatalf("captured %q from %s, which was not followed", ev.Console.Text.Value, ev.Target)
+		}
+	}
+	for _, ev := range h.trace(s.ID, "target").Events {
+		if ev.TargetInfo.Status != "released" || !strings.Contains(ev.TargetInfo.Reason, "children: false") {
+			t.Fatalf("target %+v, want released because children: false", ev.TargetInfo)
+		}
 	}
 }

@@ -37,6 +37,8 @@ type StartRequest struct {
 	SourceMaps *bool
 	// Workers switches following worker threads; nil means on. Off, each is let run uncaptured.
 	Workers *bool
+	// Children switches following child processes; nil means on. Off, each is let run uncaptured.
+	Children *bool
 
 	carry *carried // a restart's debugger settings (relaunch.go)
 }
@@ -226,37 +228,39 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 	}
 	m.nextID++
 	s := &Session{
-		id:            "s" + strconv.Itoa(m.nextID),
-		name:          req.Name,
-		target:        target,
-		args:          req.Args,
-		cwd:           cwd,
-		stringCap:     m.cfg.StringCap,
-		discardEvery:  m.cfg.DiscardEvery,
-		log:           m.log,
-		pub:           m.pub,
-		status:        StatusStarting,
-		startedAt:     time.Now().UTC(),
-		discard:       make(chan struct{}, 1),
-		detach:        make(chan struct{}, 1),
-		unbind:        make(chan struct{}, 1),
-		gate:          make(chan struct{}, 1),
-		startPause:    make(chan struct{}),
-		scripts:       make(map[string]ScriptInfo),
-		ws:            m.ws,
-		maps:          &sessionMaps{byScript: make(map[string]*scriptMap), off: req.SourceMaps != nil && !*req.SourceMaps, load: loadFrom(m.maps)},
-		sources:       make(map[string][]string),
-		contexts:      make(map[int]ContextInfo),
-		nextPause:     make(chan struct{}),
-		mode:          req.Mode,
-		heapLimits:    heapLimits{dir: m.cfg.DataDir, maxBytes: m.cfg.MaxHeapDiskBytes},
-		callBound:     m.cfg.InspectorTimeout,
-		pauseOnStart:  req.PauseOnStart,
-		done:          make(chan struct{}),
-		req:           req,
-		workers:       make(map[string]*workerTarget),
-		releasedURLs:  make(map[string]bool),
-		followWorkers: req.Workers == nil || *req.Workers,
+		id:             "s" + strconv.Itoa(m.nextID),
+		name:           req.Name,
+		target:         target,
+		args:           req.Args,
+		cwd:            cwd,
+		stringCap:      m.cfg.StringCap,
+		discardEvery:   m.cfg.DiscardEvery,
+		log:            m.log,
+		pub:            m.pub,
+		status:         StatusStarting,
+		startedAt:      time.Now().UTC(),
+		discard:        make(chan struct{}, 1),
+		detach:         make(chan struct{}, 1),
+		unbind:         make(chan struct{}, 1),
+		gate:           make(chan struct{}, 1),
+		startPause:     make(chan struct{}),
+		scripts:        make(map[string]ScriptInfo),
+		ws:             m.ws,
+		maps:           &sessionMaps{byScript: make(map[string]*scriptMap), off: req.SourceMaps != nil && !*req.SourceMaps, load: loadFrom(m.maps)},
+		sources:        make(map[string][]string),
+		contexts:       make(map[int]ContextInfo),
+		nextPause:      make(chan struct{}),
+		mode:           req.Mode,
+		heapLimits:     heapLimits{dir: m.cfg.DataDir, maxBytes: m.cfg.MaxHeapDiskBytes},
+		callBound:      m.cfg.InspectorTimeout,
+		pauseOnStart:   req.PauseOnStart,
+		done:           make(chan struct{}),
+		req:            req,
+		workers:        make(map[string]*workerTarget),
+		releasedURLs:   make(map[string]bool),
+		kids:           children{ending: make(chan struct{})},
+		followChildren: req.Children == nil || *req.Children,
+		followWorkers:  req.Workers == nil || *req.Workers,
 	}
 	s.store = newStore(maxEvents, func(ev Event) { m.pub.PublishEvent(s.id, ev) })
 	m.sessions = append(m.sessions, s)
@@ -283,13 +287,17 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		// terminated (kill-execution); the check is a consistency assertion, not a behaviour.
 		args = append(args[:len(args)-1], "--no-force-async-hooks-checks", s.target)
 	}
+	env := req.Env
 	if usesPreload(req.NodeArgs) {
 		p, err := m.preloadFile()
+		if err == nil {
+			err = s.openAnnouncements(filepath.Join(filepath.Dir(p), s.id+".announce"))
+		}
 		if err != nil {
 			close(s.done)
 			return &StartError{Stage: "spawn", Err: err}
 		}
-		args = append(args[:len(args)-1:len(args)-1], "--require", p, s.target)
+		env = preloadEnv(p, s.announce.path, req.Env)
 		s.mu.Lock()
 		s.preloadURL = p // its script is traced's, not the program's
 		s.mu.Unlock()
@@ -297,8 +305,9 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	args = append(append(args[:len(args)-1:len(args)-1], req.NodeArgs...), s.target)
 	args = append(args, req.Args...)
 	tag := newTag()
-	c, err := spawn(m.cfg.NodePath, args, s.cwd, append(childEnv(os.Environ(), req.Env), tagEnv+"="+tag))
+	c, err := spawn(m.cfg.NodePath, args, s.cwd, append(childEnv(os.Environ(), env), tagEnv+"="+tag))
 	if err != nil {
+		s.closeAnnouncements()
 		close(s.done)
 		return spawnError(err)
 	}

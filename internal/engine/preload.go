@@ -8,7 +8,8 @@ import (
 	"strings"
 )
 
-// preloadJS drops traced's inspector flags from what node hands its children (boot/preload.cjs).
+// preloadJS drops traced's inspector flags from what node hands its children, and announces
+// each child process to traced (boot/preload.cjs).
 //
 //go:embed boot/preload.cjs
 var preloadJS []byte
@@ -38,6 +39,24 @@ func (m *Manager) removePreload() {
 	if m.preloadPath != "" {
 		os.RemoveAll(filepath.Dir(m.preloadPath))
 	}
+}
+
+// preloadEnv is the environment a launch adds for the preload: NODE_OPTIONS loads it in every
+// node process of the tree (before the user's own NODE_OPTIONS, which stay), with the inspector
+// a child opens kept out of /json/list (its banner on stderr is dropped: the FIFO announces it),
+// and TRACED_ANNOUNCE names the FIFO.
+func preloadEnv(preload, fifo string, extra map[string]string) map[string]string {
+	env := make(map[string]string, len(extra)+2)
+	for k, v := range extra {
+		env[k] = v
+	}
+	opts := `--require "` + strings.ReplaceAll(preload, `"`, `\"`) + `" --inspect-publish-uid=stderr`
+	if user := strings.TrimSpace(extra["NODE_OPTIONS"]); user != "" {
+		opts += " " + user
+	}
+	env["NODE_OPTIONS"] = opts
+	env[announceEnv] = fifo
+	return env
 }
 
 // usesPreload says whether a launch gets the preload. Under --test node's runner starts each

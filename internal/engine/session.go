@@ -88,10 +88,14 @@ type Session struct {
 	targets       []*workerTarget
 	nextTarget    int
 	followWorkers bool
-	preloadURL    string          // traced's preload script (preload.go), shown as node's own
-	released      []TargetInfo    // child processes let run (release.go)
-	releasedURLs  map[string]bool // their inspectors, each let run once
-	releasing     releaser
+	preloadURL    string // traced's preload script (preload.go), shown as node's own
+	// Child processes (children.go): their targets, the inspectors already taken (the main
+	// one too), the connections to them, the FIFO they announce themselves on.
+	processes      []*TargetInfo
+	releasedURLs   map[string]bool
+	kids           children
+	announce       announcements
+	followChildren bool
 
 	consoleSeen  int // dispatcher only
 	discardEvery int // console events between two discards
@@ -228,7 +232,7 @@ func (s *Session) output(kind Kind, line string) {
 	// anywhere else is masked (it runs code), and a child's inspector waiting for a debugger is
 	// let run.
 	if bare := tapComment(line); inspectorChatter(bare) {
-		if u := ParseInspectorURL(bare); u != "" {
+		if u := ParseInspectorURL(bare); u != "" && !s.announced() {
 			s.releaseInspector(u)
 		}
 		return
@@ -371,7 +375,8 @@ func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 	}
 	s.mu.Unlock()
 	s.record(Event{Kind: KindExit, Exit: &exit})
-	s.releasing.end() // the released processes' connections hang up: none outlives the session
+	s.closeAnnouncements() // no child is taken on after the end
+	s.endChildren()        // every child's connection hangs up: none outlives the session
 	close(s.done)
 	s.pub.PublishStatus(s.Summary())
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -27,6 +29,7 @@ type TargetInfo struct {
 	Kind  string `json:"kind"`            // main, worker or process
 	Title string `json:"title,omitempty"` // what node calls it, e.g. "[worker 1] app.js"
 	URL   string `json:"url,omitempty"`   // the worker's script
+	PID   int    `json:"pid,omitempty"`   // a child process's
 	// Status is attached (captured), released (let run uncaptured) or exited.
 	Status string `json:"status"`
 	Reason string `json:"reason,omitempty"` // why a target was released
@@ -288,13 +291,17 @@ func (w *workerTarget) end() {
 	}
 }
 
-// workerEvent records what a worker's inspector reports, marked with the worker's ref. Its
-// script ids are its own, so positions are placed by URL alone.
+// workerEvent records what a worker's inspector reports.
 func (s *Session) workerEvent(w *workerTarget, method string, params json.RawMessage) {
 	if s.workerDomain(w, method, params) {
 		return
 	}
-	ref := w.info.Ref
+	s.targetEvent(w.info.Ref, method, params)
+}
+
+// targetEvent records what the inspector of a worker or a child process reports, marked with
+// its ref. Its script ids are its own, so positions are placed by URL alone.
+func (s *Session) targetEvent(ref, method string, params json.RawMessage) {
 	switch method {
 	case "Runtime.consoleAPICalled":
 		var p consoleAPICalled
@@ -312,8 +319,11 @@ func (s *Session) workerEvent(w *workerTarget, method string, params json.RawMes
 	case "Debugger.scriptParsed":
 		var p scriptParsed
 		if json.Unmarshal(params, &p) == nil {
+			if InternalURL(p.URL) || s.isPreload(p.URL) {
+				return // node's own, the same in every target: the main thread's list has them
+			}
 			info := ScriptInfo{ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, s.cwd), Hash: p.Hash,
-				SourceMapURL: capText(p.SourceMapURL, s.stringCap).Value, Internal: InternalURL(p.URL)}
+				SourceMapURL: capText(p.SourceMapURL, s.stringCap).Value}
 			s.record(Event{Kind: KindScript, Target: ref, Script: &info})
 		}
 	}
@@ -342,8 +352,11 @@ func (s *Session) Targets() []TargetInfo {
 		out = append(out, *w.snapshot())
 	}
 	s.mu.Lock()
-	out = append(out, s.released...)
+	for _, p := range s.processes {
+		out = append(out, *p)
+	}
 	s.mu.Unlock()
+	slices.SortFunc(out[1:], func(a, b TargetInfo) int { return targetNumber(a.Ref) - targetNumber(b.Ref) })
 	return out
 }
 
@@ -357,3 +370,5 @@ func (s *Session) endWorkers() {
 		w.end()
 	}
 }
+
+func targetNumber(ref string) int { n, _ := strconv.Atoi(strings.TrimPrefix(ref, "t")); return n }

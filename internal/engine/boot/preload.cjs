@@ -1,6 +1,33 @@
-// traced's preload, run before the program's main script (node --require). Node hands its own
-// flags (process.execArgv) to every fork and worker it starts: the inspector flags traced
-// launched it with would leave each child waiting for a debugger that never comes. They are
-// dropped here, so children start as if node had been run without them.
+// traced's preload, run before the main script of every node process of a session's tree
+// (NODE_OPTIONS --require), in its main thread.
+//
+// 1. Node hands its own flags (process.execArgv) to each fork and worker it starts: the inspector
+//    flags traced launched the program with would leave each child waiting for a debugger that
+//    never comes. They are dropped, so children start as if node had been run without them.
+// 2. A process without an inspector (a child: forked, spawned, through a shell or npm) opens one
+//    on loopback, says where on traced's announce FIFO and waits for traced to set it up. When
+//    traced is not reading the FIFO (gone, or the process left the session), opening it fails at
+//    once and the process runs on untraced: it never waits for a debugger that will not come.
 "use strict";
 process.execArgv = process.execArgv.filter((a) => !/^--(inspect|debug)/.test(a));
+
+const { isMainThread } = require("node:worker_threads");
+const inspector = require("node:inspector");
+const announce = process.env.TRACED_ANNOUNCE;
+if (isMainThread && announce && !inspector.url()) {
+  const fs = require("node:fs");
+  let fd = -1;
+  try {
+    fd = fs.openSync(announce, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+    inspector.open(0, "127.0.0.1", false);
+    const line = JSON.stringify({ pid: process.pid, ppid: process.ppid, url: inspector.url(),
+      argv: process.argv.slice(1, 4).map((a) => String(a).slice(0, 200)) });
+    fs.writeSync(fd, line + "\n"); // one write under PIPE_BUF: never interleaved with another's
+    fs.closeSync(fd);
+    fd = -1;
+    inspector.waitForDebugger();
+  } catch {
+    if (fd >= 0) fs.closeSync(fd);
+    if (inspector.url()) inspector.close();
+  }
+}

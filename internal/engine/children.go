@@ -1,0 +1,237 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"traced/internal/cdp"
+)
+
+// Child processes are targets of the session. traced's preload (boot/preload.cjs), loaded in
+// every node process of the tree through NODE_OPTIONS, opens an inspector in each child and
+// announces it on a FIFO of the session's, then waits; traced attaches (console calls,
+// exceptions and scripts captured with the child's target ref, its pauses skipped for now) or,
+// when children are not followed, only lets it run. Either way traced stays connected until the
+// child ends: hung up early, node could still stop at a break nobody resumes. A process that
+// prints an inspector URL on the shared output instead (each test file after the first under
+// node --test, which inherits --inspect-brk) is let run the same way.
+
+// announceEnv names the FIFO in the tree's environment.
+const announceEnv = "TRACED_ANNOUNCE"
+
+// childSetupTimeout bounds the calls that set up or let run one child.
+const childSetupTimeout = 5 * time.Second
+
+// announcement is what a child's preload says of itself.
+type announcement struct {
+	PID  int      `json:"pid"`
+	PPID int      `json:"ppid"`
+	URL  string   `json:"url"`
+	Argv []string `json:"argv"`
+}
+
+// announcements is the session's FIFO and its reader.
+type announcements struct {
+	path string
+	f    *os.File
+	wg   sync.WaitGroup
+}
+
+// children tracks the child connections: the session's end hangs them up and waits for them.
+type children struct {
+	wg     sync.WaitGroup
+	ending chan struct{} // closed when the session ends
+	ended  bool          // under the session's mu: no connection is tracked from here on
+}
+
+// endChildren hangs up every child connection and waits until each has gone.
+func (s *Session) endChildren() {
+	s.mu.Lock()
+	if s.kids.ended {
+		s.mu.Unlock()
+		return
+	}
+	s.kids.ended = true
+	close(s.kids.ending)
+	s.mu.Unlock()
+	s.kids.wg.Wait()
+}
+
+// openAnnouncements makes the session's FIFO and starts reading it. It is opened for reading
+// and writing, so that opening does not wait for a writer and a read waits for the next line.
+func (s *Session) openAnnouncements(path string) error {
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		return fmt.Errorf("announce fifo: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("announce fifo: %w", err)
+	}
+	s.announce.path, s.announce.f = path, f
+	s.announce.wg.Add(1)
+	go func() {
+		defer s.announce.wg.Done()
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			var a announcement
+			if json.Unmarshal(sc.Bytes(), &a) != nil || ParseInspectorURL("Debugger listening on "+a.URL) == "" {
+				continue // not the preload's: only a loopback inspector is attached
+			}
+			s.adopt(a, true)
+		}
+	}()
+	return nil
+}
+
+// closeAnnouncements stops reading the FIFO once the session ends. The FIFO goes first, so a
+// process that opens it after finds nothing and runs untraced; lines already written are read
+// (each such child is let run), then the reader ends.
+func (s *Session) closeAnnouncements() {
+	if s.announce.f == nil {
+		return
+	}
+	os.Remove(s.announce.path)
+	s.announce.f.SetReadDeadline(time.Now()) // what is buffered is read; then the reader ends
+	s.announce.wg.Wait()
+	s.announce.f.Close()
+}
+
+// announced says whether the tree's children announce themselves (the preload is in use):
+// their banners on stderr are then not a sign of a process nobody will release.
+func (s *Session) announced() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.preloadURL != ""
+}
+
+// releaseInspector lets a process whose inspector URL came on the shared output run.
+func (s *Session) releaseInspector(url string) {
+	s.adopt(announcement{URL: url}, false)
+}
+
+// adopt makes a child a target: attached when announced and children are followed, else only
+// let run. Its connection lives until the child ends or the session does.
+func (s *Session) adopt(a announcement, announced bool) {
+	s.mu.Lock()
+	if s.releasedURLs[a.URL] { // a line may come through stderr and again as a TAP comment
+		s.mu.Unlock()
+		return
+	}
+	s.releasedURLs[a.URL] = true
+	s.nextTarget++
+	t := &TargetInfo{Ref: "t" + strconv.Itoa(s.nextTarget), Kind: "process", PID: a.PID,
+		Title: strings.Join(a.Argv, " "), Status: TargetAttached}
+	ended := s.kids.ended
+	switch {
+	case ended:
+		t.Status, t.Reason = TargetReleased, "the session had ended"
+	case !announced:
+		t.Status, t.Reason = TargetReleased, "it opened an inspector of its own, not through traced: it runs on uncaptured, but for its output"
+	case !s.followChildren:
+		t.Status, t.Reason = TargetReleased, "child processes are not followed (start option children: false)"
+	}
+	s.processes = append(s.processes, t)
+	if ended { // let it run here, bounded, as nothing waits for connections any more
+		s.mu.Unlock()
+		s.runChild(t, a.URL, s.kids.ending)
+		return
+	}
+	s.kids.wg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.kids.wg.Done()
+		s.runChild(t, a.URL, s.kids.ending)
+	}()
+}
+
+// runChild connects to a waiting child, sets it up (capture when attached, its pauses skipped
+// either way), lets it run and stays until it ends.
+func (s *Session) runChild(t *TargetInfo, url string, ending <-chan struct{}) {
+	s.mu.Lock()
+	follow, ref := t.Status == TargetAttached, t.Ref
+	s.mu.Unlock()
+	waiting := make(chan struct{}, 1)
+	onEvent := func(ev cdp.Event) {
+		if ev.Method == "NodeRuntime.waitingForDisconnect" {
+			signal(waiting)
+			return
+		}
+		if follow {
+			s.targetEvent(ref, ev.Method, ev.Params)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), childSetupTimeout)
+	defer cancel()
+	c, err := cdp.Dial(ctx, url, cdp.Options{OnEvent: onEvent})
+	if err == nil {
+		err = setUpChild(ctx, c, follow)
+		defer func() {
+			c.Close()
+			<-c.Done()
+		}()
+	}
+	if err != nil {
+		s.log.Debug("child process", "session", s.id, "target", ref, "err", err)
+		s.mu.Lock()
+		if follow {
+			t.Status, t.Reason = TargetReleased, "set-up failed: "+err.Error()
+		}
+		s.mu.Unlock()
+	}
+	s.record(Event{Kind: KindTarget, Target: ref, TargetInfo: s.targetSnapshot(t)})
+	if err != nil {
+		return
+	}
+	select {
+	case <-waiting: // it has ended and waits for traced to hang up
+	case <-c.Done():
+	case <-ending:
+		return // the session ended: the child runs on untraced
+	}
+	if follow {
+		s.mu.Lock()
+		t.Status = TargetExited
+		s.mu.Unlock()
+		s.record(Event{Kind: KindTarget, Target: ref, TargetInfo: s.targetSnapshot(t)})
+	}
+}
+
+func setUpChild(ctx context.Context, c *cdp.Client, follow bool) error {
+	steps := []string{"NodeRuntime.notifyWhenWaitingForDisconnect", "Debugger.enable", "Debugger.setSkipAllPauses"}
+	if follow {
+		steps = append([]string{"Runtime.enable"}, steps...)
+	}
+	for _, m := range append(steps, "Runtime.runIfWaitingForDebugger") {
+		var params any
+		switch m {
+		case "NodeRuntime.notifyWhenWaitingForDisconnect":
+			params = map[string]any{"enabled": true}
+		case "Debugger.setSkipAllPauses":
+			params = map[string]any{"skip": true}
+		}
+		if err := c.Call(ctx, m, params, nil); err != nil {
+			if errors.Is(err, cdp.ErrClosed) {
+				return fmt.Errorf("it ended first: %w", err)
+			}
+			return fmt.Errorf("%s: %w", m, err)
+		}
+	}
+	return nil
+}
+
+func (s *Session) targetSnapshot(t *TargetInfo) *TargetInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := *t
+	return &c
+}
