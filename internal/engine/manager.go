@@ -290,7 +290,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	env := req.Env
 	if usesPreload(req.NodeArgs) {
 		p, err := m.preloadFile()
-		if err == nil {
+		if err == nil && s.followChildren { // not followed, children are left alone: no FIFO
 			err = s.openAnnouncements(filepath.Join(filepath.Dir(p), s.id+".announce"))
 		}
 		if err != nil {

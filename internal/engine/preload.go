@@ -55,7 +55,9 @@ func preloadEnv(preload, fifo string, extra map[string]string) map[string]string
 		opts += " " + user
 	}
 	env["NODE_OPTIONS"] = opts
-	env[announceEnv] = fifo
+	if fifo != "" {
+		env[announceEnv] = fifo
+	}
 	return env
 }
 
