@@ -101,7 +101,11 @@ func (s *Session) closeAnnouncements() {
 		return
 	}
 	os.Remove(s.announce.path)
-	s.announce.f.SetReadDeadline(time.Now()) // what is buffered is read; then the reader ends
+	// What is buffered is read; then the reader ends. A FIFO is read through the poller, so
+	// the deadline holds; were it refused, closing ends the read instead.
+	if err := s.announce.f.SetReadDeadline(time.Now()); err != nil {
+		s.announce.f.Close()
+	}
 	s.announce.wg.Wait()
 	s.announce.f.Close()
 }

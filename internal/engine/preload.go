@@ -50,7 +50,8 @@ func preloadEnv(preload, fifo string, extra map[string]string) map[string]string
 	for k, v := range extra {
 		env[k] = v
 	}
-	opts := `--require "` + strings.ReplaceAll(preload, `"`, `\"`) + `" --inspect-publish-uid=stderr`
+	quoted := strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(preload) // NODE_OPTIONS' own quoting
+	opts := `--require "` + quoted + `" --inspect-publish-uid=stderr`
 	if user := strings.TrimSpace(extra["NODE_OPTIONS"]); user != "" {
 		opts += " " + user
 	}
