@@ -11,7 +11,7 @@ build:
 run: build
 	./bin/traced serve $(ARGS)
 
-test: vet lint-api
+test: vet lint-api $(RUNNERS)/node_modules
 	$(GO) test -race -count=1 ./...
 
 vet:
@@ -30,6 +30,13 @@ lint-api: $(REDOCLY)/node_modules
 $(REDOCLY)/node_modules: $(REDOCLY)/package-lock.json
 	@command -v npm >/dev/null || { echo "lint-api needs npm (Node.js 20.19+ with npm)"; exit 1; }
 	cd $(REDOCLY) && npm ci --no-audit --no-fund
+	@touch $@
+
+# The test runners traced is tested with (mocha, jest, vitest), exactly as locked.
+RUNNERS = tests/testdata/runners/npm
+$(RUNNERS)/node_modules: $(RUNNERS)/package-lock.json
+	@command -v npm >/dev/null || { echo "the runner fixtures need npm"; exit 1; }
+	cd $(RUNNERS) && npm ci --no-audit --no-fund
 	@touch $@
 
 fmt:
