@@ -3,6 +3,7 @@ package tests
 import (
 	"context"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,4 +46,57 @@ func BenchmarkForkMany(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkTreeStart: a program that starts 4 worker threads and forks 4 children at once: the
+// time from the start request to the first console event of each (main, the 4 workers, the 4
+// children), reported as the mean per target kind and the slowest.
+func BenchmarkTreeStart(b *testing.B) {
+	svc, _, done := benchHarness(b)
+	defer done()
+	ctx := context.Background()
+	var mainT, workerT, childT, slowest time.Duration
+	for b.Loop() {
+		begin := time.Now()
+		s, err := svc.Engine.Start(ctx, engine.StartRequest{Target: "fanout.js"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		seen, after := 0, uint64(0)
+		for seen < 9 {
+			wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			p, err := s.Wait(wctx, after, engine.KindSet{engine.KindConsole: true})
+			cancel()
+			if err != nil || len(p.Events) == 0 {
+				b.Fatalf("%d of 9 first events, then %v", seen, err)
+			}
+			ev := p.Events[0]
+			after = ev.Seq
+			d := ev.Time.Sub(begin)
+			text := ev.Console.Text.Value
+			if text == "main hello" {
+				mainT += d
+			} else if text == "worker hello" {
+				workerT += d / 4
+			} else if strings.HasPrefix(text, "child hello") {
+				childT += d / 4
+			} else {
+				continue
+			}
+			seen++
+			if d > slowest {
+				slowest = d
+			}
+		}
+		b.StopTimer()
+		if _, err := svc.Engine.Stop(ctx, s.ID()); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+	n := time.Duration(b.N)
+	b.ReportMetric(float64((mainT / n).Milliseconds()), "main-ms")
+	b.ReportMetric(float64((workerT / n).Milliseconds()), "worker-ms")
+	b.ReportMetric(float64((childT / n).Milliseconds()), "child-ms")
+	b.ReportMetric(float64(slowest.Milliseconds()), "slowest-ms")
 }
