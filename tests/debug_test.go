@@ -663,6 +663,22 @@ func (h *harness) emissions(id string) []api.LogpointInfo {
 	return out
 }
 
+// printed is what a session's program printed, from every target: its output lines and console
+// calls, a line each, in order.
+func (h *harness) printed(id string) string {
+	h.t.Helper()
+	var out strings.Builder
+	for _, ev := range h.trace(id, "stdout,stderr,console").Events {
+		switch {
+		case ev.Output != nil:
+			out.WriteString(ev.Output.Text.Value + "\n")
+		case ev.Console != nil:
+			out.WriteString(ev.Console.Text.Value + "\n")
+		}
+	}
+	return out.String()
+}
+
 // consoleTexts returns the text of every console event of a session, in order.
 func (h *harness) consoleTexts(id string) []string {
 	h.t.Helper()

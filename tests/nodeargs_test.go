@@ -53,17 +53,9 @@ func TestStartNodeTest(t *testing.T) {
 	if sum.ExitCode == nil || *sum.ExitCode != 1 {
 		t.Fatalf("exit %+v, want 1 (a test failed)", sum)
 	}
-	var out strings.Builder
-	for _, ev := range h.trace(s.ID, "stdout,stderr,console").Events {
-		switch {
-		case ev.Output != nil:
-			out.WriteString(ev.Output.Text.Value + "\n")
-		case ev.Console != nil:
-			out.WriteString(ev.Console.Text.Value + "\n")
-		}
-	}
-	if !strings.Contains(out.String(), "math.test.js:10") {
-		t.Fatalf("output has no math.test.js:10 (the failing assertion):\n%s", out.String())
+	out := h.printed(s.ID)
+	if !strings.Contains(out, "math.test.js:10") {
+		t.Fatalf("output has no math.test.js:10 (the failing assertion):\n%s", out)
 	}
 }
 

@@ -46,18 +46,10 @@ func TestRunnersTraced(t *testing.T) {
 			if sum.ExitCode == nil || *sum.ExitCode == 0 {
 				t.Fatalf("exit %+v, want a failure (two tests fail)", sum)
 			}
-			var out strings.Builder
-			for _, ev := range h.trace(s.ID, "stdout,stderr,console").Events {
-				switch {
-				case ev.Output != nil:
-					out.WriteString(ev.Output.Text.Value + "\n")
-				case ev.Console != nil:
-					out.WriteString(ev.Console.Text.Value + "\n")
-				}
-			}
+			out := h.printed(s.ID)
 			for _, f := range c.failure {
-				if !strings.Contains(out.String(), f) {
-					t.Fatalf("the session's output lacks %s:\n%s", f, out.String())
+				if !strings.Contains(out, f) {
+					t.Fatalf("the session's output lacks %s:\n%s", f, out)
 				}
 			}
 			kinds := map[string]int{}
