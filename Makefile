@@ -2,6 +2,7 @@
 GO      ?= go
 ARGS    ?=
 BENCH   ?= .
+RUNNERS  = tests/testdata/runners/npm
 
 .PHONY: build run test vet lint-api fmt tidy bench fuzz clean
 
@@ -33,7 +34,6 @@ $(REDOCLY)/node_modules: $(REDOCLY)/package-lock.json
 	@touch $@
 
 # The test runners traced is tested with (mocha, jest, vitest), exactly as locked.
-RUNNERS = tests/testdata/runners/npm
 $(RUNNERS)/node_modules: $(RUNNERS)/package-lock.json
 	@command -v npm >/dev/null || { echo "the runner fixtures need npm"; exit 1; }
 	cd $(RUNNERS) && npm ci --no-audit --no-fund
