@@ -70,6 +70,9 @@ func TestChildrenFollowed(t *testing.T) {
 	if procs != 4 { // child, grandchild, shell child, quick
 		t.Fatalf("%d process targets, want 4: %+v", procs, targets.Targets)
 	}
+	if all := h.trace(s.ID, "").Events; all[len(all)-1].Kind != "exit" {
+		t.Fatalf("the last event is %s, want the exit: children's events come before it", all[len(all)-1].Kind)
+	}
 }
 
 // TestChildrenNotFollowed: children: false leaves children alone (no inspector, no target); they

@@ -358,6 +358,11 @@ func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 		s.record(Event{Kind: KindException, Exception: info})
 	}
 	s.endWorkers()
+	// Before the exit event, so that it stays the last: no child is taken on after the end,
+	// and every child's connection hangs up (none outlives the session; one still running runs
+	// on untraced).
+	s.closeAnnouncements()
+	s.endChildren()
 	// The final state is set before the exit event is stored, so whoever sees that event (a
 	// wait, a subscriber) reads a finished summary.
 	exit := c.exitInfo()
@@ -375,8 +380,6 @@ func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 	}
 	s.mu.Unlock()
 	s.record(Event{Kind: KindExit, Exit: &exit})
-	s.closeAnnouncements() // no child is taken on after the end
-	s.endChildren()        // every child's connection hangs up: none outlives the session
 	close(s.done)
 	s.pub.PublishStatus(s.Summary())
 }
