@@ -58,9 +58,10 @@ type StartRequest struct {
 	// POST logpoints would set them.
 	Breakpoints []StartBreakpoint `json:"breakpoints,omitempty" validate:"max=100,dive"`
 	Logpoints   []LogpointRequest `json:"logpoints,omitempty" validate:"max=100,dive"`
-	SourceMaps  *bool             `json:"sourceMaps,omitempty"` // default true: show original positions
-	Workers     *bool             `json:"workers,omitempty"`    // default true: follow worker threads
-	Children    *bool             `json:"children,omitempty"`   // default true: follow child processes
+	SourceMaps  *bool             `json:"sourceMaps,omitempty"`                      // default true: show original positions
+	Workers     *bool             `json:"workers,omitempty"`                         // default true: follow worker threads
+	Children    *bool             `json:"children,omitempty"`                        // default true: follow child processes
+	FollowMatch string            `json:"followMatch,omitempty" validate:"max=1024"` // only matching workers and children
 }
 
 // StopRequest is the body of POST /api/trace/stop.

@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -98,5 +99,42 @@ func TestChildrenNotFollowed(t *testing.T) {
 	}
 	if !slices.Contains(out, "grandchild: hello") || !slices.Contains(out, "main: all done") {
 		t.Fatalf("stdout %q", out)
+	}
+}
+
+// TestFollowMatch: followMatch follows only the children whose command line matches; the others
+// run on uncaptured (their output still reaches the session), each with a target event saying
+// why. An invalid expression is a 400 naming the field.
+func TestFollowMatch(t *testing.T) {
+	h := newHarness(t)
+	s := h.start(api.StartRequest{Target: "forks.js", FollowMatch: `forks\.js grandchild$`})
+	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 0 {
+		t.Fatalf("exit %+v", sum)
+	}
+	byText := map[string]string{}
+	for _, ev := range h.trace(s.ID, "console").Events {
+		byText[ev.Console.Text.Value] = ev.Target
+	}
+	if byText["grandchild: hello"] == "" {
+		t.Fatalf("the grandchild (matching) was not followed: %q", byText)
+	}
+	if _, ok := byText["child: hello"]; ok {
+		t.Fatalf("the child (not matching) was captured: %q", byText)
+	}
+	if !strings.Contains(h.printed(s.ID), "child: hello") {
+		t.Fatal("the child's output is missing: a released child still prints")
+	}
+	var released int
+	for _, ev := range h.trace(s.ID, "target").Events {
+		if ev.TargetInfo.Status == "released" && strings.Contains(ev.TargetInfo.Reason, "followMatch") {
+			released++
+		}
+	}
+	if released != 3 { // child, shell child, quick
+		t.Fatalf("%d released for not matching, want 3", released)
+	}
+	e := h.errorOf(h.request("POST", "/api/trace/start", api.StartRequest{Target: "forks.js", FollowMatch: "("}), http.StatusBadRequest)
+	if !strings.Contains(e.Message, "followMatch") {
+		t.Fatalf("an invalid followMatch: %+v", e)
 	}
 }

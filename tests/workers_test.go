@@ -91,3 +91,21 @@ func TestWorkersNotFollowed(t *testing.T) {
 		t.Fatalf("%d released, stdout %q", released, out)
 	}
 }
+
+// TestWorkersFollowMatch: a followMatch their script does not match releases the workers.
+func TestWorkersFollowMatch(t *testing.T) {
+	h := newHarness(t)
+	s := h.start(api.StartRequest{Target: "workers.js", FollowMatch: `nothing-matches-this`})
+	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 0 {
+		t.Fatalf("exit %+v", sum)
+	}
+	var released int
+	for _, ev := range h.trace(s.ID, "target").Events {
+		if ev.TargetInfo.Status == "released" && strings.Contains(ev.TargetInfo.Reason, "followMatch") {
+			released++
+		}
+	}
+	if released != 2 {
+		t.Fatalf("%d workers released for not matching, want 2", released)
+	}
+}

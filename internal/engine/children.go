@@ -141,6 +141,8 @@ func (s *Session) adopt(a announcement, announced bool) {
 		t.Status, t.Reason = TargetReleased, "the session had ended"
 	case !announced:
 		t.Status, t.Reason = TargetReleased, "it opened an inspector of its own, not through traced: it runs on uncaptured, but for its output"
+	case !s.follows(t.Title):
+		t.Status, t.Reason = TargetReleased, "its command line does not match followMatch"
 	}
 	s.processes = append(s.processes, t)
 	if ended { // let it run here, bounded, as nothing waits for connections any more

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,6 +40,9 @@ type StartRequest struct {
 	Workers *bool
 	// Children switches following child processes; nil means on. Off, each is let run uncaptured.
 	Children *bool
+	// FollowMatch, when set, follows only the workers whose script URL and the children whose
+	// command line (script and first arguments) it matches (RE2); the rest are let run.
+	FollowMatch string
 
 	carry *carried // a restart's debugger settings (relaunch.go)
 }
@@ -261,6 +265,7 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		kids:           children{ending: make(chan struct{})},
 		followChildren: req.Children == nil || *req.Children,
 		followWorkers:  req.Workers == nil || *req.Workers,
+		followMatch:    followRegexp(req.FollowMatch),
 	}
 	s.store = newStore(maxEvents, func(ev Event) { m.pub.PublishEvent(s.id, ev) })
 	m.sessions = append(m.sessions, s)
@@ -474,6 +479,9 @@ func checkMode(req *StartRequest) error {
 	}
 	if err := checkNodeArgs(req.NodeArgs); err != nil {
 		return err
+	}
+	if _, err := regexp.Compile(req.FollowMatch); err != nil {
+		return fmt.Errorf("followMatch: %w: %v", ErrBadInput, err)
 	}
 	return checkStartPoints(req)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -96,6 +97,7 @@ type Session struct {
 	kids           children
 	announce       announcements
 	followChildren bool
+	followMatch    *regexp.Regexp // nil: every worker and child is followed
 
 	consoleSeen  int // dispatcher only
 	discardEvery int // console events between two discards

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -182,15 +183,18 @@ func (s *Session) attachWorker(parent *workerTarget, p attachedToWorker) {
 		parent.children[p.SessionID] = w
 		parent.mu.Unlock()
 	}
-	go w.setUp(s.followWorkers)
+	follow, why := s.followWorkers, "workers are not followed (start option workers: false)"
+	if follow && !s.follows(p.WorkerInfo.URL) {
+		follow, why = false, "its script does not match followMatch"
+	}
+	go w.setUp(follow, why)
 }
 
 // setUp enables capture in the worker and lets it run; a worker not followed, or one that does
 // not answer, is let run uncaptured and detached.
-func (w *workerTarget) setUp(follow bool) {
+func (w *workerTarget) setUp(follow bool, reason string) {
 	ctx, cancel := context.WithTimeout(context.Background(), workerSetupTimeout)
 	defer cancel()
-	reason := "workers are not followed (start option workers: false)"
 	if follow {
 		err := w.enable(ctx)
 		if err == nil {
@@ -372,3 +376,16 @@ func (s *Session) endWorkers() {
 }
 
 func targetNumber(ref string) int { n, _ := strconv.Atoi(strings.TrimPrefix(ref, "t")); return n }
+
+// followRegexp compiles a start's followMatch (checked already); "" follows everything.
+func followRegexp(expr string) *regexp.Regexp {
+	if expr == "" {
+		return nil
+	}
+	return regexp.MustCompile(expr)
+}
+
+// follows says whether a worker's URL or a child's command line is to be followed.
+func (s *Session) follows(what string) bool {
+	return s.followMatch == nil || s.followMatch.MatchString(what)
+}

@@ -62,7 +62,7 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 		Timeout: time.Duration(req.TimeoutMs) * time.Millisecond, MaxEvents: req.MaxEvents,
 		Mode: req.Mode, PauseOnStart: req.PauseOnStart, PauseOnExceptions: req.PauseOnExceptions,
 		Breakpoints: bps, Logpoints: lps, SourceMaps: req.SourceMaps, Workers: req.Workers,
-		Children: req.Children,
+		Children: req.Children, FollowMatch: req.FollowMatch,
 	})
 	if err != nil {
 		a.writeError(w, r, err)
