@@ -20,19 +20,34 @@ func TestDebugCoverageOfTheMainScript(t *testing.T) {
 
 func coverMain(t *testing.T, detailed bool) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "covermain.js", PauseOnStart: true})
+	_, sc := h.coverRun("covermain.js", "covermain.js", detailed)
+	wantUsedAndNeverCalled(t, sc)
+}
+
+// coverRun starts target (which logs "used 4" once the used function has run) paused at its
+// first line, starts coverage there, lets it run to that line and takes the coverage of file:
+// the user's natural order. It returns the session and file's coverage.
+func (h *harness) coverRun(target, file string, detailed bool) (string, api.ScriptCoverage) {
+	h.t.Helper()
+	s := h.debug(api.StartRequest{Target: target, PauseOnStart: true})
 	_, seq := h.waitPaused(s.ID, 0)
 	h.post(s.ID, "coverage/start", api.CoverageStartRequest{Detailed: detailed}, nil)
 	h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)})
 	if w := h.waitFor(s.ID, seq, "console"); w.Event == nil || w.Event.Console.Text.Value != "used 4" {
-		t.Fatalf("console %+v", w.Event)
+		h.t.Fatalf("console %+v", w.Event)
 	}
 	var cov api.CoverageResponse
-	h.post(s.ID, "coverage/take", api.CoverageRequest{File: "covermain.js"}, &cov)
-	if len(cov.Scripts) != 1 || cov.Scripts[0].File != "covermain.js" {
-		t.Fatalf("coverage %+v, want covermain.js alone", cov)
+	h.post(s.ID, "coverage/take", api.CoverageRequest{File: file}, &cov)
+	if len(cov.Scripts) != 1 || cov.Scripts[0].File != file {
+		h.t.Fatalf("coverage %+v, want %s alone", cov, file)
 	}
-	sc := cov.Scripts[0]
+	return s.ID, cov.Scripts[0]
+}
+
+// wantUsedAndNeverCalled checks the coverage of a fixture with used(), run once from line 2,
+// and neverCalled() at lines 5-8.
+func wantUsedAndNeverCalled(t *testing.T, sc api.ScriptCoverage) {
+	t.Helper()
 	for _, f := range []api.FunctionCoverage{{Function: "used", Line: 2, Count: 1}, {Function: "neverCalled", Line: 5, Count: 0}} {
 		if !slices.Contains(sc.Functions, f) {
 			t.Errorf("functions %+v lack %+v", sc.Functions, f)

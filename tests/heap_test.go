@@ -128,31 +128,12 @@ func TestDebugCPUProfile(t *testing.T) {
 // called with a count of 0 and its lines uncovered; uncovered=true keeps only that function.
 func TestDebugCoverage(t *testing.T) {
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "coverme.js", PauseOnStart: true})
-	_, seq := h.waitPaused(s.ID, 0)
-	h.post(s.ID, "coverage/start", api.CoverageStartRequest{Detailed: true}, nil)
-	h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)})
-	if w := h.waitFor(s.ID, seq, "console"); w.Event == nil || w.Event.Console.Text.Value != "used 4" {
-		t.Fatalf("console %+v", w.Event)
-	}
-	var cov api.CoverageResponse
-	h.post(s.ID, "coverage/take", api.CoverageRequest{File: "coverlib.js"}, &cov)
-	if len(cov.Scripts) != 1 || cov.Scripts[0].File != "coverlib.js" {
-		t.Fatalf("coverage %+v, want coverlib.js alone", cov)
-	}
-	sc := cov.Scripts[0]
-	want := []api.FunctionCoverage{{Function: "used", Line: 2, Count: 1}, {Function: "neverCalled", Line: 5, Count: 0}}
-	for _, f := range want {
-		if !slices.Contains(sc.Functions, f) {
-			t.Errorf("functions %+v lack %+v", sc.Functions, f)
-		}
-	}
-	if !slices.Contains(sc.Uncovered, api.LineRange{Start: 5, End: 8}) {
-		t.Errorf("uncovered %+v, want lines 5-8", sc.Uncovered)
-	}
+	id, sc := h.coverRun("coverme.js", "coverlib.js", true)
+	wantUsedAndNeverCalled(t, sc)
 	// Counts are since the previous take (V8 resets them): stop answers, and collection ends.
-	h.post(s.ID, "coverage/stop", api.CoverageRequest{File: "coverlib.js"}, &cov)
-	if e := h.errorOf(h.request("POST", "/api/debug/"+s.ID+"/coverage/take", api.CoverageRequest{}), http.StatusConflict); e.Code != "not_started" || !strings.Contains(e.Hint, "coverage/start") {
+	var cov api.CoverageResponse
+	h.post(id, "coverage/stop", api.CoverageRequest{File: "coverlib.js"}, &cov)
+	if e := h.errorOf(h.request("POST", "/api/debug/"+id+"/coverage/take", api.CoverageRequest{}), http.StatusConflict); e.Code != "not_started" || !strings.Contains(e.Hint, "coverage/start") {
 		t.Fatalf("take after stop: %+v", e)
 	}
 }

@@ -127,11 +127,11 @@ func (s *Session) releaseInspector(url string) {
 // let run. Its connection lives until the child ends or the session does.
 func (s *Session) adopt(a announcement, announced bool) {
 	s.mu.Lock()
-	if s.releasedURLs[a.URL] { // a line may come through stderr and again as a TAP comment
+	if s.inspectorURLs[a.URL] { // a line may come through stderr and again as a TAP comment
 		s.mu.Unlock()
 		return
 	}
-	s.releasedURLs[a.URL] = true
+	s.inspectorURLs[a.URL] = true
 	s.nextTarget++
 	t := &TargetInfo{Ref: "t" + strconv.Itoa(s.nextTarget), Kind: "process", PID: a.PID,
 		Title: strings.Join(a.Argv, " "), Status: TargetAttached}
@@ -210,27 +210,18 @@ func (s *Session) runChild(t *TargetInfo, url string, ending <-chan struct{}) {
 	}
 }
 
+// setUpChild captures a followed child (a released one only gets its pauses skipped), lets it
+// run, and asks node to say when it waits for traced to hang up.
 func setUpChild(ctx context.Context, c *cdp.Client, follow bool) error {
-	steps := []string{"NodeRuntime.notifyWhenWaitingForDisconnect", "Debugger.enable", "Debugger.setSkipAllPauses"}
+	steps := []step{notifyAtDisconnect, {"Debugger.enable", nil}, skipPauses, runIfWaiting}
 	if follow {
-		steps = append([]string{"Runtime.enable"}, steps...)
+		steps = append([]step{notifyAtDisconnect}, append(captureSteps, runIfWaiting)...)
 	}
-	for _, m := range append(steps, "Runtime.runIfWaitingForDebugger") {
-		var params any
-		switch m {
-		case "NodeRuntime.notifyWhenWaitingForDisconnect":
-			params = map[string]any{"enabled": true}
-		case "Debugger.setSkipAllPauses":
-			params = map[string]any{"skip": true}
-		}
-		if err := c.Call(ctx, m, params, nil); err != nil {
-			if errors.Is(err, cdp.ErrClosed) {
-				return fmt.Errorf("it ended first: %w", err)
-			}
-			return fmt.Errorf("%s: %w", m, err)
-		}
+	err := callSteps(ctx, c, steps...)
+	if errors.Is(err, cdp.ErrClosed) {
+		return fmt.Errorf("it ended first: %w", err)
 	}
-	return nil
+	return err
 }
 
 func (s *Session) targetSnapshot(t *TargetInfo) *TargetInfo {

@@ -30,10 +30,7 @@ type OutputEntry struct {
 var execOutputKinds = KindSet{KindConsole: true, KindStdout: true, KindStderr: true, KindException: true}
 
 // lastSeq is the seq of the newest event: an execution command's output is what comes after.
-func (s *Session) lastSeq() uint64 {
-	_, _, _, last := s.store.stats()
-	return last
-}
+func (s *Session) lastSeq() uint64 { return s.store.newest() }
 
 // outputAfter wraps an execution command's answer: its state gets Output, what the program
 // printed and threw after seq since.

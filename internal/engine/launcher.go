@@ -56,7 +56,7 @@ var anyInspectorURL = regexp.MustCompile(`wss?://[^/\s]+/[0-9a-f]{8}-[0-9a-f]{4}
 // maskInspectorURLs hides inspector URLs in a line of output: whoever has one runs code in the
 // process, and answers leave the service.
 func maskInspectorURLs(line string) string {
-	if !strings.Contains(line, "ws") {
+	if !strings.Contains(line, "ws://") && !strings.Contains(line, "wss://") { // most lines: no regexp
 		return line
 	}
 	return anyInspectorURL.ReplaceAllString(line, "ws://<inspector>")

@@ -261,7 +261,7 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		done:           make(chan struct{}),
 		req:            req,
 		workers:        make(map[string]*workerTarget),
-		releasedURLs:   make(map[string]bool),
+		inspectorURLs:  make(map[string]bool),
 		kids:           children{ending: make(chan struct{})},
 		followChildren: req.Children == nil || *req.Children,
 		followWorkers:  req.Workers == nil || *req.Workers,
@@ -349,7 +349,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 				if u := ParseInspectorURL(line); u != "" {
 					found = true
 					s.mu.Lock()
-					s.releasedURLs[u] = true // traced's own: never let run as a child's
+					s.inspectorURLs[u] = true // traced's own: never let run as a child's
 					s.mu.Unlock()
 					urls <- u
 				}
@@ -392,20 +392,12 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	s.mu.Unlock()
 	go s.choresLoop(client)
 
-	for _, step := range []struct {
-		method string
-		params any
-	}{
-		{"Runtime.enable", nil},
-		{"Debugger.enable", nil},
-		{"NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": true}}, // workers.go
-		// At its end node waits for the debugger to hang up; it says so (the main context's
-		// destruction does not always come first).
-		{"NodeRuntime.notifyWhenWaitingForDisconnect", map[string]any{"enabled": true}},
-	} {
-		if err := client.Call(startCtx, step.method, step.params, nil); err != nil {
-			return fail("enable", err)
-		}
+	// At its end node waits for the debugger to hang up; it says so (the main context's
+	// destruction does not always come first).
+	if err := callSteps(startCtx, client, step{"Runtime.enable", nil}, step{"Debugger.enable", nil},
+		step{"NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": true}}, // workers.go
+		notifyAtDisconnect); err != nil {
+		return fail("enable", err)
 	}
 	if err := s.prepare(startCtx, client, req); err != nil {
 		return fail("prepare", err)

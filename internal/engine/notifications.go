@@ -11,10 +11,9 @@ import (
 // onEvent turns inspector notifications into events. It runs on the CDP dispatcher goroutine and
 // must not wait on the inspector: CDP calls go to the chores loop.
 func (s *Session) onEvent(ev cdp.Event) {
-	if s.workerDomain(nil, ev.Method, ev.Params) {
-		return
-	}
 	switch ev.Method {
+	case "NodeWorker.attachedToWorker", "NodeWorker.receivedMessageFromWorker", "NodeWorker.detachedFromWorker":
+		s.workerDomain(ev.Method, ev.Params) // workers.go
 	case "Runtime.executionContextCreated":
 		var p executionContextCreated
 		if json.Unmarshal(ev.Params, &p) != nil {

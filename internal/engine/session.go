@@ -93,7 +93,7 @@ type Session struct {
 	// Child processes (children.go): their targets, the inspectors already taken (the main
 	// one too), the connections to them, the FIFO they announce themselves on.
 	processes      []*TargetInfo
-	releasedURLs   map[string]bool
+	inspectorURLs  map[string]bool
 	kids           children
 	announce       announcements
 	followChildren bool
@@ -194,8 +194,7 @@ func (s *Session) exitRecorded() bool {
 		return true
 	default:
 	}
-	counts, _, _, _ := s.store.stats()
-	return counts[KindExit] > 0
+	return s.store.count(KindExit) > 0
 }
 
 // last is the final page of a finished session after the cursor, with the caller's gap.

@@ -140,6 +140,20 @@ func (s *store) next(after uint64, kinds KindSet) (Page, <-chan struct{}) {
 	return p, s.changed
 }
 
+// newest is the seq of the newest event (0 before the first).
+func (s *store) newest() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastSeq
+}
+
+// count is how many events of kind were captured, dropped ones included.
+func (s *store) count(k Kind) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.counts[k]
+}
+
 // stats reports counters for a summary.
 func (s *store) stats() (counts map[Kind]int, retained, dropped int, last uint64) {
 	s.mu.Lock()

@@ -16,8 +16,8 @@ import (
 // the main target, attaches each worker as it starts, before its first line; traced enables
 // capture in it and lets it run, so a worker never waits for a debugger that does not come (node
 // started under --inspect-brk makes every worker wait). Messages to and from a worker travel
-// inside NodeWorker.sendMessageToWorker and receivedMessageFromWorker on its parent's
-// connection; a nested worker's inside its parent worker's.
+// inside NodeWorker.sendMessageToWorker and receivedMessageFromWorker on the main connection,
+// which reports every worker of the process, nested ones too.
 //
 // This first step captures a worker's console calls, exceptions and scripts, each event marked
 // with the worker's target ref; its pauses are skipped (the debugger routes act on the main
@@ -46,18 +46,17 @@ const (
 // workerSetupTimeout bounds the set-up of one worker; a worker that does not answer is released.
 const workerSetupTimeout = 5 * time.Second
 
-// workerTarget is one worker thread's inspector session, reached through its parent.
+// workerTarget is one worker thread's inspector session, reached through the main connection.
 type workerTarget struct {
 	s         *Session
 	info      TargetInfo
-	sessionID string       // NodeWorker's id of it, on the parent's connection
-	parent    clientCaller // the parent's connection: main's client, or the parent worker
+	sessionID string       // NodeWorker's id of it, on the main connection
+	parent    clientCaller // the main connection
 
-	mu       sync.Mutex
-	nextID   int64
-	pending  map[int64]chan workerReply
-	children map[string]*workerTarget // nested workers by their session id
-	gone     bool
+	mu      sync.Mutex
+	nextID  int64
+	pending map[int64]chan workerReply
+	gone    bool
 }
 
 type workerReply struct {
@@ -119,20 +118,19 @@ type workerMessage struct {
 	Message   string `json:"message"`
 }
 
-// workerDomain handles the NodeWorker events of a connection: the main one (w nil) or a
-// worker's. It reports whether method was one of them.
-func (s *Session) workerDomain(w *workerTarget, method string, params json.RawMessage) bool {
+// workerDomain handles the NodeWorker events of the main connection.
+func (s *Session) workerDomain(method string, params json.RawMessage) {
 	switch method {
 	case "NodeWorker.attachedToWorker":
 		var p attachedToWorker
 		if json.Unmarshal(params, &p) == nil {
-			s.attachWorker(w, p)
+			s.attachWorker(p)
 		}
 	case "NodeWorker.receivedMessageFromWorker":
 		var p workerMessage
 		if json.Unmarshal(params, &p) == nil {
-			if child := s.workerOf(w, p.SessionID); child != nil {
-				child.receive([]byte(p.Message))
+			if w := s.workerOf(p.SessionID); w != nil {
+				w.receive([]byte(p.Message))
 			}
 		}
 	case "NodeWorker.detachedFromWorker":
@@ -140,49 +138,32 @@ func (s *Session) workerDomain(w *workerTarget, method string, params json.RawMe
 			SessionID string `json:"sessionId"`
 		}
 		if json.Unmarshal(params, &p) == nil {
-			if child := s.workerOf(w, p.SessionID); child != nil {
-				child.end()
+			if w := s.workerOf(p.SessionID); w != nil {
+				w.end()
 			}
 		}
-	default:
-		return false
 	}
-	return true
 }
 
-// workerOf finds a worker by its session id on its parent's connection (w nil: the main one).
-func (s *Session) workerOf(parent *workerTarget, sessionID string) *workerTarget {
-	if parent == nil {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return s.workers[sessionID]
-	}
-	parent.mu.Lock()
-	defer parent.mu.Unlock()
-	return parent.children[sessionID]
+// workerOf finds a worker by its NodeWorker session id.
+func (s *Session) workerOf(sessionID string) *workerTarget {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.workers[sessionID]
 }
 
 // attachWorker takes a worker NodeWorker attached: it gets a target ref, and its set-up runs
 // apart from the dispatcher (its replies come through the dispatcher).
-func (s *Session) attachWorker(parent *workerTarget, p attachedToWorker) {
-	w := &workerTarget{s: s, sessionID: p.SessionID, pending: map[int64]chan workerReply{}, children: map[string]*workerTarget{}}
+func (s *Session) attachWorker(p attachedToWorker) {
+	w := &workerTarget{s: s, sessionID: p.SessionID, pending: map[int64]chan workerReply{}}
 	w.info = TargetInfo{Kind: "worker", Title: p.WorkerInfo.Title, URL: p.WorkerInfo.URL, Status: TargetAttached}
 	s.mu.Lock()
 	s.nextTarget++
 	w.info.Ref = "t" + strconv.Itoa(s.nextTarget)
-	if parent == nil {
-		w.parent = s.callerOf(s.client)
-		s.workers[p.SessionID] = w
-	} else {
-		w.parent = parent
-	}
+	w.parent = s.callerOf(s.client)
+	s.workers[p.SessionID] = w
 	s.targets = append(s.targets, w)
 	s.mu.Unlock()
-	if parent != nil {
-		parent.mu.Lock()
-		parent.children[p.SessionID] = w
-		parent.mu.Unlock()
-	}
 	follow, why := s.followWorkers, "workers are not followed (start option workers: false)"
 	if follow && !s.follows(p.WorkerInfo.URL) {
 		follow, why = false, "its script does not match followMatch"
@@ -213,20 +194,7 @@ func (w *workerTarget) setUp(follow bool, reason string) {
 }
 
 func (w *workerTarget) enable(ctx context.Context) error {
-	for _, step := range []struct {
-		method string
-		params any
-	}{
-		{"Runtime.enable", nil},
-		{"Debugger.enable", nil},
-		{"Debugger.setSkipAllPauses", map[string]any{"skip": true}},
-		{"Runtime.runIfWaitingForDebugger", nil},
-	} {
-		if err := w.Call(ctx, step.method, step.params, nil); err != nil {
-			return err
-		}
-	}
-	return nil
+	return callSteps(ctx, w, append(captureSteps, runIfWaiting)...)
 }
 
 func (w *workerTarget) snapshot() *TargetInfo {
@@ -263,10 +231,10 @@ func (w *workerTarget) receive(raw []byte) {
 		}
 		return
 	}
-	w.s.workerEvent(w, m.Method, m.Params)
+	w.s.targetEvent(w.info.Ref, m.Method, m.Params)
 }
 
-// end marks the worker exited, and its nested workers with it.
+// end marks the worker exited (NodeWorker reports each nested worker's end itself).
 func (w *workerTarget) end() {
 	w.mu.Lock()
 	if w.gone {
@@ -278,29 +246,14 @@ func (w *workerTarget) end() {
 	if !released {
 		w.info.Status = TargetExited
 	}
-	children := make([]*workerTarget, 0, len(w.children))
-	for _, c := range w.children {
-		children = append(children, c)
-	}
 	for id, ch := range w.pending {
 		ch <- workerReply{err: fmt.Errorf("%w: the worker ended", ErrInspectorLost)}
 		delete(w.pending, id)
 	}
 	w.mu.Unlock()
-	for _, c := range children {
-		c.end()
-	}
 	if !released {
 		w.s.record(Event{Kind: KindTarget, Target: w.info.Ref, TargetInfo: w.snapshot()})
 	}
-}
-
-// workerEvent records what a worker's inspector reports.
-func (s *Session) workerEvent(w *workerTarget, method string, params json.RawMessage) {
-	if s.workerDomain(w, method, params) {
-		return
-	}
-	s.targetEvent(w.info.Ref, method, params)
 }
 
 // targetEvent records what the inspector of a worker or a child process reports, marked with

@@ -1,0 +1,32 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+)
+
+// step is one CDP call of a set-up sequence.
+type step struct {
+	method string
+	params any
+}
+
+// The steps every target shares.
+var (
+	skipPauses         = step{"Debugger.setSkipAllPauses", map[string]any{"skip": true}}
+	runIfWaiting       = step{"Runtime.runIfWaitingForDebugger", nil}
+	notifyAtDisconnect = step{"NodeRuntime.notifyWhenWaitingForDisconnect", map[string]any{"enabled": true}}
+	// captureSteps enable what a followed worker or child reports; its pauses are skipped for
+	// now (the debugger routes act on the main thread).
+	captureSteps = []step{{"Runtime.enable", nil}, {"Debugger.enable", nil}, skipPauses}
+)
+
+// callSteps makes the calls in order and stops at the first that fails, naming it.
+func callSteps(ctx context.Context, c clientCaller, steps ...step) error {
+	for _, st := range steps {
+		if err := c.Call(ctx, st.method, st.params, nil); err != nil {
+			return fmt.Errorf("%s: %w", st.method, err)
+		}
+	}
+	return nil
+}
