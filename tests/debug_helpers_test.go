@@ -2,6 +2,7 @@ package tests
 
 import (
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -181,7 +182,8 @@ func (h *harness) emissions(id string) []api.LogpointInfo {
 }
 
 // printed is what a session's program printed, from every target: its output lines and console
-// calls, a line each, in order.
+// calls, a line each, in order, ANSI colour codes removed (runners colour their reports whenever
+// CI is set in the environment: picocolors, chalk).
 func (h *harness) printed(id string) string {
 	h.t.Helper()
 	var out strings.Builder
@@ -193,8 +195,10 @@ func (h *harness) printed(id string) string {
 			out.WriteString(ev.Console.Text.Value + "\n")
 		}
 	}
-	return out.String()
+	return ansiCodes.ReplaceAllString(out.String(), "")
 }
+
+var ansiCodes = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 
 // consoleTexts returns the text of every console event of a session, in order.
 func (h *harness) consoleTexts(id string) []string {
