@@ -6,18 +6,31 @@ import (
 	"testing"
 
 	"traced/api"
+	"traced/internal/engine"
 )
 
 // TestWorkersTraced: a program with a worker and a nested worker runs to its end in trace and
 // debug mode (node under --inspect-brk makes every worker wait for a debugger); each worker's
 // console calls are captured, marked with the worker's target, and target events say which
-// workers were attached and when they exited. (The nested worker's throw reaches its parent as
-// an error event, not the inspector: the caught-failures issue makes such throws evidence.)
+// workers were attached and when they exited. In debug mode the nested worker's debugger
+// statement pauses that worker alone, and continue lets it go on. (The nested worker's throw
+// reaches its parent as an error event, not the inspector: the caught-failures issue makes such
+// throws evidence.)
 func TestWorkersTraced(t *testing.T) {
 	for _, mode := range []string{api.ModeTrace, api.ModeDebug} {
 		t.Run(mode, func(t *testing.T) {
 			h := newHarness(t)
 			s := h.start(api.StartRequest{Target: "workers.js", Mode: mode})
+			if mode == api.ModeDebug {
+				st, _ := h.waitPaused(s.ID, 0)
+				if st.Target != "t2" || st.Status != engine.StatusPaused || st.Location == nil || st.Location.Line != 15 {
+					t.Fatalf("state %+v, want the nested worker t2 paused at workers.js:15", st)
+				}
+				if main := h.state(s.ID, "target=t0"); main.Status != engine.StatusRunning || !slices.Equal(main.AlsoPaused, []string{"t2"}) {
+					t.Fatalf("t0's state %+v, want running with t2 paused", main)
+				}
+				h.exec(s.ID, "continue?target=t2", api.ContinueRequest{})
+			}
 			sum := h.waitExit(s.ID)
 			if sum.ExitCode == nil || *sum.ExitCode != 0 {
 				t.Fatalf("exit %+v, want 0", sum)

@@ -95,6 +95,12 @@ func (c *call) do(method, path string, q url.Values, body any) (*reply, error) {
 			q.Set("id", sid)
 		}
 	}
+	if t := c.str("target"); t != "" && strings.HasPrefix(path, "/api/debug/") && path != "/api/debug/attach" {
+		if q == nil {
+			q = url.Values{}
+		}
+		q.Set("target", t)
+	}
 	if !c.json && textRoute(path) {
 		if q == nil {
 			q = url.Values{}

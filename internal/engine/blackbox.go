@@ -62,6 +62,7 @@ func (s *Session) setBlackbox(ctx context.Context, list []string) ([]string, err
 	s.mu.Lock()
 	s.blackbox = list
 	s.mu.Unlock()
+	s.toEveryTarget(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": list})
 	return append([]string{}, list...), nil
 }
 

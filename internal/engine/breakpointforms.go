@@ -129,7 +129,7 @@ func (s *Session) bindWith(ctx context.Context, c clientCaller, at, location, me
 	bp := &breakpoint{v8ID: res.BreakpointID, at: at, resolved: []Frame{}, method: method, params: params}
 	s.mu.Lock()
 	for _, l := range res.Locations {
-		bp.resolved = append(bp.resolved, s.place("", l.ScriptID, s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber))
+		bp.resolved = append(bp.resolved, s.resolvedAt(l))
 	}
 	s.mu.Unlock()
 	return bp, nil
@@ -325,14 +325,16 @@ func (s *Session) ToggleBreakpoint(ctx context.Context, ref string, enabled *boo
 		if method == "Debugger.setBreakpointByUrl" {
 			bp.resolved = []Frame{}
 			for _, l := range res.Locations {
-				bp.resolved = append(bp.resolved, s.place("", l.ScriptID, s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber))
+				bp.resolved = append(bp.resolved, s.resolvedAt(l))
 			}
 		}
 		s.mu.Unlock()
+		s.spread(ctx, ref)
 	case !want && v8ID != "":
 		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": v8ID}, nil); err != nil {
 			return Breakpoint{}, fmt.Errorf("disable %s: %w", ref, err)
 		}
+		s.unspread(ctx, bp, v8ID)
 		s.mu.Lock()
 		bp.v8ID = ""
 		s.mu.Unlock()
@@ -352,7 +354,11 @@ func (s *Session) SetBreakpointsActive(ctx context.Context, active bool) error {
 	if err != nil {
 		return err
 	}
-	return c.Call(ctx, "Debugger.setBreakpointsActive", map[string]any{"active": active}, nil)
+	if err := c.Call(ctx, "Debugger.setBreakpointsActive", map[string]any{"active": active}, nil); err != nil {
+		return err
+	}
+	s.toEveryTarget(ctx, "Debugger.setBreakpointsActive", map[string]any{"active": active})
+	return nil
 }
 
 // SetFunctionBreakpoint evaluates an expression to a function (in the paused top frame, or

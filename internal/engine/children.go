@@ -158,31 +158,49 @@ func (s *Session) adopt(a announcement, announced bool) {
 	}()
 }
 
-// runChild connects to a waiting child, sets it up (capture when attached, its pauses skipped
-// either way), lets it run and stays until it ends.
+// runChild connects to a waiting child, sets it up (a followed one as a target of the session,
+// a released one only with its pauses skipped), lets it run and stays until it ends.
 func (s *Session) runChild(t *TargetInfo, url string, ending <-chan struct{}) {
 	s.mu.Lock()
 	follow, ref := t.Status == TargetAttached, t.Ref
 	s.mu.Unlock()
+	var tgt *Session // the child as a target; nil when it is only let run
+	if follow {
+		tgt = s.newTargetOf(ref)
+		defer tgt.undebugged()
+	}
 	waiting := make(chan struct{}, 1)
 	onEvent := func(ev cdp.Event) {
 		if ev.Method == "NodeRuntime.waitingForDisconnect" {
 			signal(waiting)
 			return
 		}
-		if follow {
-			s.targetEvent(ref, ev.Method, ev.Params)
+		if tgt != nil {
+			tgt.onEvent(ev)
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), childSetupTimeout)
 	defer cancel()
 	c, err := cdp.Dial(ctx, url, cdp.Options{OnEvent: onEvent})
 	if err == nil {
-		err = setUpChild(ctx, c, follow)
 		defer func() {
 			c.Close()
 			<-c.Done()
 		}()
+		err = callSteps(ctx, c, notifyAtDisconnect)
+		switch {
+		case err != nil:
+		case tgt != nil:
+			tgt.mu.Lock()
+			tgt.client = c
+			tgt.mu.Unlock()
+			err = tgt.setUpTarget(ctx, tgt.callerOf(c), false)
+		default:
+			err = callSteps(ctx, c, step{"Debugger.enable", nil}, skipPauses, runIfWaiting)
+		}
+		if errors.Is(err, cdp.ErrClosed) {
+			err = fmt.Errorf("it ended first: %w", err)
+		}
 	}
 	if err != nil {
 		s.log.Debug("child process", "session", s.id, "target", ref, "err", err)
@@ -208,20 +226,6 @@ func (s *Session) runChild(t *TargetInfo, url string, ending <-chan struct{}) {
 		s.mu.Unlock()
 		s.record(Event{Kind: KindTarget, Target: ref, TargetInfo: s.targetSnapshot(t)})
 	}
-}
-
-// setUpChild captures a followed child (a released one only gets its pauses skipped), lets it
-// run, and asks node to say when it waits for traced to hang up.
-func setUpChild(ctx context.Context, c *cdp.Client, follow bool) error {
-	steps := []step{notifyAtDisconnect, {"Debugger.enable", nil}, skipPauses, runIfWaiting}
-	if follow {
-		steps = append([]step{notifyAtDisconnect}, append(captureSteps, runIfWaiting)...)
-	}
-	err := callSteps(ctx, c, steps...)
-	if errors.Is(err, cdp.ErrClosed) {
-		return fmt.Errorf("it ended first: %w", err)
-	}
-	return err
 }
 
 func (s *Session) targetSnapshot(t *TargetInfo) *TargetInfo {

@@ -36,12 +36,12 @@ func unboundedCalls(ctx context.Context) context.Context {
 // request's own deadline, or callBound when it has none, and a call past it fails with
 // ErrInspectorTimeout (the reply, if it comes later, is dropped by the client).
 type boundedCaller struct {
-	c *cdp.Client
+	c clientCaller
 	s *Session
 }
 
-// callerOf bounds a session's client; nil stays nil.
-func (s *Session) callerOf(c *cdp.Client) clientCaller {
+// callerOf bounds a target's connection; nil stays nil.
+func (s *Session) callerOf(c clientCaller) clientCaller {
 	if c == nil {
 		return nil
 	}
@@ -130,6 +130,9 @@ func procState(pid int) byte {
 // closedError is the error of a call whose connection closed under it: the end of the session
 // when the program is ending, a lost inspector when it runs on.
 func (s *Session) closedError(err error) error {
+	if !s.main() { // a worker or child ended; the session goes on
+		return fmt.Errorf("%w: target %s of %s has ended: %w", ErrFinished, s.ref, s.id, err)
+	}
 	t := time.NewTimer(2 * drainWait) // finish waits up to drainWait for the output readers
 	defer t.Stop()
 	select {

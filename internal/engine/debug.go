@@ -68,6 +68,10 @@ type breakpoint struct {
 	// whose backtracking can run for ever; V8 gets the exact URLs watched matched (urlwatch.go).
 	watch   *regexp.Regexp
 	watched []string
+	// aliases are its V8 ids in targets that run its file transformed in place, and remapped
+	// those targets (targetmaps.go).
+	aliases  []string
+	remapped []string
 }
 
 // ref is the user's name for it.
@@ -108,15 +112,19 @@ type StackFrame struct {
 // State is where a debug session is: its status and, when paused, why, where, the source around,
 // the variables of the chosen frame and the stack.
 type State struct {
-	Session  string       `json:"session"`
-	Status   Status       `json:"status"`
-	Reason   string       `json:"reason,omitempty"`
-	Hit      []string     `json:"hit,omitempty"` // breakpoint refs that caused the pause
-	Location *Frame       `json:"location,omitempty"`
-	Frame    string       `json:"frame,omitempty"` // the frame the source and variables are of
-	Source   []SourceLine `json:"source,omitempty"`
-	Locals   []Variable   `json:"locals,omitempty"`
-	Stack    []StackFrame `json:"stack,omitempty"`
+	Session string `json:"session"`
+	// Target is the target the state is of, and AlsoPaused the others that stand paused, when
+	// the session has more than the main thread to debug.
+	Target     string       `json:"target,omitempty"`
+	AlsoPaused []string     `json:"alsoPaused,omitempty"`
+	Status     Status       `json:"status"`
+	Reason     string       `json:"reason,omitempty"`
+	Hit        []string     `json:"hit,omitempty"` // breakpoint refs that caused the pause
+	Location   *Frame       `json:"location,omitempty"`
+	Frame      string       `json:"frame,omitempty"` // the frame the source and variables are of
+	Source     []SourceLine `json:"source,omitempty"`
+	Locals     []Variable   `json:"locals,omitempty"`
+	Stack      []StackFrame `json:"stack,omitempty"`
 	// Breakpoints and Logpoints are the session's, shown with the breakpoints section.
 	Breakpoints []Breakpoint `json:"breakpoints,omitempty"`
 	Logpoints   []Logpoint   `json:"logpoints,omitempty"`
@@ -154,7 +162,11 @@ func (s *Session) liveClient() (clientCaller, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.endedAt != nil || s.client == nil {
+	c := s.conn()
+	if s.endedAt == nil && !s.main() && s.live[s.ref] != s {
+		return nil, fmt.Errorf("%w: target %s of %s has ended", ErrFinished, s.ref, s.id)
+	}
+	if s.endedAt != nil || c == nil {
 		if s.restartedAs != "" {
 			return nil, fmt.Errorf("%w: %s, restarted as %s", ErrFinished, s.id, s.restartedAs)
 		}
@@ -163,7 +175,7 @@ func (s *Session) liveClient() (clientCaller, error) {
 	if s.lost {
 		return nil, s.lostError()
 	}
-	return boundedCaller{c: s.client, s: s}, nil
+	return boundedCaller{c: c, s: s}, nil
 }
 
 // clientCaller is the part of the CDP client the debugger uses.
@@ -186,7 +198,11 @@ func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Break
 	if err != nil {
 		return Breakpoint{}, err
 	}
-	return bp, s.refuseUnbreakable(ctx, c, bp)
+	if err := s.refuseUnbreakable(ctx, c, bp); err != nil {
+		return Breakpoint{}, err
+	}
+	s.spread(ctx, bp.Ref)
+	return s.listed(bp.Ref), nil
 }
 
 func (s *Session) setBreakpoint(ctx context.Context, c clientCaller, spec BreakpointSpec) (Breakpoint, error) {
@@ -252,7 +268,7 @@ func (s *Session) bind(ctx context.Context, c clientCaller, location, condition 
 	bp := &breakpoint{v8ID: res.BreakpointID, at: at, resolved: []Frame{}, method: "Debugger.setBreakpointByUrl", params: params}
 	s.mu.Lock()
 	for _, l := range res.Locations {
-		bp.resolved = append(bp.resolved, s.place("", l.ScriptID, s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber))
+		bp.resolved = append(bp.resolved, s.resolvedAt(l))
 	}
 	s.mu.Unlock()
 	return bp, nil
@@ -369,6 +385,7 @@ func (s *Session) RemoveBreakpoint(ctx context.Context, ref string) ([]string, e
 		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": bp.v8ID}, nil); err != nil {
 			return refs, fmt.Errorf("remove %s: %w", bp.ref(), err)
 		}
+		s.unspread(ctx, bp, bp.v8ID)
 		refs = append(refs, bp.ref())
 	}
 	s.dropGate(ctx, c) // the last waiting one may be gone
@@ -455,11 +472,15 @@ func (s *Session) SetPauseOnExceptions(ctx context.Context, mode string) error {
 	s.mu.Lock()
 	s.exceptionMode = mode // a restart carries it over
 	s.mu.Unlock()
+	s.toEveryTarget(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": exceptionState[mode]})
 	return nil
 }
 
+// exceptionState is V8's pause-on-exceptions state for each mode.
+var exceptionState = map[string]string{"": "none", "none": "none", "uncaught": "uncaught", "caught": "all", "all": "all"}
+
 func setPauseOnExceptions(ctx context.Context, c clientCaller, mode string) error {
-	state := map[string]string{"": "none", "none": "none", "uncaught": "uncaught", "caught": "all", "all": "all"}[mode]
+	state := exceptionState[mode]
 	if state == "" {
 		return fmt.Errorf("%w: pause-on-exceptions mode %q is not none, uncaught, caught or all", ErrBadInput, mode)
 	}

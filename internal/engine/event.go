@@ -76,6 +76,9 @@ type Frame struct {
 	// Generated is the position in the code node runs when a source map moved the frame to its
 	// original source (URL, File, Line and Column then name the original).
 	Generated *Generated `json:"generated,omitempty"`
+	// Target is the worker or child process a breakpoint's resolved location is in; absent for
+	// the main thread.
+	Target string `json:"target,omitempty"`
 }
 
 // Where renders the frame as file:line for a person, preferring the local path to the URL.

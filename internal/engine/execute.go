@@ -50,6 +50,9 @@ func (s *Session) run(ctx context.Context, c clientCaller, cmd, method string, p
 	s.mu.Lock()
 	from := s.paused
 	next := s.nextPause
+	if method == "Debugger.resume" {
+		next = s.anyPause // the program may stop next in another target: that pause answers
+	}
 	s.mu.Unlock()
 	s.mu.Lock()
 	release := s.evalValues
@@ -100,6 +103,14 @@ func (s *Session) awaitPause(ctx context.Context, next <-chan struct{}, wait tim
 	case <-t.C:
 	case <-ctx.Done():
 		return State{}, ctx.Err()
+	}
+	s.mu.Lock()
+	here := s.paused != nil
+	s.mu.Unlock()
+	if !here { // a pause in another target answers instead, when there is one
+		if t, err := s.On(""); err == nil && t != s {
+			return t.State(ctx, 0, 0)
+		}
 	}
 	return s.State(ctx, 0, 0)
 }

@@ -60,7 +60,7 @@ func TestChunkWriterCap(t *testing.T) {
 // TestHeapProgressThinned: V8 reports a snapshot's walk every 10000 objects; a session records
 // one event per tenth of the way, the whole way, and the finished one.
 func TestHeapProgressThinned(t *testing.T) {
-	s := &Session{store: newStore(1000, func(Event) {})}
+	s := &Session{tree: &tree{store: newStore(1000, func(Event) {})}}
 	job := s.newJob(OpHeapSnapshot)
 	s.heap = &heapState{active: &chunkWriter{job: job, ref: "hs3", step: -1}}
 	const total = 1_234_567

@@ -79,13 +79,19 @@ func (s *Session) StateOf(ctx context.Context, o StateOptions) (State, error) {
 	}
 	s.mu.Lock()
 	st := State{Session: s.id, Status: s.statusNow()}
+	if len(s.live) > 1 || !s.main() { // a tree: say which target this is, and who else stands paused
+		st.Target, st.AlsoPaused = s.ref, s.othersPaused()
+		if st.Status == StatusPaused && s.paused == nil {
+			st.Status = StatusRunning // this target runs; another is paused
+		}
+	}
 	p := s.paused
-	c := s.callerOf(s.client)
+	c := s.callerOf(s.conn())
 	var hit []string
 	if p != nil {
 		for _, id := range p.HitBreakpoints {
 			for _, bp := range s.breakpoints {
-				if bp.v8ID == id {
+				if bp.is(id) {
 					hit = append(hit, bp.ref())
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -42,7 +43,19 @@ func (s *Session) SetLogpoint(ctx context.Context, spec LogpointSpec) (Logpoint,
 	if err != nil {
 		return Logpoint{}, err
 	}
-	return s.setLogpoint(ctx, c, spec)
+	lp, err := s.setLogpoint(ctx, c, spec)
+	if err != nil {
+		return Logpoint{}, err
+	}
+	s.spread(ctx, lp.Ref)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, bp := range s.breakpoints {
+		if bp.log != nil && bp.log.Ref == lp.Ref {
+			lp.Resolved = slices.Clone(bp.resolved)
+		}
+	}
+	return lp, nil
 }
 
 // setLogpoint binds a logpoint through c (also before the program runs: start logpoints).

@@ -231,7 +231,7 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		}
 	}
 	m.nextID++
-	s := &Session{
+	tr := &tree{
 		id:             "s" + strconv.Itoa(m.nextID),
 		name:           req.Name,
 		target:         target,
@@ -243,22 +243,14 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		pub:            m.pub,
 		status:         StatusStarting,
 		startedAt:      time.Now().UTC(),
-		discard:        make(chan struct{}, 1),
 		detach:         make(chan struct{}, 1),
-		unbind:         make(chan struct{}, 1),
-		gate:           make(chan struct{}, 1),
-		startPause:     make(chan struct{}),
-		scripts:        make(map[string]ScriptInfo),
 		ws:             m.ws,
-		maps:           &sessionMaps{byScript: make(map[string]*scriptMap), off: req.SourceMaps != nil && !*req.SourceMaps, load: loadFrom(m.maps)},
-		sources:        make(map[string][]string),
-		contexts:       make(map[int]ContextInfo),
-		nextPause:      make(chan struct{}),
 		mode:           req.Mode,
 		heapLimits:     heapLimits{dir: m.cfg.DataDir, maxBytes: m.cfg.MaxHeapDiskBytes},
 		callBound:      m.cfg.InspectorTimeout,
 		pauseOnStart:   req.PauseOnStart,
 		done:           make(chan struct{}),
+		anyPause:       make(chan struct{}),
 		req:            req,
 		workers:        make(map[string]*workerTarget),
 		inspectorURLs:  make(map[string]bool),
@@ -267,6 +259,8 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		followWorkers:  req.Workers == nil || *req.Workers,
 		followMatch:    followRegexp(req.FollowMatch),
 	}
+	s := newTarget(tr, "t0", &sessionMaps{byScript: make(map[string]*scriptMap), off: req.SourceMaps != nil && !*req.SourceMaps, load: loadFrom(m.maps)})
+	s.debugged()
 	s.store = newStore(maxEvents, func(ev Event) { m.pub.PublishEvent(s.id, ev) })
 	m.sessions = append(m.sessions, s)
 	return s, nil

@@ -201,7 +201,7 @@ func (s *Session) resolvePending(ctx context.Context, c clientCaller, p *debugge
 		}
 		bp.Pending, bp.v8ID, bp.method, bp.params = false, res.BreakpointID, "Debugger.setBreakpointByUrl", params
 		for _, l := range res.Locations {
-			fr := s.place("", l.ScriptID, s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
+			fr := s.resolvedAt(l)
 			bp.resolved = append(bp.resolved, fr)
 			bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
 			if l.ScriptID == at.ScriptID && l.LineNumber == at.LineNumber && l.ColumnNumber == at.ColumnNumber {

@@ -32,7 +32,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 			return
 		}
 		s.mu.Lock()
-		main := p.ExecutionContextID == s.mainContext
+		main := p.ExecutionContextID == s.mainContext && s.main()
 		delete(s.contexts, p.ExecutionContextID)
 		s.mu.Unlock()
 		if main {
@@ -40,7 +40,9 @@ func (s *Session) onEvent(ev cdp.Event) {
 			signal(s.detach)
 		}
 	case "NodeRuntime.waitingForDisconnect":
-		signal(s.detach) // the program has ended: hang up so node can exit
+		if s.main() { // a child's connection watches for it itself (children.go)
+			signal(s.detach) // the program has ended: hang up so node can exit
+		}
 	case "NodeRuntime.waitingForDebugger":
 		s.mu.Lock()
 		if s.attached != nil {
@@ -60,6 +62,12 @@ func (s *Session) onEvent(ev cdp.Event) {
 		s.scripts[p.ScriptID] = info
 		s.mu.Unlock()
 		s.maps.noteScript(p.ScriptID, p.URL, p.SourceMapURL, p.Hash)
+		if !s.main() && s.mode == ModeDebug && p.SourceMapURL != "" && !info.Internal {
+			s.remapInPlace(p.ScriptID, p.URL)
+		}
+		if info.Internal && !s.main() {
+			return // node's own, the same in every target: the main thread's list has them
+		}
 		s.record(Event{Kind: KindScript, Script: &info})
 	case "Debugger.scriptFailedToParse":
 		var p scriptParsed
@@ -120,9 +128,8 @@ func (s *Session) onEvent(ev cdp.Event) {
 		var bound []BreakpointInfo
 		s.mu.Lock()
 		for _, bp := range s.breakpoints {
-			if bp.v8ID == p.BreakpointID {
-				l := p.Location
-				fr := s.place("", l.ScriptID, s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
+			if bp.is(p.BreakpointID) {
+				fr := s.resolvedAt(p.Location)
 				bp.resolved = append(bp.resolved, fr)
 				bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
 			}
@@ -159,10 +166,19 @@ func (s *Session) onPaused(p *debuggerPaused) {
 		s.startSeen = true
 		close(s.startPause)
 	}
+	if first && !s.main() { // a worker's start break: it runs on, as workers do untraced
+		s.mu.Unlock()
+		go s.passStart()
+		return
+	}
 	s.paused = p // the status says paused from here: before anyone is woken
+	s.pauses++
+	s.pausedAt = s.pauses
+	close(s.anyPause)
+	s.anyPause = make(chan struct{})
 	for _, id := range p.HitBreakpoints {
 		for _, bp := range s.breakpoints {
-			if bp.v8ID == id {
+			if bp.is(id) {
 				bp.Hits++
 				info.HitBreakpoints = append(info.HitBreakpoints, bp.Ref)
 			}

@@ -118,19 +118,11 @@ type evaluateResult struct {
 }
 
 type setBreakpointResult struct {
-	BreakpointID string `json:"breakpointId"`
-	Locations    []struct {
-		ScriptID     string `json:"scriptId"`
-		LineNumber   int    `json:"lineNumber"`
-		ColumnNumber int    `json:"columnNumber"`
-	} `json:"locations"`
+	BreakpointID string     `json:"breakpointId"`
+	Locations    []location `json:"locations"`
 }
 
 type breakpointResolved struct {
-	BreakpointID string `json:"breakpointId"`
-	Location     struct {
-		ScriptID     string `json:"scriptId"`
-		LineNumber   int    `json:"lineNumber"`
-		ColumnNumber int    `json:"columnNumber"`
-	} `json:"location"`
+	BreakpointID string   `json:"breakpointId"`
+	Location     location `json:"location"`
 }

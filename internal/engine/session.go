@@ -22,12 +22,61 @@ type Publisher interface {
 // callTimeout bounds one CDP call the engine makes on its own behalf.
 const callTimeout = 5 * time.Second
 
-// Session is one node process and its inspector connection.
+// Session is a session seen through one of its targets: the main thread (t0), a worker thread
+// or a child process. A Session value holds what is per inspector connection (the scripts, the
+// pause, the refs, the V8 ids of breakpoints bound in it); the embedded *tree what the whole
+// session shares (the process tree, the launcher, the event store, the life cycle, the breakpoints
+// the user asked for). The Manager holds t0's value; a target's value has the same tree, so every
+// debugger operation works in it, and everything is guarded by the tree's one mutex.
 //
 // Goroutines per session: the spawner (owns the child's OS thread and Wait), two output readers,
 // the CDP reader and dispatcher (package cdp), a supervisor that records the exit, and a chores
 // loop that makes CDP calls the dispatcher must not wait for. All end when the child has exited.
 type Session struct {
+	*tree
+	ref string // t0 the main thread, t1, t2... a worker or a child process
+	// pausedAt orders the targets' pauses (tree.pauses at this one's), so that a call naming
+	// no target acts on the one that paused last.
+	pausedAt int
+
+	// Under mu.
+	client      *cdp.Client   // t0's and a child's connection
+	worker      *workerTarget // a worker's, through the main connection
+	mainContext int
+	scripts     map[string]ScriptInfo // scriptId -> what scriptParsed said of it
+	syntax      syntaxState           // a syntax error's file and line (syntaxsite.go)
+	maps        *sessionMaps          // source maps by script, loaded on first use (own lock)
+
+	startPause chan struct{}       // closed at node's first-line break (debug sessions)
+	startSeen  bool                // that break was seen
+	paused     *debuggerPaused     // the current pause; nil while running
+	nextPause  chan struct{}       // closed at the next pause (or the end), then replaced
+	evalValues bool                // evals made values (evalGroup) not released yet
+	refs       refTable            // v and o refs
+	contexts   map[int]ContextInfo // live execution contexts
+	heap       *heapState          // heap snapshots, made on first use (heap.go)
+	unbindIDs  []string            // V8 breakpoints the chores loop is to remove
+	sources    map[string][]string // scriptId -> lines, fetched on first view
+	onLoadID   string              // the V8 id of the break-on-script-load instrumentation breakpoint
+	gateID     string              // the source map gate breakpoint (mapbind.go); "" when unset
+	gatePause  *debuggerPaused     // a pause at the gate the chores loop is to pass
+	stepping   bool                // a step of the user's is under way: a gate pause is theirs
+	// Block coverage on since launch, until the first resume or a user's coverage start
+	// (coverlaunch.go); a function-level start that took it over cuts takes down to functions.
+	launchCoverage     bool
+	coverFunctionsOnly bool
+	leaving            chan struct{} // closed once V8 has left the pause a call left (leaving.go)
+
+	consoleSeen int // dispatcher only
+	// Requests to the chores loop, one channel each (buffer 1, sends never block) so that a
+	// pending discard can never crowd out the detach a finished program waits for.
+	discard chan struct{} // Runtime.discardConsoleEntries
+	unbind  chan struct{} // remove the V8 breakpoints in unbindIDs (logpoints past their max)
+	gate    chan struct{} // pass the pause at the source map gate (gatePause)
+}
+
+// tree is what every target of a session shares.
+type tree struct {
 	id, name  string
 	target    string
 	args      []string
@@ -38,50 +87,29 @@ type Session struct {
 
 	store *store
 
-	mu          sync.Mutex // guards the fields below
-	status      Status
-	stopped     bool // a stop was asked: the exit keeps status stopped
-	reason      string
-	exit        *ExitInfo
-	startedAt   time.Time
-	endedAt     *time.Time
-	child       *child
-	client      *cdp.Client
-	mainContext int
-	scripts     map[string]ScriptInfo // scriptId -> what scriptParsed said of it
-	syntax      syntaxState           // a syntax error's file and line (syntaxsite.go)
-	ws          Workspace             // where source files and map files may be read from
-	maps        *sessionMaps          // source maps by script, loaded on first use (own lock)
+	mu        sync.Mutex          // guards the fields below, and every target's
+	live      map[string]*Session // the targets traced debugs, by ref, t0 included (target.go)
+	pauses    int                 // pauses so far, in every target
+	anyPause  chan struct{}       // closed at the next pause of any target, then replaced
+	status    Status
+	stopped   bool // a stop was asked: the exit keeps status stopped
+	reason    string
+	exit      *ExitInfo
+	startedAt time.Time
+	endedAt   *time.Time
+	child     *child
+	ws        Workspace // where source files and map files may be read from
 
 	// Debugger state (debug sessions), under mu.
 	mode         string
 	pauseOnStart bool
-	startPause   chan struct{}       // closed at node's first-line break (debug sessions)
-	startSeen    bool                // that break was seen
-	paused       *debuggerPaused     // the current pause; nil while running
-	nextPause    chan struct{}       // closed at the next pause (or the end), then replaced
-	evalValues   bool                // evals made values (evalGroup) not released yet
-	refs         refTable            // v and o refs
-	contexts     map[int]ContextInfo // live execution contexts
-	asyncDepth   int                 // async parents V8 records (POST async-depth); 0: off
-	heap         *heapState          // heap snapshots, made on first use (heap.go)
-	heapLimits   heapLimits          // where heap files go and how many bytes they may take
-	jobs         *jobTable           // long operations, made on first use (jobs.go)
-	unbindIDs    []string            // V8 breakpoints the chores loop is to remove
-	breakpoints  []*breakpoint       // in creation order
-	nextBP       int                 // the last bp ref number given
-	sources      map[string][]string // scriptId -> lines, fetched on first view
-	onLoadID     string              // the V8 id of the break-on-script-load instrumentation breakpoint
-	blackbox     []string            // URL patterns stepping skips, as last sent to V8
-	hooks        []*Hook             // bindings the program calls to emit hook events
-	gateID       string              // the source map gate breakpoint (mapbind.go); "" when unset
-	gatePause    *debuggerPaused     // a pause at the gate the chores loop is to pass
-	stepping     bool                // a step of the user's is under way: a gate pause is theirs
-	// Block coverage on since launch, until the first resume or a user's coverage start
-	// (coverlaunch.go); a function-level start that took it over cuts takes down to functions.
-	launchCoverage     bool
-	coverFunctionsOnly bool
-	leaving            chan struct{} // closed once V8 has left the pause a call left (leaving.go)
+	asyncDepth   int           // async parents V8 records (POST async-depth); 0: off
+	heapLimits   heapLimits    // where heap files go and how many bytes they may take
+	jobs         *jobTable     // long operations, made on first use (jobs.go)
+	breakpoints  []*breakpoint // in creation order
+	nextBP       int           // the last bp ref number given
+	blackbox     []string      // URL patterns stepping skips, as last sent to V8
+	hooks        []*Hook       // bindings the program calls to emit hook events
 
 	// Worker threads (workers.go): the main connection's by NodeWorker session id, every one
 	// in attach order, the last target ref given, and whether workers are followed.
@@ -99,15 +127,9 @@ type Session struct {
 	followChildren bool
 	followMatch    *regexp.Regexp // nil: every worker and child is followed
 
-	consoleSeen  int // dispatcher only
-	discardEvery int // console events between two discards
-	// Requests to the chores loop, one channel each (buffer 1, sends never block) so that a
-	// pending discard can never crowd out the detach a finished program waits for.
-	discard chan struct{} // Runtime.discardConsoleEntries
-	detach  chan struct{} // the program finished: close the inspector so node can exit
-	unbind  chan struct{} // remove the V8 breakpoints in unbindIDs (logpoints past their max)
-	gate    chan struct{} // pass the pause at the source map gate (gatePause)
-	lost    bool          // the inspector connection ended without a detach: the session fails
+	discardEvery int           // console events between two discards
+	detach       chan struct{} // the program finished: close the inspector so node can exit
+	lost         bool          // the inspector connection ended without a detach: the session fails
 	// callBound bounds an inspector call made for a request with no bound of its own (deadline.go).
 	callBound time.Duration
 	done      chan struct{} // closed once the exit is recorded and every goroutine is ending
@@ -208,7 +230,7 @@ func (s *Session) last(after uint64, kinds KindSet, gap *Gap) Page {
 // (s.status) says running; whether a running program stands paused is s.paused, so one change
 // under the lock moves both, and no reader sees a pause with a running status or the reverse.
 func (s *Session) statusNow() Status {
-	if s.status == StatusRunning && s.paused != nil {
+	if s.status == StatusRunning && s.anyPaused() {
 		return StatusPaused
 	}
 	return s.status
@@ -225,7 +247,13 @@ func (s *Session) setStatus(st Status) {
 	s.pub.PublishStatus(s.Summary())
 }
 
-func (s *Session) record(ev Event) { s.store.append(ev) }
+// record stores an event, marked with the target it comes from unless that is the main thread.
+func (s *Session) record(ev Event) {
+	if ev.Target == "" && !s.main() {
+		ev.Target = s.ref
+	}
+	s.store.append(ev)
+}
 
 func (s *Session) output(kind Kind, line string) {
 	// Node's test runner passes a child's stderr on as TAP comments on stdout ("# Debugger

@@ -16,9 +16,6 @@ var (
 	skipPauses         = step{"Debugger.setSkipAllPauses", map[string]any{"skip": true}}
 	runIfWaiting       = step{"Runtime.runIfWaitingForDebugger", nil}
 	notifyAtDisconnect = step{"NodeRuntime.notifyWhenWaitingForDisconnect", map[string]any{"enabled": true}}
-	// captureSteps enable what a followed worker or child reports; its pauses are skipped for
-	// now (the debugger routes act on the main thread).
-	captureSteps = []step{{"Runtime.enable", nil}, {"Debugger.enable", nil}, skipPauses}
 )
 
 // callSteps makes the calls in order and stops at the first that fails, naming it.

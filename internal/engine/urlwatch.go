@@ -89,7 +89,7 @@ func (s *Session) rewatch(ctx context.Context, c clientCaller, url, scriptID str
 		bp.v8ID = res.BreakpointID
 		bp.resolved = []Frame{}
 		for _, l := range res.Locations {
-			fr := s.place("", l.ScriptID, s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
+			fr := s.resolvedAt(l)
 			bp.resolved = append(bp.resolved, fr)
 			if s.scripts[l.ScriptID].URL == url {
 				bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})

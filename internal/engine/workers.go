@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"traced/internal/cdp"
 )
 
 // Worker threads are targets of the session. NodeWorker, enabled with waitForDebuggerOnStart on
@@ -19,12 +21,12 @@ import (
 // inside NodeWorker.sendMessageToWorker and receivedMessageFromWorker on the main connection,
 // which reports every worker of the process, nested ones too.
 //
-// This first step captures a worker's console calls, exceptions and scripts, each event marked
-// with the worker's target ref; its pauses are skipped (the debugger routes act on the main
-// target), so a breakpoint or debugger statement in worker code never stops it. Nested workers
-// are attached on the main connection too: NodeWorker reports every worker of the process there.
+// A followed worker is a target of the session like a child process (targetsetup.go): captured,
+// and in a debug session debugged, its pauses its own. Nested workers are attached on the main
+// connection too: NodeWorker reports every worker of the process there.
 
-// TargetInfo describes a target of a session: the main thread (t0) or a worker thread.
+// TargetInfo describes a target of a session: the main thread (t0), a worker thread or a child
+// process.
 type TargetInfo struct {
 	Ref   string `json:"ref"`             // t0 the main thread, then t1, t2... in attach order
 	Kind  string `json:"kind"`            // main, worker or process
@@ -48,7 +50,8 @@ const workerSetupTimeout = 5 * time.Second
 
 // workerTarget is one worker thread's inspector session, reached through the main connection.
 type workerTarget struct {
-	s         *Session
+	s         *Session // the main thread's
+	t         *Session // the worker's own
 	info      TargetInfo
 	sessionID string       // NodeWorker's id of it, on the main connection
 	parent    clientCaller // the main connection
@@ -161,6 +164,8 @@ func (s *Session) attachWorker(p attachedToWorker) {
 	s.nextTarget++
 	w.info.Ref = "t" + strconv.Itoa(s.nextTarget)
 	w.parent = s.callerOf(s.client)
+	w.t = s.newTargetOf(w.info.Ref)
+	w.t.worker = w
 	s.workers[p.SessionID] = w
 	s.targets = append(s.targets, w)
 	s.mu.Unlock()
@@ -177,12 +182,13 @@ func (w *workerTarget) setUp(follow bool, reason string) {
 	ctx, cancel := context.WithTimeout(context.Background(), workerSetupTimeout)
 	defer cancel()
 	if follow {
-		err := w.enable(ctx)
+		err := w.t.setUpTarget(ctx, w, true)
 		if err == nil {
 			w.s.record(Event{Kind: KindTarget, Target: w.info.Ref, TargetInfo: w.snapshot()})
 			return
 		}
 		reason = "set-up failed: " + err.Error()
+		w.t.undebugged()
 	}
 	// Released: it must not wait for a debugger that will not come.
 	w.mu.Lock()
@@ -191,10 +197,6 @@ func (w *workerTarget) setUp(follow bool, reason string) {
 	w.s.record(Event{Kind: KindTarget, Target: w.info.Ref, TargetInfo: w.snapshot()})
 	_ = w.Call(ctx, "Runtime.runIfWaitingForDebugger", nil, nil)
 	_ = w.parent.Call(ctx, "NodeWorker.detach", map[string]any{"sessionId": w.sessionID}, nil)
-}
-
-func (w *workerTarget) enable(ctx context.Context) error {
-	return callSteps(ctx, w, append(captureSteps, runIfWaiting)...)
 }
 
 func (w *workerTarget) snapshot() *TargetInfo {
@@ -231,7 +233,7 @@ func (w *workerTarget) receive(raw []byte) {
 		}
 		return
 	}
-	w.s.targetEvent(w.info.Ref, m.Method, m.Params)
+	w.t.onEvent(cdp.Event{Method: m.Method, Params: m.Params})
 }
 
 // end marks the worker exited (NodeWorker reports each nested worker's end itself).
@@ -251,47 +253,9 @@ func (w *workerTarget) end() {
 		delete(w.pending, id)
 	}
 	w.mu.Unlock()
+	w.t.undebugged()
 	if !released {
 		w.s.record(Event{Kind: KindTarget, Target: w.info.Ref, TargetInfo: w.snapshot()})
-	}
-}
-
-// targetEvent records what the inspector of a worker or a child process reports, marked with
-// its ref. Its script ids are its own, so positions are placed by URL alone.
-func (s *Session) targetEvent(ref, method string, params json.RawMessage) {
-	switch method {
-	case "Runtime.consoleAPICalled":
-		var p consoleAPICalled
-		if json.Unmarshal(params, &p) == nil {
-			forgetScriptIDs(p.StackTrace)
-			s.record(Event{Kind: KindConsole, Target: ref, Console: s.consoleInfo(&p)})
-		}
-	case "Runtime.exceptionThrown":
-		var p exceptionThrown
-		if json.Unmarshal(params, &p) == nil {
-			p.ExceptionDetails.ScriptID = ""
-			forgetScriptIDs(p.ExceptionDetails.StackTrace)
-			s.record(Event{Kind: KindException, Target: ref, Exception: s.exceptionInfo(&p)})
-		}
-	case "Debugger.scriptParsed":
-		var p scriptParsed
-		if json.Unmarshal(params, &p) == nil {
-			if InternalURL(p.URL) || s.isPreload(p.URL) {
-				return // node's own, the same in every target: the main thread's list has them
-			}
-			info := ScriptInfo{ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, s.cwd), Hash: p.Hash,
-				SourceMapURL: capText(p.SourceMapURL, s.stringCap).Value}
-			s.record(Event{Kind: KindScript, Target: ref, Script: &info})
-		}
-	}
-}
-
-// forgetScriptIDs drops a worker stack's script ids, which would name the main target's scripts.
-func forgetScriptIDs(st *stackTrace) {
-	for ; st != nil; st = st.Parent {
-		for i := range st.CallFrames {
-			st.CallFrames[i].ScriptID = ""
-		}
 	}
 }
 

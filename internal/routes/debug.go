@@ -279,9 +279,14 @@ func (a *app) onSession(w http.ResponseWriter, r *http.Request, status int, op f
 	render(w, r, status, v)
 }
 
-// debugSession finds the session named by the path, by id or name.
+// debugSession finds the session named by the path, by id or name, seen through the target the
+// query names (?target=t2), else the one that paused last.
 func (a *app) debugSession(r *http.Request) (*engine.Session, error) {
-	return a.cfg.Engine.Get(chi.URLParam(r, "session"))
+	s, err := a.cfg.Engine.Get(chi.URLParam(r, "session"))
+	if err != nil {
+		return nil, err
+	}
+	return s.On(r.URL.Query().Get("target"))
 }
 
 // frameIndex bounds a frame number from the query to an int; the engine refuses one past the stack.

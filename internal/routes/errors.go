@@ -68,6 +68,8 @@ func (a *app) httpErrorOf(r *http.Request, err error) *httpError {
 	case errors.Is(err, engine.ErrStaleRef):
 		he = newError(http.StatusConflict, "stale_ref", err.Error(),
 			"value refs last until the program moves on: GET "+debugPath(r, "state")+" gives fresh ones; GET "+debugPath(r, "props")+"?ref=v1 keeps a value as an o ref")
+	case errors.Is(err, engine.ErrNoTarget):
+		he = newError(http.StatusNotFound, "no_such_target", err.Error(), "GET "+debugPath(r, "targets")+" lists the targets and their status")
 	case errors.Is(err, engine.ErrNoRef):
 		he = newError(http.StatusNotFound, "no_such_ref", err.Error(), "GET "+debugPath(r, "breakpoints")+" lists them")
 	case errors.Is(err, engine.ErrLocationTaken):

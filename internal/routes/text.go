@@ -109,7 +109,7 @@ func textOf(v any) string {
 
 // stateText renders a state as the debugger's "where am I":
 //
-//	paused at app.js:47 (bp1)
+//	paused at app.js:47 (bp1)            ("paused in t2 at" in a process tree)
 //	   46|   const lock = await this.acquireLock(job.id);
 //	 > 47|   if (!lock) return;
 //	locals:
@@ -121,11 +121,20 @@ func textOf(v any) string {
 //	  -- f2-f7 node internals
 func stateText(b *strings.Builder, st engine.State) {
 	outputText(b, st.Output)
+	in := ""
+	if st.Target != "" {
+		in = " in " + st.Target
+	}
+	also := ""
+	if len(st.AlsoPaused) > 0 {
+		also = "also paused: " + strings.Join(st.AlsoPaused, ", ") + "\n"
+	}
+	defer b.WriteString(also)
 	if st.Location == nil {
-		fmt.Fprintf(b, "%s\n", st.Status)
+		fmt.Fprintf(b, "%s%s\n", st.Status, in)
 		return
 	}
-	fmt.Fprintf(b, "paused at %s", whereBoth(*st.Location))
+	fmt.Fprintf(b, "paused%s at %s", in, whereBoth(*st.Location))
 	switch {
 	case len(st.Hit) > 0:
 		hits := make([]string, 0, len(st.Hit))

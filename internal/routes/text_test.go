@@ -89,6 +89,12 @@ func TestTextForms(t *testing.T) {
 			},
 		}, "paused at a.js:9 (exception)\n >  9| x();\n   10| }\nlocals:\n  e      Error: no\n  count  3\n" +
 			"stack:\n  f0  f            a.js:9\n  f1  (anonymous)  node:internal/x:1\n  f10 main         b.js:120\n"},
+		{"paused in a child", engine.State{
+			Status: engine.StatusPaused, Target: "t2", AlsoPaused: []string{"t3"}, Hit: []string{"bp1"},
+			Location: &engine.Frame{File: "a.js", Line: 3},
+		}, "paused in t2 at a.js:3 (bp1)\nalso paused: t3\n"},
+		{"main running, a worker paused", engine.State{Status: engine.StatusRunning, Target: "t0", AlsoPaused: []string{"t1"}},
+			"running in t0\nalso paused: t1\n"},
 		{"no breakpoints", api.BreakpointsResponse{Breakpoints: []api.Breakpoint{}}, "no breakpoints\n"},
 		{"unbound breakpoint", api.BreakpointResponse{Breakpoint: api.Breakpoint{Ref: "bp1", Location: "x.js:1"}},
 			"bp1  x.js:1  hits 0\n  not bound yet: no loaded script matches\n"},

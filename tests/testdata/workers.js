@@ -1,5 +1,5 @@
 // Fixture of the worker tests: the main thread starts a worker, which starts a nested one; each
-// logs, the nested one meets a debugger statement (which must not stop it) and throws (uncaught
+// logs, the nested one meets a debugger statement (a pause in debug mode only) and throws (uncaught
 // in its thread), and the main thread reports both exits.
 const { Worker, isMainThread, workerData } = require("node:worker_threads");
 if (isMainThread) {

@@ -1,0 +1,205 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// A worker or child process traced follows gets what the main thread has before it runs: in a
+// trace session capture with its pauses skipped; in a debug session the session's breakpoints,
+// logpoints, exception mode, blackbox patterns and async depth, and from then on each change the
+// user makes in any target. Breakpoints by URL bind alike in every target (V8 names them after
+// their URL and line, so the same id everywhere); those on a function object, on an original
+// source no script maps yet or on a URL regex matched by traced stay in the target they were
+// set in.
+
+// setUpTarget readies a followed target through c and lets it run. A worker breaks at its first
+// line once let run (NodeWorker's waitForDebuggerOnStart), a child process does not (the
+// preload waits without a break).
+func (t *Session) setUpTarget(ctx context.Context, c clientCaller, breaksOnStart bool) error {
+	steps := []step{{"Runtime.enable", nil}, {"Debugger.enable", nil}}
+	if t.mode != ModeDebug {
+		steps = append(steps, skipPauses)
+	}
+	if err := callSteps(ctx, c, steps...); err != nil {
+		return err
+	}
+	if t.mode == ModeDebug {
+		if err := t.adoptDebugger(ctx, c, breaksOnStart); err != nil {
+			return err
+		}
+		t.debugged()
+	}
+	return callSteps(ctx, c, runIfWaiting)
+}
+
+// adoptDebugger gives a new target the session's debugger settings and breakpoints.
+func (t *Session) adoptDebugger(ctx context.Context, c clientCaller, breaksOnStart bool) error {
+	t.mu.Lock()
+	if !breaksOnStart { // its first pause is the user's
+		t.startSeen = true
+		close(t.startPause)
+	}
+	mode := t.exceptionMode
+	if mode == "" {
+		mode = t.req.PauseOnExceptions
+	}
+	bps := slices.Clone(t.breakpoints)
+	box, depth := slices.Clone(t.blackbox), t.asyncDepth
+	t.mu.Unlock()
+	if err := setPauseOnExceptions(ctx, c, mode); err != nil {
+		return err
+	}
+	if err := c.Call(ctx, "Runtime.addBinding", map[string]any{"name": logBinding}, nil); err != nil {
+		return err
+	}
+	if len(box) > 0 {
+		if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": box}, nil); err != nil {
+			return err
+		}
+	}
+	if depth > 0 {
+		if err := c.Call(ctx, "Debugger.setAsyncCallStackDepth", map[string]any{"maxDepth": depth}, nil); err != nil {
+			return err
+		}
+	}
+	for _, bp := range bps {
+		if err := t.bindIn(ctx, c, bp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// passStart lets a target run past its start break (onPaused, off the dispatcher: a worker's
+// reply comes through it).
+func (t *Session) passStart() {
+	ctx, cancel := context.WithTimeout(context.Background(), workerSetupTimeout)
+	defer cancel()
+	if c := t.liveConn(); c != nil {
+		if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
+			t.log.Debug("target start break", "session", t.id, "target", t.ref, "err", err)
+		}
+	}
+}
+
+// everywhere reports, under mu, whether a breakpoint binds alike in every target.
+func (bp *breakpoint) everywhere() bool {
+	return bp.method == "Debugger.setBreakpointByUrl" && bp.watch == nil && !bp.Pending && bp.v8ID != ""
+}
+
+// bindIn binds one of the session's breakpoints in this target, with what V8 resolved here.
+func (t *Session) bindIn(ctx context.Context, c clientCaller, bp *breakpoint) error {
+	t.mu.Lock()
+	ok, method, params, id := bp.everywhere(), bp.method, bp.params, bp.v8ID
+	t.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	var res setBreakpointResult
+	if err := c.Call(ctx, method, params, &res); err != nil {
+		return fmt.Errorf("bind %s in %s: %w", bp.ref(), t.ref, err)
+	}
+	if res.BreakpointID != id { // not the same breakpoint: leave this target without it
+		return c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": res.BreakpointID}, nil)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, l := range res.Locations {
+		bp.resolved = append(bp.resolved, t.resolvedAt(l))
+	}
+	return nil
+}
+
+// resolvedAt places where V8 bound a breakpoint in this target, under mu.
+func (t *Session) resolvedAt(l location) Frame {
+	fr := t.place("", l.ScriptID, t.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
+	if !t.main() {
+		fr.Target = t.ref
+	}
+	return fr
+}
+
+// spread binds a breakpoint just set through this target in every other one traced debugs. A
+// target that refuses it (it ended meanwhile) runs on without it.
+func (s *Session) spread(ctx context.Context, ref string) {
+	s.mu.Lock()
+	others := s.others()
+	i := slices.IndexFunc(s.breakpoints, func(bp *breakpoint) bool { return bp.ref() == ref })
+	var bp *breakpoint
+	if i >= 0 {
+		bp = s.breakpoints[i]
+	}
+	s.mu.Unlock()
+	if bp == nil {
+		return
+	}
+	for _, t := range others {
+		if c := t.liveConn(); c != nil {
+			if err := t.bindIn(ctx, c, bp); err != nil {
+				s.log.Debug("breakpoint in target", "session", s.id, "target", t.ref, "err", err)
+			}
+		}
+	}
+}
+
+// unspread removes a V8 breakpoint from every other target, and the locations it had there.
+func (s *Session) unspread(ctx context.Context, bp *breakpoint, v8ID string) {
+	s.mu.Lock()
+	others := s.others()
+	s.mu.Unlock()
+	s.mu.Lock()
+	ids := append([]string{v8ID}, bp.aliases...)
+	bp.aliases, bp.remapped = nil, nil
+	s.mu.Unlock()
+	for _, t := range others {
+		if c := t.liveConn(); c != nil {
+			for _, id := range ids {
+				_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil)
+			}
+		}
+		s.mu.Lock()
+		bp.resolved = slices.DeleteFunc(bp.resolved, func(f Frame) bool { return f.Target == t.ref })
+		s.mu.Unlock()
+	}
+}
+
+// toEveryTarget makes the same call in every other target traced debugs (an exception mode,
+// blackbox patterns, an async depth), each bounded; one that fails is logged and left.
+func (s *Session) toEveryTarget(ctx context.Context, method string, params any) {
+	s.mu.Lock()
+	others := s.others()
+	s.mu.Unlock()
+	for _, t := range others {
+		if c := t.liveConn(); c != nil {
+			if err := c.Call(ctx, method, params, nil); err != nil {
+				s.log.Debug("call in target", "session", s.id, "target", t.ref, "method", method, "err", err)
+			}
+		}
+	}
+}
+
+// liveConn is the target's connection, bounded as requests' calls are; nil once it has ended.
+func (t *Session) liveConn() clientCaller {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.live[t.ref] != t {
+		return nil
+	}
+	return t.callerOf(t.conn())
+}
+
+// listed is a breakpoint as the list shows it, resolved locations of every target included.
+func (s *Session) listed(ref string) Breakpoint {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, bp := range s.breakpoints {
+		if bp.log == nil && bp.Ref == ref {
+			b := bp.Breakpoint
+			b.Resolved = slices.Clone(bp.resolved)
+			return b
+		}
+	}
+	return Breakpoint{Ref: ref}
+}
