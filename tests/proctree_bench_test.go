@@ -65,7 +65,7 @@ func BenchmarkTreeStart(b *testing.B) {
 		seen, after := 0, uint64(0)
 		for seen < 9 {
 			wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-			p, err := s.Wait(wctx, after, engine.KindSet{engine.KindConsole: true})
+			p, err := s.Wait(wctx, after, engine.Filter{Kinds: engine.KindSet{engine.KindConsole: true}})
 			cancel()
 			if err != nil || len(p.Events) == 0 {
 				b.Fatalf("%d of 9 first events, then %v", seen, err)

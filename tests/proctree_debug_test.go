@@ -13,7 +13,7 @@ import (
 // (fork and fork of a fork); each child pauses at its own line as a target of its own, listed
 // with the breakpoint's resolved locations per target; ?target= reaches a paused child while the
 // main thread runs, an unknown target answers 404 naming GET targets, and a logpoint set while a
-// child is paused emits in the grandchild.
+// child is paused emits in the grandchild; the event reads filter by target.
 func TestChildBreakpoints(t *testing.T) {
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "forks.js", Breakpoints: api.BreakpointsAt("forks.js:17")})
@@ -47,5 +47,20 @@ func TestChildBreakpoints(t *testing.T) {
 	}
 	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 0 || sum.Counts[engine.KindPause] != 1 {
 		t.Fatalf("summary %+v, want exit 0 after one pause", sum)
+	}
+	// The reads take a target: the child's console calls alone, then the main thread's first.
+	var page api.EventsResponse
+	h.call("GET", "/api/trace/events?id="+s.ID+"&kinds=console&target="+child, nil, &page)
+	var texts []string
+	for _, ev := range page.Events {
+		texts = append(texts, ev.Target+" "+ev.Console.Text.Value)
+	}
+	if want := []string{child + " child: hello", child + " child: grandchild exited 0"}; !slices.Equal(texts, want) {
+		t.Fatalf("the child's console %q, want %q", texts, want)
+	}
+	var w0 api.WaitResponse
+	h.call("GET", "/api/trace/wait?id="+s.ID+"&kinds=console&target=t0", nil, &w0)
+	if w0.Event == nil || w0.Event.Target != "" || w0.Event.Console.Text.Value == "child: hello" {
+		t.Fatalf("wait target=t0: %+v, want the main thread's first console call", w0.Event)
 	}
 }

@@ -71,8 +71,8 @@ func run(args []string) int {
 			Session engine.Summary `json:"session"`
 			Events  []engine.Event `json:"events"`
 			evidence.Result
-		}{sum, s.Events(0, engine.KindSet{engine.KindConsole: true, engine.KindException: true,
-			engine.KindStdout: true, engine.KindStderr: true, engine.KindExit: true}, 0).Events, res})
+		}{sum, s.Events(0, engine.Filter{Kinds: engine.KindSet{engine.KindConsole: true, engine.KindException: true,
+			engine.KindStdout: true, engine.KindStderr: true, engine.KindExit: true}}, 0).Events, res})
 	} else if res.Evidence != nil {
 		b, _ := json.MarshalIndent(res.Evidence, "", "  ")
 		fmt.Fprintf(os.Stderr, "evidence:\n%s\n", b)

@@ -220,14 +220,14 @@ func (s *Session) History(kind Kind, after uint64, levels []string, limit int) (
 		return Page{}, err
 	}
 	if len(levels) == 0 {
-		return s.Events(after, KindSet{kind: true}, limit), nil
+		return s.Events(after, Filter{Kinds: KindSet{kind: true}}, limit), nil
 	}
 	for i, l := range levels {
 		if l == "warn" { // console.warn's CDP type
 			levels[i] = "warning"
 		}
 	}
-	page := s.Events(after, KindSet{kind: true}, 0)
+	page := s.Events(after, Filter{Kinds: KindSet{kind: true}}, 0)
 	kept := page.Events[:0]
 	for _, ev := range page.Events {
 		if ev.Console != nil && slices.Contains(levels, ev.Console.Level) {

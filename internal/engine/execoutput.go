@@ -46,7 +46,7 @@ func (s *Session) outputAfter(since uint64) func(State, error) (State, error) {
 
 // outputSince is what the program printed and threw after seq since, nil when nothing.
 func (s *Session) outputSince(since uint64) *ExecOutput {
-	p := s.store.page(since, execOutputKinds, 0)
+	p := s.store.page(since, Filter{Kinds: execOutputKinds}, 0)
 	consoled := map[string]int{} // console texts not yet matched by their stdout or stderr line
 	for _, ev := range p.Events {
 		if ev.Console != nil {

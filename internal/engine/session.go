@@ -174,8 +174,8 @@ func (s *Session) Summary() Summary {
 }
 
 // Events returns up to limit events after the cursor (limit <= 0: all retained).
-func (s *Session) Events(after uint64, kinds KindSet, limit int) Page {
-	return s.store.page(after, kinds, limit)
+func (s *Session) Events(after uint64, f Filter, limit int) Page {
+	return s.store.page(after, f, limit)
 }
 
 // Snapshot returns every retained event, oldest first.
@@ -183,10 +183,10 @@ func (s *Session) Snapshot() []Event { return s.store.snapshot() }
 
 // Wait returns the first event after the cursor matching kinds, waiting until one is captured,
 // the session finishes (then the page is empty) or ctx ends (then ctx's error is returned).
-func (s *Session) Wait(ctx context.Context, after uint64, kinds KindSet) (Page, error) {
+func (s *Session) Wait(ctx context.Context, after uint64, f Filter) (Page, error) {
 	var gap *Gap // what was evicted after the caller's cursor, reported whatever the outcome
 	for {
-		p, changed := s.store.next(after, kinds)
+		p, changed := s.store.next(after, f)
 		if gap == nil {
 			gap = p.Gap
 		}
@@ -198,10 +198,10 @@ func (s *Session) Wait(ctx context.Context, after uint64, kinds KindSet) (Page, 
 		select {
 		case <-changed:
 		case <-s.done:
-			return s.last(after, kinds, gap), nil
+			return s.last(after, f, gap), nil
 		case <-ctx.Done():
 			if s.exitRecorded() { // a finished session answers "finished" even to an expired wait
-				return s.last(after, kinds, gap), nil
+				return s.last(after, f, gap), nil
 			}
 			return p, ctx.Err()
 		}
@@ -220,8 +220,8 @@ func (s *Session) exitRecorded() bool {
 }
 
 // last is the final page of a finished session after the cursor, with the caller's gap.
-func (s *Session) last(after uint64, kinds KindSet, gap *Gap) Page {
-	p, _ := s.store.next(after, kinds)
+func (s *Session) last(after uint64, f Filter, gap *Gap) Page {
+	p, _ := s.store.next(after, f)
 	p.Gap = gap
 	return p
 }

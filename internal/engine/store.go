@@ -28,6 +28,27 @@ type KindSet map[Kind]bool
 // Match reports whether the set admits k.
 func (s KindSet) Match(k Kind) bool { return len(s) == 0 || s[k] }
 
+// Filter selects events: by kind, and by the target they come from ("" every target; "t0"
+// the main thread, whose events carry no target).
+type Filter struct {
+	Kinds  KindSet
+	Target string
+}
+
+// Match reports whether the filter admits ev.
+func (f Filter) Match(ev *Event) bool {
+	if !f.Kinds.Match(ev.Kind) {
+		return false
+	}
+	switch f.Target {
+	case "":
+		return true
+	case "t0":
+		return ev.Target == ""
+	}
+	return ev.Target == f.Target
+}
+
 // store is a session's capped event ring. Seqs start at 1 and never repeat.
 type store struct {
 	mu      sync.Mutex
@@ -81,13 +102,13 @@ func (s *store) append(ev Event) Event {
 func (s *store) at(i int) *Event { return &s.ring[(s.start+i)%s.max] }
 
 // page returns up to limit events with seq > after matching kinds (limit <= 0: no limit).
-func (s *store) page(after uint64, kinds KindSet, limit int) Page {
+func (s *store) page(after uint64, f Filter, limit int) Page {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.pageLocked(after, kinds, limit)
+	return s.pageLocked(after, f, limit)
 }
 
-func (s *store) pageLocked(after uint64, kinds KindSet, limit int) Page {
+func (s *store) pageLocked(after uint64, f Filter, limit int) Page {
 	p := Page{Newest: s.lastSeq, Next: after, Events: []Event{}}
 	if s.n == 0 {
 		return p
@@ -108,7 +129,7 @@ func (s *store) pageLocked(after uint64, kinds KindSet, limit int) Page {
 	}
 	for i := first; i < s.n; i++ {
 		ev := s.at(i)
-		if !kinds.Match(ev.Kind) {
+		if !f.Match(ev) {
 			p.Next = ev.Seq
 			continue
 		}
@@ -127,10 +148,10 @@ func (s *store) pageLocked(after uint64, kinds KindSet, limit int) Page {
 
 // next returns the page after the cursor (limited to one event) and, when it is empty, a
 // channel closed on the next append (nil otherwise).
-func (s *store) next(after uint64, kinds KindSet) (Page, <-chan struct{}) {
+func (s *store) next(after uint64, f Filter) (Page, <-chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := s.pageLocked(after, kinds, 1)
+	p := s.pageLocked(after, f, 1)
 	if len(p.Events) > 0 {
 		return p, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -78,7 +79,7 @@ func TestStoreRingKeepsNewest(t *testing.T) {
 			if got := seqsOf(s.snapshot()); !reflect.DeepEqual(got, want) {
 				t.Fatalf("snapshot seqs %v, want %v", got, want)
 			}
-			p := s.page(0, nil, 0)
+			p := s.page(0, Filter{}, 0)
 			if p.Oldest != uint64(n+8) || p.Newest != uint64(total) {
 				t.Fatalf("page window [%d, %d], want [%d, %d]", p.Oldest, p.Newest, n+8, total)
 			}
@@ -97,7 +98,7 @@ func TestStoreRingKeepsNewest(t *testing.T) {
 
 func TestStorePageEmpty(t *testing.T) {
 	s := newStore(10, nil)
-	p := s.page(3, nil, 5)
+	p := s.page(3, Filter{}, 5)
 	if p.Events == nil || len(p.Events) != 0 || p.Oldest != 0 || p.Newest != 0 || p.Gap != nil ||
 		p.Next != 3 || p.More {
 		t.Fatalf("empty store page %+v", p)
@@ -152,7 +153,7 @@ func TestStorePage(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p := s.page(c.after, c.kinds, c.limit)
+			p := s.page(c.after, Filter{Kinds: c.kinds}, c.limit)
 			if got := seqsOf(p.Events); !reflect.DeepEqual(got, c.events) {
 				t.Errorf("events %v, want %v", got, c.events)
 			}
@@ -194,7 +195,7 @@ func TestStorePagingCoversEverything(t *testing.T) {
 			var got []uint64
 			after := uint64(0)
 			for range 100 {
-				p := s.page(after, filter, limit)
+				p := s.page(after, Filter{Kinds: filter}, limit)
 				got = append(got, seqsOf(p.Events)...)
 				if p.Next < after {
 					t.Fatalf("kinds %v limit %d: next went back from %d to %d", filter, limit, after, p.Next)
@@ -236,7 +237,7 @@ func TestStorePublishesEachAppendInOrder(t *testing.T) {
 
 func TestStoreNextWakesOnAppend(t *testing.T) {
 	s := newStore(10, nil)
-	p, changed := s.next(0, nil)
+	p, changed := s.next(0, Filter{})
 	if len(p.Events) != 0 {
 		t.Fatalf("empty store: %+v", p)
 	}
@@ -253,7 +254,7 @@ func TestStoreNextWakesOnAppend(t *testing.T) {
 	}
 
 	// A non-matching append wakes the waiter too; the page then moves the cursor past it.
-	p, changed = s.next(0, KindSet{KindConsole: true})
+	p, changed = s.next(0, Filter{Kinds: KindSet{KindConsole: true}})
 	if len(p.Events) != 0 || p.Next != 1 {
 		t.Fatalf("console after 0: %+v, want none and next 1", p)
 	}
@@ -264,14 +265,14 @@ func TestStoreNextWakesOnAppend(t *testing.T) {
 		t.Fatal("changed not closed by a non-matching append")
 	}
 	s.append(outputEvent(KindConsole, "three"))
-	p, _ = s.next(p.Next, KindSet{KindConsole: true})
+	p, _ = s.next(p.Next, Filter{Kinds: KindSet{KindConsole: true}})
 	if got := seqsOf(p.Events); !reflect.DeepEqual(got, []uint64{3}) || p.Next != 3 {
 		t.Fatalf("next console: seqs %v next %d, want [3] 3", got, p.Next)
 	}
 
 	// next returns at most one event, with More when others match.
 	s.append(outputEvent(KindStdout, "four"))
-	p, _ = s.next(0, nil)
+	p, _ = s.next(0, Filter{})
 	if got := seqsOf(p.Events); !reflect.DeepEqual(got, []uint64{1}) || !p.More || p.Next != 1 {
 		t.Fatalf("next after 0: seqs %v more %v next %d", got, p.More, p.Next)
 	}
@@ -312,7 +313,7 @@ func TestStoreConcurrent(t *testing.T) {
 			}
 			wg.Go(func() { // a pager and summariser alongside
 				for {
-					p := s.page(0, nil, 10)
+					p := s.page(0, Filter{}, 10)
 					if _, n, _, last := s.stats(); n > c.max || last < p.Newest {
 						t.Errorf("stats: %d retained (max %d), last %d < page newest %d", n, c.max, last, p.Newest)
 						return
@@ -320,7 +321,7 @@ func TestStoreConcurrent(t *testing.T) {
 					if p.Newest == total {
 						return
 					}
-					np, changed := s.next(p.Newest, nil)
+					np, changed := s.next(p.Newest, Filter{})
 					if len(np.Events) > 0 {
 						continue
 					}
@@ -350,7 +351,7 @@ func followStore(t *testing.T, s *store, last uint64, noGaps bool) {
 	t.Helper()
 	after := uint64(0)
 	for after < last {
-		p, changed := s.next(after, nil)
+		p, changed := s.next(after, Filter{})
 		if len(p.Events) == 0 {
 			select {
 			case <-changed:
@@ -373,5 +374,29 @@ func followStore(t *testing.T, s *store, last uint64, noGaps bool) {
 			return
 		}
 		after = seq
+	}
+}
+
+// TestFilterTarget: a filter by target admits that target's events; t0 those of the main
+// thread, which carry none; no target every event.
+func TestFilterTarget(t *testing.T) {
+	s := newStore(10, func(Event) {})
+	s.append(Event{Kind: KindConsole})
+	s.append(Event{Kind: KindConsole, Target: "t1"})
+	s.append(Event{Kind: KindPause, Target: "t2"})
+	s.append(Event{Kind: KindConsole, Target: "t2"})
+	for _, c := range []struct {
+		f    Filter
+		want []uint64
+	}{
+		{Filter{}, []uint64{1, 2, 3, 4}},
+		{Filter{Target: "t0"}, []uint64{1}},
+		{Filter{Target: "t2"}, []uint64{3, 4}},
+		{Filter{Target: "t2", Kinds: KindSet{KindConsole: true}}, []uint64{4}},
+		{Filter{Target: "t9"}, nil},
+	} {
+		if got := seqsOf(s.page(0, c.f, 0).Events); !slices.Equal(got, c.want) {
+			t.Errorf("%+v: %v, want %v", c.f, got, c.want)
+		}
 	}
 }

@@ -45,6 +45,7 @@ type Failure struct {
 	Kind FailureKind `json:"kind"`
 	// Seq is the failure's event seq; 0 when an exit is known only from the summary.
 	Seq      uint64         `json:"seq"`
+	Target   string         `json:"target,omitempty"`   // the worker or child it happened in; absent for the main thread
 	Class    string         `json:"class,omitempty"`    // e.g. "TypeError"
 	Message  string         `json:"message,omitempty"`  // the error message or thrown value's preview
 	Location *engine.Frame  `json:"location,omitempty"` // where it was thrown, 1-based
@@ -57,7 +58,8 @@ type Failure struct {
 type Item struct {
 	Seq      uint64        `json:"seq"`
 	Kind     engine.Kind   `json:"kind"`
-	Summary  string        `json:"summary"` // one line, at most maxSummary bytes
+	Target   string        `json:"target,omitempty"` // the worker or child it comes from; absent for the main thread
+	Summary  string        `json:"summary"`          // one line, at most maxSummary bytes
 	Location *engine.Frame `json:"location,omitempty"`
 }
 

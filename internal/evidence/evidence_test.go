@@ -440,3 +440,21 @@ func BenchmarkBuild(b *testing.B) {
 		Build(in)
 	}
 }
+
+// TestTargets: an exception in a worker or child process is the failure like one in the main
+// thread, and it and the events before it name their target.
+func TestTargets(t *testing.T) {
+	inChild := func(ev engine.Event) engine.Event { ev.Target = "t2"; return ev }
+	ev := Build(Input{summary(engine.StatusExited), []engine.Event{
+		consoleAt(1, "main: starting", appFrame("app.js", 2)),
+		inChild(consoleAt(2, "child: loading", appFrame("child.js", 3))),
+		inChild(throwAt(3, "TypeError", "boom", appFrame("child.js", 5), appFrame("child.js", 5))),
+		exitWith(4, 1),
+	}}).Evidence
+	if ev == nil || ev.Failure.Kind != FailureException || ev.Failure.Target != "t2" {
+		t.Fatalf("evidence %+v, want the child's exception as the failure, in t2", ev)
+	}
+	if ev.ImmediateCause == nil || ev.ImmediateCause.Target != "t2" || ev.ImmediateCause.Seq != 2 {
+		t.Fatalf("immediate cause %+v, want the child's console call, in t2", ev.ImmediateCause)
+	}
+}

@@ -58,7 +58,7 @@ func failed(code *int, signal string) bool {
 
 func exceptionFailure(e engine.Event) *Failure {
 	x := e.Exception
-	f := &Failure{Kind: FailureException, Seq: e.Seq, Class: x.Class, Message: x.Message.Value,
+	f := &Failure{Kind: FailureException, Seq: e.Seq, Target: e.Target, Class: x.Class, Message: x.Message.Value,
 		Location: throwSite(x)}
 	if len(x.Stack) > 0 {
 		f.Stack = append([]engine.Frame{}, x.Stack[:min(len(x.Stack), maxStack)]...)

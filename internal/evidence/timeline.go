@@ -67,7 +67,7 @@ func transition(e engine.Event) bool {
 
 // item retells e in one line. Only console, script, pause and resume events reach it.
 func item(e engine.Event) Item {
-	it := Item{Seq: e.Seq, Kind: e.Kind}
+	it := Item{Seq: e.Seq, Kind: e.Kind, Target: e.Target}
 	switch {
 	case e.Console != nil:
 		it.Summary = fmt.Sprintf("console.%s: %s", e.Console.Level, e.Console.Text.Value)

@@ -116,7 +116,7 @@ func (a *app) trace(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sum := q.session.Summary() // before the events: a summary never claims fewer events than listed
-	render(w, r, http.StatusOK, api.TraceResponse{Session: sum, Events: q.session.Events(q.after, q.kinds, 0).Events})
+	render(w, r, http.StatusOK, api.TraceResponse{Session: sum, Events: q.session.Events(q.after, q.filter, 0).Events})
 }
 
 func (a *app) evidence(w http.ResponseWriter, r *http.Request) {
@@ -143,7 +143,7 @@ func (a *app) events(w http.ResponseWriter, r *http.Request) {
 	}
 	limit = min(max(limit, 1), maxPageLimit)
 	sum := q.session.Summary()
-	render(w, r, http.StatusOK, api.ConvertPage(sum, q.session.Events(q.after, q.kinds, int(limit))))
+	render(w, r, http.StatusOK, api.ConvertPage(sum, q.session.Events(q.after, q.filter, int(limit))))
 }
 
 func (a *app) wait(w http.ResponseWriter, r *http.Request) {
@@ -161,14 +161,15 @@ func (a *app) wait(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	stop := context.AfterFunc(a.cfg.Shutdown, cancel) // end the poll rather than hold up shutdown
 	defer stop()
-	p, err := q.session.Wait(ctx, q.after, q.kinds)
+	p, err := q.session.Wait(ctx, q.after, q.filter)
 	render(w, r, http.StatusOK, api.ConvertWait(q.session.Summary(), p, err != nil))
 }
 
-// sessionQuery is what every session read takes: the session (id), the kinds and the cursor.
+// sessionQuery is what every session read takes: the session (id), the kinds and target of the
+// events, and the cursor.
 type sessionQuery struct {
 	session *engine.Session
-	kinds   engine.KindSet
+	filter  engine.Filter
 	after   uint64
 }
 
@@ -186,7 +187,7 @@ func (a *app) sessionQuery(r *http.Request) (sessionQuery, error) {
 	if err != nil {
 		return sessionQuery{}, err
 	}
-	return sessionQuery{session: s, kinds: kinds, after: after}, nil
+	return sessionQuery{session: s, filter: engine.Filter{Kinds: kinds, Target: q.Get("target")}, after: after}, nil
 }
 
 // parseKinds reads the kinds parameter as the stream does (api.ParseKinds); empty means every kind.
