@@ -3,6 +3,7 @@ package tests
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"traced/api"
@@ -89,4 +90,53 @@ func (h *harness) targetKind(id, ref string) string {
 	}
 	h.t.Fatalf("no target %s in %+v", ref, targets.Targets)
 	return ""
+}
+
+// TestTsxBreakpoint: the tsx CLI runs a TypeScript file in a child process it starts; a
+// breakpoint on a line of the .ts file (pending: no script maps it yet) binds in that child
+// through the inline source map before the module runs, and pauses in the function the
+// module's top level calls, with its locals, at the original line.
+func TestTsxBreakpoint(t *testing.T) {
+	needRunners(t)
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "node_modules/tsx/dist/cli.mjs", Args: []string{"tsx/app.ts"}, Cwd: runnersDir,
+		Breakpoints: api.BreakpointsAt("tsx/app.ts:4")})
+	st, _ := h.waitPaused(s.ID, 0)
+	wantPausedIn(t, st, "tsx/app.ts", "total", 4)
+	if st.Target == "" || st.Target == "t0" || h.targetKind(s.ID, st.Target) != "process" {
+		t.Fatalf("paused in %q, want tsx's child process", st.Target)
+	}
+	if v := local(t, st, "o"); !strings.Contains(v.Value, "qty: 2") {
+		t.Fatalf("o = %+v, want the order", v)
+	}
+	h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)})
+	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 0 {
+		t.Fatalf("exit %+v, want 0", sum)
+	}
+	if out := h.printed(s.ID); !strings.Contains(out, "total 6") {
+		t.Fatalf("output %q lacks the program's line", out)
+	}
+}
+
+// TestNpmRunBreakpoint: a program that runs `npm run greet` (npm, a shell, node) never hangs,
+// and a breakpoint in the script npm starts pauses in that process, with its locals.
+func TestNpmRunBreakpoint(t *testing.T) {
+	needRunners(t)
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "npmrun.js", Cwd: runnersDir, Breakpoints: api.BreakpointsAt("src/greet.js:3")})
+	st, _ := h.waitPaused(s.ID, 0)
+	wantPausedIn(t, st, "src/greet.js", "", 3)
+	if v := local(t, st, "who"); v.Value != "'npm'" {
+		t.Fatalf("who = %+v, want 'npm'", v)
+	}
+	if kind := h.targetKind(s.ID, st.Target); kind != "process" {
+		t.Fatalf("paused in %s, a %s; want the process npm started", st.Target, kind)
+	}
+	h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)})
+	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 0 {
+		t.Fatalf("exit %+v, want 0", sum)
+	}
+	if out := h.printed(s.ID); !strings.Contains(out, "hello from npm") || !strings.Contains(out, "npm exited 0") {
+		t.Fatalf("output %q, want the greeting and npm's exit", out)
+	}
 }

@@ -378,7 +378,8 @@ func (s *Session) RemoveBreakpoint(ctx context.Context, ref string) ([]string, e
 	}
 	refs := []string{}
 	for _, bp := range gone {
-		if bp.v8ID == "" { // toggled off: not in V8
+		if bp.v8ID == "" { // toggled off, or pending: not in this target's V8 (targets may have it)
+			s.unspread(ctx, bp, "")
 			refs = append(refs, bp.ref())
 			continue
 		}

@@ -62,8 +62,8 @@ func (s *Session) onEvent(ev cdp.Event) {
 		s.scripts[p.ScriptID] = info
 		s.mu.Unlock()
 		s.maps.noteScript(p.ScriptID, p.URL, p.SourceMapURL, p.Hash)
-		if !s.main() && s.mode == ModeDebug && p.SourceMapURL != "" && !info.Internal {
-			s.remapInPlace(p.ScriptID, p.URL)
+		if !s.main() && s.mode == ModeDebug && !info.Internal {
+			s.watchScript(p.ScriptID, p.URL) // targetmaps.go
 		}
 		if info.Internal && !s.main() {
 			return // node's own, the same in every target: the main thread's list has them

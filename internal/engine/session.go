@@ -67,7 +67,9 @@ type Session struct {
 	coverFunctionsOnly bool
 	leaving            chan struct{} // closed once V8 has left the pause a call left (leaving.go)
 
-	consoleSeen int // dispatcher only
+	gating      bool          // a worker's or child's gate is served (targetmaps.go)
+	ended       chan struct{} // closed when a worker or child is no longer debugged
+	consoleSeen int           // dispatcher only
 	// Requests to the chores loop, one channel each (buffer 1, sends never block) so that a
 	// pending discard can never crowd out the detach a finished program waits for.
 	discard chan struct{} // Runtime.discardConsoleEntries

@@ -24,6 +24,7 @@ func newTarget(tr *tree, ref string, maps *sessionMaps) *Session {
 		discard:    make(chan struct{}, 1),
 		unbind:     make(chan struct{}, 1),
 		gate:       make(chan struct{}, 1),
+		ended:      make(chan struct{}),
 	}
 }
 
@@ -49,9 +50,16 @@ func (s *Session) debugged() {
 // undebugged forgets a target that has ended or been let go; its pause, if any, goes too.
 func (s *Session) undebugged() {
 	s.mu.Lock()
-	delete(s.live, s.ref)
+	defer s.mu.Unlock()
+	if s.live[s.ref] == s {
+		delete(s.live, s.ref)
+	}
 	s.paused = nil
-	s.mu.Unlock()
+	select {
+	case <-s.ended:
+	default:
+		close(s.ended)
+	}
 }
 
 // On is the session seen through one of its targets: ref "" names the target paused last (t0

@@ -4,83 +4,151 @@ import (
 	"context"
 	"slices"
 	"strings"
+
+	"traced/internal/sourcemap"
 )
 
-// Test runners transform test files in place (babel-jest, vite-node): the script node runs has
-// the file's own path as URL and an inline source map back to the file, so a breakpoint bound by
-// URL and line stops at another line of the original. In a worker or child process, once such a
-// script is parsed, each breakpoint on its file moves to the generated line the map gives (by
-// exact URL, so every copy of the script the target loads has it). Code the script runs at once
-// is missed; what runs later (a test body, the code under test) stops where it should.
+// Source maps in a worker or child process. The session's breakpoints are bound in a target by
+// URL and line (targetsetup.go); two kinds need the target's own scripts first:
+//   - a breakpoint on an original source (src/app.ts) no script maps yet: pending, bound in each
+//     target where a script's map has it (or node runs the file itself, types erased);
+//   - a breakpoint on a file a runner transforms in place (babel-jest, vite-node, tsx): the
+//     script has the file's own path as URL and an inline map back to it, so the URL binding
+//     stops at another original line; it moves to the generated line the map gives.
+// While a pending breakpoint exists the target has a gate, as the main thread has (mapbind.go):
+// every file script stops before its first statement, is looked at, and runs on. Otherwise a
+// script is looked at once parsed, which misses code it runs the moment it loads.
+// A binding in a target is kept as an alias of the breakpoint's V8 id, by target.
 
-// remapInPlace moves the breakpoints on a just-parsed script's own file to its map's lines; it
-// runs on the dispatcher, so the calls go to a goroutine of their own.
-func (t *Session) remapInPlace(scriptID, url string) {
-	path := strings.TrimPrefix(url, "file://")
+// watchScript looks at a just-parsed script of a target, on the dispatcher: when no gate stops
+// it, the calls go to a goroutine of their own.
+func (t *Session) watchScript(scriptID, url string) {
 	t.mu.Lock()
-	var bps []*breakpoint
-	for _, bp := range t.breakpoints {
-		if bp.everywhere() && bp.orig == nil && strings.HasPrefix(bp.at, path+":") && !slices.Contains(bp.remapped, t.ref) {
-			bps = append(bps, bp)
-		}
-	}
+	gated := t.gateID != ""
+	want := t.wantsLook(scriptID, url)
 	t.mu.Unlock()
-	if len(bps) == 0 {
+	if gated || !want {
 		return
 	}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), workerSetupTimeout)
 		defer cancel()
-		for _, bp := range bps {
-			if err := t.remapOne(ctx, scriptID, url, path, bp); err != nil {
-				t.log.Debug("breakpoint on a transformed script", "session", t.id, "target", t.ref, "err", err)
-			}
+		if c := t.liveConn(); c != nil {
+			t.bindHere(ctx, c, scriptID, url, nil)
 		}
 	}()
 }
 
-func (t *Session) remapOne(ctx context.Context, scriptID, url, path string, bp *breakpoint) error {
-	m := t.maps.of(scriptID)
-	c := t.liveConn()
-	if m == nil || c == nil {
-		return nil
+// wantsLook reports, under mu, whether a script may need a breakpoint of the session bound by
+// its map: it has a map or is an original source node runs itself, and some breakpoint waits.
+func (t *Session) wantsLook(scriptID, url string) bool {
+	sc := t.scripts[scriptID]
+	if sc.Internal {
+		return false
 	}
-	_, line, _, err := splitLocation(bp.at)
-	if err != nil {
-		return err
-	}
-	var line0, col0 int
-	found := false
-	for _, src := range m.MatchSource(path) {
-		if gens := m.Reverse(src, line); len(gens) > 0 {
-			line0, col0 = gens[0].CDP()
-			found = true
-			break
+	path := fileOf(url, "")
+	for _, bp := range t.breakpoints {
+		if slices.Contains(bp.remapped, t.ref) {
+			continue
+		}
+		if bp.orig != nil && (sc.SourceMapURL != "" || bp.orig.path == path) {
+			return true
+		}
+		if bp.everywhere() && sc.SourceMapURL != "" && strings.HasPrefix(bp.at, path+":") {
+			return true
 		}
 	}
+	return false
+}
+
+// bindHere binds what the script's map asks for in this target and returns the V8 ids bound
+// right where the gate pause at stands (nil: no gate pause), which make that pause the user's:
+// V8 would not stop there again once resumed.
+func (t *Session) bindHere(ctx context.Context, c clientCaller, scriptID, url string, at *location) (here []string) {
+	path := fileOf(url, "")
+	m := t.maps.of(scriptID)
 	t.mu.Lock()
-	params, id := bp.params, bp.v8ID
-	if found && line0 != line-1 {
-		bp.remapped = append(bp.remapped, t.ref)
+	var bps []*breakpoint
+	for _, bp := range t.breakpoints {
+		if !slices.Contains(bp.remapped, t.ref) && (bp.orig != nil || bp.everywhere()) && (bp.log != nil || bp.Enabled) {
+			bps = append(bps, bp)
+		}
 	}
 	t.mu.Unlock()
-	if !found || line0 == line-1 {
-		return nil // the map keeps the line: the URL binding is right
+	for _, bp := range bps {
+		params := t.mappedParams(bp, m, url, path)
+		if params == nil {
+			continue
+		}
+		t.mu.Lock()
+		old := bp.v8ID
+		t.mu.Unlock()
+		if bp.orig == nil && old != "" { // the URL binding of the file stops elsewhere: drop it here
+			if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": old}, nil); err != nil {
+				t.log.Debug("breakpoint on a transformed script", "session", t.id, "target", t.ref, "err", err)
+				continue
+			}
+		}
+		var res setBreakpointResult
+		if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
+			t.log.Debug("breakpoint by source map in target", "session", t.id, "target", t.ref, "bp", bp.ref(), "err", err)
+			continue
+		}
+		var bound []BreakpointInfo
+		t.mu.Lock()
+		bp.aliases = append(bp.aliases, res.BreakpointID)
+		bp.remapped = append(bp.remapped, t.ref)
+		bp.resolved = slices.DeleteFunc(bp.resolved, func(f Frame) bool { return f.Target == t.ref })
+		for _, l := range res.Locations {
+			fr := t.resolvedAt(l)
+			bp.resolved = append(bp.resolved, fr)
+			bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
+			if at != nil && l == *at {
+				here = append(here, res.BreakpointID)
+			}
+		}
+		t.mu.Unlock()
+		for i := range bound {
+			t.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
+		}
 	}
-	if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
-		return err
-	}
-	var res setBreakpointResult
-	moved := map[string]any{"url": url, "lineNumber": line0, "columnNumber": col0, "condition": params["condition"]}
-	if err := c.Call(ctx, "Debugger.setBreakpointByUrl", moved, &res); err != nil {
-		return err
-	}
+	return here
+}
+
+// mappedParams is how a breakpoint binds in a script of this target through its map m (nil:
+// none), or nil when the script is not the breakpoint's concern or the map keeps its line.
+func (t *Session) mappedParams(bp *breakpoint, m *sourcemap.Map, url, path string) map[string]any {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	bp.aliases = append(bp.aliases, res.BreakpointID)
-	bp.resolved = slices.DeleteFunc(bp.resolved, func(f Frame) bool { return f.Target == t.ref })
-	for _, l := range res.Locations {
-		bp.resolved = append(bp.resolved, t.resolvedAt(l))
+	orig, at, cond := bp.orig, bp.at, bp.params["condition"]
+	t.mu.Unlock()
+	var src string
+	var line, col int
+	if orig != nil {
+		src, line, col = orig.path, orig.line, orig.col
+	} else {
+		src, line, col, _ = splitLocation(at)
+		if src != path {
+			return nil // a file's own breakpoint moves only in its own transformed script
+		}
+	}
+	if m == nil {
+		if orig != nil && src == path { // node runs the original itself: by URL, for later loads too
+			p := map[string]any{"urlRegex": fileURLRegex(src), "lineNumber": line - 1, "condition": cond}
+			if col > 0 {
+				p["columnNumber"] = col - 1
+			}
+			return p
+		}
+		return nil
+	}
+	for _, s := range m.MatchSource(src) {
+		if gens := m.Reverse(s, line); len(gens) > 0 {
+			line0, col0 := gens[0].CDP()
+			if orig == nil && line0 == line-1 {
+				return nil // the map keeps the line: the URL binding is right
+			}
+			return map[string]any{"url": url, "lineNumber": line0, "columnNumber": col0, "condition": cond}
+		}
 	}
 	return nil
 }
@@ -88,4 +156,64 @@ func (t *Session) remapOne(ctx context.Context, scriptID, url, path string, bp *
 // is reports whether a V8 breakpoint id is this breakpoint's, in any target.
 func (bp *breakpoint) is(id string) bool {
 	return bp.v8ID == id || slices.Contains(bp.aliases, id)
+}
+
+// gateTarget sets the gate in this target, once, and serves its pauses until the target ends.
+func (t *Session) gateTarget(ctx context.Context, c clientCaller) error {
+	t.mu.Lock()
+	serving := t.gating
+	t.gating = true
+	t.mu.Unlock()
+	if serving {
+		return nil
+	}
+	if err := t.ensureGate(ctx, c); err != nil {
+		return err
+	}
+	go func() {
+		for {
+			select {
+			case <-t.gate:
+				ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+				t.passTargetGate(ctx)
+				cancel()
+			case <-t.ended:
+				return
+			}
+		}
+	}()
+	return nil
+}
+
+// passTargetGate binds what the gated script's map asks for and lets it run, unless a
+// breakpoint bound right where it stands: that pause is the user's.
+func (t *Session) passTargetGate(ctx context.Context) {
+	t.mu.Lock()
+	p := t.gatePause
+	t.mu.Unlock()
+	c := t.liveConn()
+	if p == nil || c == nil || len(p.CallFrames) == 0 {
+		return
+	}
+	at := p.CallFrames[0].Location
+	t.mu.Lock()
+	url := t.scripts[at.ScriptID].URL
+	t.mu.Unlock()
+	if here := t.bindHere(ctx, c, at.ScriptID, url, &at); len(here) > 0 {
+		t.mu.Lock()
+		t.gatePause = nil
+		t.mu.Unlock()
+		user := *p
+		user.Reason, user.HitBreakpoints = "breakpoint", here
+		t.onPaused(&user)
+		return
+	}
+	if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
+		t.log.Debug("resume past a target's gate", "session", t.id, "target", t.ref, "err", err)
+	}
+}
+
+// waitsForMaps reports, under mu, whether a breakpoint waits for a target's source maps.
+func (t *Session) waitsForMaps() bool {
+	return slices.ContainsFunc(t.breakpoints, func(bp *breakpoint) bool { return bp.orig != nil && bp.Pending })
 }

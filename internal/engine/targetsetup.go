@@ -69,6 +69,12 @@ func (t *Session) adoptDebugger(ctx context.Context, c clientCaller, breaksOnSta
 			return err
 		}
 	}
+	t.mu.Lock()
+	gate := t.waitsForMaps()
+	t.mu.Unlock()
+	if gate {
+		return t.gateTarget(ctx, c)
+	}
 	return nil
 }
 
@@ -131,15 +137,22 @@ func (s *Session) spread(ctx context.Context, ref string) {
 	if i >= 0 {
 		bp = s.breakpoints[i]
 	}
+	pending := bp != nil && bp.orig != nil && bp.Pending
 	s.mu.Unlock()
 	if bp == nil {
 		return
 	}
 	for _, t := range others {
-		if c := t.liveConn(); c != nil {
-			if err := t.bindIn(ctx, c, bp); err != nil {
-				s.log.Debug("breakpoint in target", "session", s.id, "target", t.ref, "err", err)
-			}
+		c := t.liveConn()
+		if c == nil {
+			continue
+		}
+		err := t.bindIn(ctx, c, bp)
+		if err == nil && pending { // it waits for the target's own scripts
+			err = t.gateTarget(ctx, c)
+		}
+		if err != nil {
+			s.log.Debug("breakpoint in target", "session", s.id, "target", t.ref, "err", err)
 		}
 	}
 }
@@ -150,7 +163,7 @@ func (s *Session) unspread(ctx context.Context, bp *breakpoint, v8ID string) {
 	others := s.others()
 	s.mu.Unlock()
 	s.mu.Lock()
-	ids := append([]string{v8ID}, bp.aliases...)
+	ids := slices.DeleteFunc(append([]string{v8ID}, bp.aliases...), func(id string) bool { return id == "" })
 	bp.aliases, bp.remapped = nil, nil
 	s.mu.Unlock()
 	for _, t := range others {
