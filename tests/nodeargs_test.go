@@ -71,38 +71,50 @@ func TestDebugNodeTestBreakpoint(t *testing.T) {
 	}
 }
 
-// TestStartNodeTestManyFiles: under --test every test file runs in a process of its own that
-// inherits the runner's inspector flags; traced debugs the first and lets each later one run at
-// once (a released target), so the run ends instead of waiting on the second file forever.
+// TestStartNodeTestManyFiles: under --test every test file runs in a process of its own (node's
+// runner process opens no inspector: the first file's process is t0, the others targets); none
+// waits for a debugger or is left uncaptured, and in a debug session a breakpoint in the second
+// file pauses in that file's process.
 func TestStartNodeTestManyFiles(t *testing.T) {
 	for _, mode := range []string{api.ModeTrace, api.ModeDebug} {
 		t.Run(mode, func(t *testing.T) {
 			h := newHarness(t)
-			s := h.start(api.StartRequest{Target: "runners/math.test.js", Args: []string{"runners/more.test.js"},
-				NodeArgs: []string{"--test"}, Mode: mode})
+			req := api.StartRequest{Target: "runners/math.test.js", Args: []string{"runners/more.test.js"},
+				NodeArgs: []string{"--test"}, Mode: mode}
+			if mode == api.ModeDebug {
+				req.Breakpoints = api.BreakpointsAt("runners/more.test.js:6")
+			}
+			s := h.start(req)
+			if mode == api.ModeDebug {
+				st, _ := h.waitPaused(s.ID, 0)
+				wantPausedIn(t, st, "runners/more.test.js", "", 6)
+				if v := local(t, st, "diff"); v.Value != "2" || h.targetKind(s.ID, st.Target) != "process" {
+					t.Fatalf("paused in %s with diff %+v, want the second file's process with diff 2", st.Target, v)
+				}
+				h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)})
+			}
 			sum := h.waitExit(s.ID)
 			if sum.ExitCode == nil || *sum.ExitCode != 1 {
 				t.Fatalf("exit %+v, want 1 (a test failed)", sum)
 			}
-			var out strings.Builder
-			for _, ev := range h.trace(s.ID, "stdout").Events {
-				out.WriteString(ev.Output.Text.Value + "\n")
+			out := h.printed(s.ID)
+			if !strings.Contains(out, "subtracts") || !strings.Contains(out, "fails") {
+				t.Fatalf("the output lacks a test of each file:\n%s", out)
 			}
-			if !strings.Contains(out.String(), "subtracts") || !strings.Contains(out.String(), "fails") {
-				t.Fatalf("stdout lacks a test of each file:\n%s", out.String())
+			if strings.Contains(out, "ws://") {
+				t.Fatalf("an inspector URL reached the output:\n%s", out)
 			}
-			// The runner passes the files' inspector banners on as TAP comments: never shown.
-			if strings.Contains(out.String(), "ws://") {
-				t.Fatalf("an inspector URL reached the output:\n%s", out.String())
-			}
-			var released int
+			attached := 0
 			for _, ev := range h.trace(s.ID, "target").Events {
-				if ev.TargetInfo.Kind == "process" && ev.TargetInfo.Status == "released" {
-					released++
+				switch ev.TargetInfo.Status {
+				case "released":
+					t.Fatalf("target %+v released, want every file's process followed", ev.TargetInfo)
+				case "attached":
+					attached++
 				}
 			}
-			if released != 1 {
-				t.Fatalf("%d released processes, want the second file's", released)
+			if attached != 1 {
+				t.Fatalf("%d attached targets, want the second file's process (the first is t0)", attached)
 			}
 		})
 	}

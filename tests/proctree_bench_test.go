@@ -50,15 +50,28 @@ func BenchmarkForkMany(b *testing.B) {
 
 // BenchmarkTreeStart: a program that starts 4 worker threads and forks 4 children at once: the
 // time from the start request to the first console event of each (main, the 4 workers, the 4
-// children), reported as the mean per target kind and the slowest.
+// children), reported as the mean per target kind and the slowest. In a trace session, and in a
+// debug session with a breakpoint (never hit) each target binds before it runs.
 func BenchmarkTreeStart(b *testing.B) {
+	for _, mode := range []string{engine.ModeTrace, engine.ModeDebug} {
+		b.Run(mode, func(b *testing.B) {
+			req := engine.StartRequest{Target: "fanout.js", Mode: mode}
+			if mode == engine.ModeDebug {
+				req.Breakpoints = []engine.BreakpointSpec{{Location: "fanout.js:16"}}
+			}
+			treeStart(b, req)
+		})
+	}
+}
+
+func treeStart(b *testing.B, req engine.StartRequest) {
 	svc, _, done := benchHarness(b)
 	defer done()
 	ctx := context.Background()
 	var mainT, workerT, childT, slowest time.Duration
 	for b.Loop() {
 		begin := time.Now()
-		s, err := svc.Engine.Start(ctx, engine.StartRequest{Target: "fanout.js"})
+		s, err := svc.Engine.Start(ctx, req)
 		if err != nil {
 			b.Fatal(err)
 		}

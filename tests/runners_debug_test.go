@@ -20,6 +20,7 @@ func TestRunnerBreakpointsInTargets(t *testing.T) {
 		testLine  int    // the failing assertion of math.test.js
 		kind      string // the kind of target the tests run in
 	}{
+		{"mocha --parallel", "mocha/bin/mocha.js", []string{"--parallel", "mocha"}, 10, "process"},
 		{"jest -w 2", "jest/bin/jest.js", []string{"-w", "2", "--no-cache", "jest"}, 9, "process"},
 		{"vitest (forks)", "vitest/vitest.mjs", []string{"run", "vitest"}, 10, "process"},
 		{"vitest --pool=threads", "vitest/vitest.mjs", []string{"run", "--pool=threads", "vitest"}, 10, "worker"},

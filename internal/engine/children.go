@@ -18,12 +18,13 @@ import (
 
 // Child processes are targets of the session. traced's preload (boot/preload.cjs), loaded in
 // every node process of the tree through NODE_OPTIONS, opens an inspector in each child and
-// announces it on a FIFO of the session's, then waits; traced attaches (console calls,
-// exceptions and scripts captured with the child's target ref, its pauses skipped for now) or,
-// when children are not followed, only lets it run. Either way traced stays connected until the
-// child ends: hung up early, node could still stop at a break nobody resumes. A process that
-// prints an inspector URL on the shared output instead (each test file after the first under
-// node --test, which inherits --inspect-brk) is let run the same way.
+// announces it on a FIFO of the session's, then waits; traced attaches it as a target of the
+// session (targetsetup.go) or, when children are not followed, only lets it run. Either way
+// traced stays connected until the child ends: hung up early, node could still stop at a break
+// nobody resumes. A process that prints an inspector URL on the shared output instead (one
+// started with --inspect of its own) is let run the same way. Under node --test the runner's
+// own process opens no inspector: the first test file's process announces itself on stderr
+// first and is the main target, the later files' are targets like any child.
 
 // announceEnv names the FIFO in the tree's environment.
 const announceEnv = "TRACED_ANNOUNCE"

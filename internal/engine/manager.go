@@ -286,21 +286,18 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		// terminated (kill-execution); the check is a consistency assertion, not a behaviour.
 		args = append(args[:len(args)-1], "--no-force-async-hooks-checks", s.target)
 	}
-	env := req.Env
-	if usesPreload(req.NodeArgs) {
-		p, err := m.preloadFile()
-		if err == nil && s.followChildren { // not followed, children are left alone: no FIFO
-			err = s.openAnnouncements(filepath.Join(filepath.Dir(p), s.id+".announce"))
-		}
-		if err != nil {
-			close(s.done)
-			return &StartError{Stage: "spawn", Err: err}
-		}
-		env = preloadEnv(p, s.announce.path, req.Env)
-		s.mu.Lock()
-		s.preloadURL = p // its script is traced's, not the program's
-		s.mu.Unlock()
+	p, err := m.preloadFile()
+	if err == nil && s.followChildren { // not followed, children are left alone: no FIFO
+		err = s.openAnnouncements(filepath.Join(filepath.Dir(p), s.id+".announce"))
 	}
+	if err != nil {
+		close(s.done)
+		return &StartError{Stage: "spawn", Err: err}
+	}
+	env := preloadEnv(p, s.announce.path, req.Env)
+	s.mu.Lock()
+	s.preloadURL = p // its script is traced's, not the program's
+	s.mu.Unlock()
 	args = append(append(args[:len(args)-1:len(args)-1], req.NodeArgs...), s.target)
 	args = append(args, req.Args...)
 	tag := newTag()
@@ -404,9 +401,10 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	if err := client.Call(startCtx, "Runtime.runIfWaitingForDebugger", nil, nil); err != nil {
 		return fail("run", err)
 	}
-	if s.mode == ModeDebug {
+	if s.mode == ModeDebug && !runsTests(req.NodeArgs) {
 		// Answer only once node stands at the user's first line, so that a pause or breakpoint
-		// asked for right after start concerns the user's code, not node's start-up.
+		// asked for right after start concerns the user's code, not node's start-up. Node's test
+		// runner has none: its test files are children, each set up before it runs.
 		select {
 		case <-s.startPause:
 			s.mu.Lock()

@@ -34,3 +34,9 @@ func checkNodeArgs(args []string) error {
 	}
 	return nil
 }
+
+// runsTests says whether node runs its test runner (--test): the main process then runs no
+// program of the user's, so it has no first-line break; each test file runs in a child.
+func runsTests(nodeArgs []string) bool {
+	return slices.ContainsFunc(nodeArgs, func(a string) bool { return a == "--test" || strings.HasPrefix(a, "--test=") })
+}

@@ -62,18 +62,6 @@ func preloadEnv(preload, fifo string, extra map[string]string) map[string]string
 	return env
 }
 
-// usesPreload says whether a launch gets the preload. Under --test node's runner starts each
-// test file in a child of its own, and traced debugs the first of them through the inspector
-// flags it inherits: they must stay.
-func usesPreload(nodeArgs []string) bool {
-	for _, a := range nodeArgs {
-		if a == "--test" || strings.HasPrefix(a, "--test=") {
-			return false
-		}
-	}
-	return true
-}
-
 // isPreload says whether a script URL is traced's preload.
 func (s *Session) isPreload(url string) bool {
 	s.mu.Lock()
