@@ -71,10 +71,10 @@ func TestDebugNodeTestBreakpoint(t *testing.T) {
 	}
 }
 
-// TestStartNodeTestManyFiles: under --test every test file runs in a process of its own (node's
-// runner process opens no inspector: the first file's process is t0, the others targets); none
-// waits for a debugger or is left uncaptured, and in a debug session a breakpoint in the second
-// file pauses in that file's process.
+// TestStartNodeTestManyFiles: under --test every test file runs in a process of its own, each a
+// target (t0 is the runner's process or, when that opens no inspector in time, the first
+// file's); none waits for a debugger or is left uncaptured, and in a debug session a breakpoint
+// in the second file pauses in that file's process.
 func TestStartNodeTestManyFiles(t *testing.T) {
 	for _, mode := range []string{api.ModeTrace, api.ModeDebug} {
 		t.Run(mode, func(t *testing.T) {
@@ -113,8 +113,8 @@ func TestStartNodeTestManyFiles(t *testing.T) {
 					attached++
 				}
 			}
-			if attached != 1 {
-				t.Fatalf("%d attached targets, want the second file's process (the first is t0)", attached)
+			if attached < 1 {
+				t.Fatalf("%d attached targets, want the test files' processes", attached)
 			}
 		})
 	}

@@ -95,7 +95,7 @@ func (c *call) do(method, path string, q url.Values, body any) (*reply, error) {
 			q.Set("id", sid)
 		}
 	}
-	if t := c.str("target"); t != "" && strings.HasPrefix(path, "/api/debug/") && path != "/api/debug/attach" {
+	if t := c.str("target"); t != "" && targetRoute(method, path) {
 		if q == nil {
 			q = url.Values{}
 		}
@@ -313,4 +313,16 @@ func (c *call) doJSON(method, path string, q url.Values, body, out any) (*reply,
 		}
 	}
 	return r, nil
+}
+
+// targetRoute says whether a request takes ?target=: the debugger's routes of a session, and
+// the event reads (events, wait, trace), which it filters.
+func targetRoute(method, path string) bool {
+	switch {
+	case strings.HasPrefix(path, "/api/debug/"):
+		return path != "/api/debug/attach"
+	case method == "GET":
+		return path == "/api/trace" || path == "/api/trace/events" || path == "/api/trace/wait"
+	}
+	return false
 }

@@ -314,6 +314,8 @@ func (s *Session) ToggleBreakpoint(ctx context.Context, ref string, enabled *boo
 	s.mu.Unlock()
 
 	switch {
+	case pending && !want: // not bound here; gone from the targets that bound it
+		s.unspread(ctx, bp, "")
 	case pending: // not in V8 yet: binding it will look at Enabled
 	case want && v8ID == "":
 		var res setBreakpointResult

@@ -22,9 +22,9 @@ import (
 // session (targetsetup.go) or, when children are not followed, only lets it run. Either way
 // traced stays connected until the child ends: hung up early, node could still stop at a break
 // nobody resumes. A process that prints an inspector URL on the shared output instead (one
-// started with --inspect of its own) is let run the same way. Under node --test the runner's
-// own process opens no inspector: the first test file's process announces itself on stderr
-// first and is the main target, the later files' are targets like any child.
+// started with --inspect of its own) is let run the same way. Under node --test the main
+// target is whichever process of the tree prints its inspector on stderr first: the runner's,
+// or the first test file's when the runner opens none in time; the others are targets.
 
 // announceEnv names the FIFO in the tree's environment.
 const announceEnv = "TRACED_ANNOUNCE"

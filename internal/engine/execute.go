@@ -97,8 +97,10 @@ func (s *Session) run(ctx context.Context, c clientCaller, cmd, method string, p
 func (s *Session) awaitPause(ctx context.Context, next <-chan struct{}, wait time.Duration) (State, error) {
 	t := time.NewTimer(wait)
 	defer t.Stop()
+	paused := false
 	select {
 	case <-next:
+		paused = true
 	case <-s.done:
 	case <-t.C:
 	case <-ctx.Done():
@@ -107,7 +109,7 @@ func (s *Session) awaitPause(ctx context.Context, next <-chan struct{}, wait tim
 	s.mu.Lock()
 	here := s.paused != nil
 	s.mu.Unlock()
-	if !here { // a pause in another target answers instead, when there is one
+	if paused && !here { // the pause came in another target: that one answers
 		if t, err := s.On(""); err == nil && t != s {
 			return t.State(ctx, 0, 0)
 		}

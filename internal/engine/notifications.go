@@ -168,7 +168,7 @@ func (s *Session) onPaused(p *debuggerPaused) {
 	}
 	if first && !s.main() { // a worker's start break: it runs on, as workers do untraced
 		s.mu.Unlock()
-		go s.passStart()
+		go s.passStart(p)
 		return
 	}
 	s.paused = p // the status says paused from here: before anyone is woken

@@ -40,5 +40,6 @@ func (s *Session) SetAsyncCallStackDepth(ctx context.Context, depth int) error {
 	s.mu.Lock()
 	s.asyncDepth = depth
 	s.mu.Unlock()
+	s.toEveryTarget(ctx, "Debugger.setAsyncCallStackDepth", map[string]any{"maxDepth": depth})
 	return nil
 }

@@ -90,6 +90,9 @@ func (s *Session) syntaxSite(d *exceptionDetails, o *remoteObject, info *Excepti
 // read from stderr; it returns the exception to record now, or nil while it waits. Only a
 // session that reads the child's stderr waits.
 func (s *Session) holdSyntaxError(info *ExceptionInfo) *ExceptionInfo {
+	if !s.main() { // the stderr arrow a held error waits for is the main process's
+		return info
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	fp := s.syntax.failed

@@ -37,28 +37,41 @@ func (s *Session) newTargetOf(ref string) *Session {
 // main reports whether the value is the main thread's (t0).
 func (s *Session) main() bool { return s.ref == "t0" || s.ref == "" }
 
-// debugged registers a target's value: the debugger routes reach it by ref from here on.
-func (s *Session) debugged() {
+// debugged registers a target's value: the debugger routes reach it by ref from here on. A
+// target that has ended already is not registered (false).
+func (s *Session) debugged() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	select {
+	case <-s.ended:
+		return false
+	default:
+	}
 	if s.live == nil {
 		s.live = map[string]*Session{}
 	}
 	s.live[s.ref] = s
+	return true
 }
 
 // undebugged forgets a target that has ended or been let go; its pause, if any, goes too.
 func (s *Session) undebugged() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.live[s.ref] == s {
 		delete(s.live, s.ref)
 	}
+	was := s.paused
 	s.paused = nil
 	select {
 	case <-s.ended:
 	default:
 		close(s.ended)
+		close(s.nextPause) // a step waiting in it answers now, with the target gone
+		s.nextPause = make(chan struct{})
+	}
+	s.mu.Unlock()
+	if was != nil {
+		s.pub.PublishStatus(s.Summary())
 	}
 }
 

@@ -96,6 +96,11 @@ func (t *Session) bindHere(ctx context.Context, c clientCaller, scriptID, url st
 		}
 		var bound []BreakpointInfo
 		t.mu.Lock()
+		if !slices.Contains(t.breakpoints, bp) { // removed meanwhile
+			t.mu.Unlock()
+			_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": res.BreakpointID}, nil)
+			continue
+		}
 		bp.aliases = append(bp.aliases, res.BreakpointID)
 		bp.remapped = append(bp.remapped, t.ref)
 		bp.resolved = slices.DeleteFunc(bp.resolved, func(f Frame) bool { return f.Target == t.ref })
@@ -159,16 +164,17 @@ func (bp *breakpoint) is(id string) bool {
 }
 
 // gateTarget sets the gate in this target, once, and serves its pauses until the target ends.
+// The main thread's gate is served by its chores loop.
 func (t *Session) gateTarget(ctx context.Context, c clientCaller) error {
+	if err := t.ensureGate(ctx, c); err != nil || t.main() {
+		return err
+	}
 	t.mu.Lock()
 	serving := t.gating
 	t.gating = true
 	t.mu.Unlock()
 	if serving {
 		return nil
-	}
-	if err := t.ensureGate(ctx, c); err != nil {
-		return err
 	}
 	go func() {
 		for {
@@ -178,6 +184,8 @@ func (t *Session) gateTarget(ctx context.Context, c clientCaller) error {
 				t.passTargetGate(ctx)
 				cancel()
 			case <-t.ended:
+				return
+			case <-t.done:
 				return
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // A worker or child process traced follows gets what the main thread has before it runs: in a
@@ -26,10 +27,14 @@ func (t *Session) setUpTarget(ctx context.Context, c clientCaller, breaksOnStart
 		return err
 	}
 	if t.mode == ModeDebug {
+		// Registered first: a breakpoint set meanwhile is bound here by spread, or read from the
+		// list below; one bound both ways answers "already exists", which bindIn lets pass.
+		if !t.debugged() {
+			return fmt.Errorf("%w: target %s has ended", ErrInspectorLost, t.ref)
+		}
 		if err := t.adoptDebugger(ctx, c, breaksOnStart); err != nil {
 			return err
 		}
-		t.debugged()
 	}
 	return callSteps(ctx, c, runIfWaiting)
 }
@@ -65,8 +70,8 @@ func (t *Session) adoptDebugger(ctx context.Context, c clientCaller, breaksOnSta
 		}
 	}
 	for _, bp := range bps {
-		if err := t.bindIn(ctx, c, bp); err != nil {
-			return err
+		if err := t.bindIn(ctx, c, bp); err != nil { // it runs on without this one
+			t.log.Debug("breakpoint in target", "session", t.id, "target", t.ref, "err", err)
 		}
 	}
 	t.mu.Lock()
@@ -80,13 +85,32 @@ func (t *Session) adoptDebugger(ctx context.Context, c clientCaller, breaksOnSta
 
 // passStart lets a target run past its start break (onPaused, off the dispatcher: a worker's
 // reply comes through it).
-func (t *Session) passStart() {
+// The start break stands where a gate would stop too: what the entry script's map asks for is
+// bound first, and a breakpoint bound right there makes it the user's pause.
+func (t *Session) passStart(p *debuggerPaused) {
 	ctx, cancel := context.WithTimeout(context.Background(), workerSetupTimeout)
 	defer cancel()
-	if c := t.liveConn(); c != nil {
-		if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
-			t.log.Debug("target start break", "session", t.id, "target", t.ref, "err", err)
+	c := t.liveConn()
+	if c == nil {
+		return
+	}
+	t.mu.Lock()
+	gated := t.gateID != "" && len(p.CallFrames) > 0
+	t.mu.Unlock()
+	if gated {
+		at := p.CallFrames[0].Location
+		t.mu.Lock()
+		url := t.scripts[at.ScriptID].URL
+		t.mu.Unlock()
+		if here := t.bindHere(ctx, c, at.ScriptID, url, &at); len(here) > 0 {
+			user := *p
+			user.Reason, user.HitBreakpoints = "breakpoint", here
+			t.onPaused(&user)
+			return
 		}
+	}
+	if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
+		t.log.Debug("target start break", "session", t.id, "target", t.ref, "err", err)
 	}
 }
 
@@ -105,6 +129,9 @@ func (t *Session) bindIn(ctx context.Context, c clientCaller, bp *breakpoint) er
 	}
 	var res setBreakpointResult
 	if err := c.Call(ctx, method, params, &res); err != nil {
+		if isProtocolError(err) && strings.Contains(err.Error(), "already exists") {
+			return nil // bound by the other path of a target's set-up (setUpTarget)
+		}
 		return fmt.Errorf("bind %s in %s: %w", bp.ref(), t.ref, err)
 	}
 	if res.BreakpointID != id { // not the same breakpoint: leave this target without it
@@ -142,6 +169,13 @@ func (s *Session) spread(ctx context.Context, ref string) {
 	if bp == nil {
 		return
 	}
+	if pending && !s.main() { // set through a worker or child: its gate is served too
+		if c := s.liveConn(); c != nil {
+			if err := s.gateTarget(ctx, c); err != nil {
+				s.log.Debug("gate in target", "session", s.id, "target", s.ref, "err", err)
+			}
+		}
+	}
 	for _, t := range others {
 		c := t.liveConn()
 		if c == nil {
@@ -157,23 +191,33 @@ func (s *Session) spread(ctx context.Context, ref string) {
 	}
 }
 
-// unspread removes a V8 breakpoint from every other target, and the locations it had there.
+// unspread removes a breakpoint from every other target (its V8 id v8ID, "" when it had none
+// there) and its aliases from every target, this one included, with the locations they had.
 func (s *Session) unspread(ctx context.Context, bp *breakpoint, v8ID string) {
 	s.mu.Lock()
 	others := s.others()
-	s.mu.Unlock()
-	s.mu.Lock()
-	ids := slices.DeleteFunc(append([]string{v8ID}, bp.aliases...), func(id string) bool { return id == "" })
+	aliases := bp.aliases
 	bp.aliases, bp.remapped = nil, nil
 	s.mu.Unlock()
-	for _, t := range others {
+	remove := func(t *Session, ids []string) {
 		if c := t.liveConn(); c != nil {
 			for _, id := range ids {
-				_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil)
+				if id != "" {
+					_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil)
+				}
 			}
 		}
+	}
+	remove(s, aliases)
+	for _, t := range others {
+		remove(t, append([]string{v8ID}, aliases...))
 		s.mu.Lock()
 		bp.resolved = slices.DeleteFunc(bp.resolved, func(f Frame) bool { return f.Target == t.ref })
+		s.mu.Unlock()
+	}
+	if !s.main() {
+		s.mu.Lock()
+		bp.resolved = slices.DeleteFunc(bp.resolved, func(f Frame) bool { return f.Target == s.ref })
 		s.mu.Unlock()
 	}
 }

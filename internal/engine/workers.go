@@ -229,7 +229,10 @@ func (w *workerTarget) receive(raw []byte) {
 			if m.Error != nil {
 				r.err = fmt.Errorf("%s", m.Error.Message)
 			}
-			ch <- r
+			select { // the dispatcher never waits: an ended worker may have filled it
+			case ch <- r:
+			default:
+			}
 		}
 		return
 	}
@@ -249,7 +252,10 @@ func (w *workerTarget) end() {
 		w.info.Status = TargetExited
 	}
 	for id, ch := range w.pending {
-		ch <- workerReply{err: fmt.Errorf("%w: the worker ended", ErrInspectorLost)}
+		select { // a late reply may fill it already; its caller is leaving
+		case ch <- workerReply{err: fmt.Errorf("%w: the worker ended", ErrInspectorLost)}:
+		default:
+		}
 		delete(w.pending, id)
 	}
 	w.mu.Unlock()
