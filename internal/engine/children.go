@@ -38,6 +38,7 @@ type announcement struct {
 	PPID int      `json:"ppid"`
 	URL  string   `json:"url"`
 	Argv []string `json:"argv"`
+	brk  bool     // it was started with --inspect-brk: it breaks at its first line once let run
 }
 
 // announcements is the session's FIFO and its reader.
@@ -148,20 +149,20 @@ func (s *Session) adopt(a announcement, announced bool) {
 	s.processes = append(s.processes, t)
 	if ended { // let it run here, bounded, as nothing waits for connections any more
 		s.mu.Unlock()
-		s.runChild(t, a.URL, s.kids.ending)
+		s.runChild(t, a, s.kids.ending)
 		return
 	}
 	s.kids.wg.Add(1)
 	s.mu.Unlock()
 	go func() {
 		defer s.kids.wg.Done()
-		s.runChild(t, a.URL, s.kids.ending)
+		s.runChild(t, a, s.kids.ending)
 	}()
 }
 
 // runChild connects to a waiting child, sets it up (a followed one as a target of the session,
 // a released one only with its pauses skipped), lets it run and stays until it ends.
-func (s *Session) runChild(t *TargetInfo, url string, ending <-chan struct{}) {
+func (s *Session) runChild(t *TargetInfo, a announcement, ending <-chan struct{}) {
 	s.mu.Lock()
 	follow, ref := t.Status == TargetAttached, t.Ref
 	s.mu.Unlock()
@@ -182,7 +183,7 @@ func (s *Session) runChild(t *TargetInfo, url string, ending <-chan struct{}) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), childSetupTimeout)
 	defer cancel()
-	c, err := cdp.Dial(ctx, url, cdp.Options{OnEvent: onEvent})
+	c, err := cdp.Dial(ctx, a.URL, cdp.Options{OnEvent: onEvent})
 	if err == nil {
 		defer func() {
 			c.Close()
@@ -195,7 +196,7 @@ func (s *Session) runChild(t *TargetInfo, url string, ending <-chan struct{}) {
 			tgt.mu.Lock()
 			tgt.client = c
 			tgt.mu.Unlock()
-			err = tgt.setUpTarget(ctx, tgt.callerOf(c), false)
+			err = tgt.setUpTarget(ctx, tgt.callerOf(c), a.brk)
 		default:
 			err = callSteps(ctx, c, step{"Debugger.enable", nil}, skipPauses, runIfWaiting)
 		}

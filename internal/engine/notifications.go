@@ -166,7 +166,9 @@ func (s *Session) onPaused(p *debuggerPaused) {
 		s.startSeen = true
 		close(s.startPause)
 	}
-	if first && !s.main() { // a worker's start break: it runs on, as workers do untraced
+	// A worker's start break, or a test file's under --test (launch does not wait for one there):
+	// it runs on, as it would untraced.
+	if first && (!s.main() || runsTests(s.req.NodeArgs)) {
 		s.mu.Unlock()
 		go s.passStart(p)
 		return

@@ -261,10 +261,16 @@ func (s *Session) output(kind Kind, line string) {
 	// Node's test runner passes a child's stderr on as TAP comments on stdout ("# Debugger
 	// listening on ws://..."): the inspector's lines are dropped from both streams, a URL
 	// anywhere else is masked (it runs code), and a child's inspector waiting for a debugger is
-	// let run.
+	// followed (under --test: node 24+ hands each test file the runner's own inspector flags,
+	// before any preload runs) or let run.
 	if bare := tapComment(line); inspectorChatter(bare) {
-		if u := ParseInspectorURL(bare); u != "" && !s.announced() {
-			s.releaseInspector(u)
+		if u := ParseInspectorURL(bare); u != "" {
+			switch {
+			case runsTests(s.req.NodeArgs):
+				s.adopt(announcement{URL: u, brk: true}, true)
+			case !s.announced():
+				s.releaseInspector(u)
+			}
 		}
 		return
 	}
