@@ -87,6 +87,9 @@ func TestDebugHeapSnapshotDiff(t *testing.T) {
 func TestDebugCPUProfile(t *testing.T) {
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "hot.js"})
+	if w := h.waitFor(s.ID, 0, "console"); w.Event == nil { // the program has defined work()
+		t.Fatalf("hot.js ended before it was ready")
+	}
 	if e := h.errorOf(h.request("POST", "/api/debug/"+s.ID+"/cpu/stop", api.CPUStopRequest{}), http.StatusConflict); e.Code != "not_started" {
 		t.Fatalf("cpu/stop before start: %+v", e)
 	}

@@ -9,3 +9,4 @@ function cold() {
 }
 globalThis.work = () => cold() + hot(3e7);
 setInterval(() => {}, 1000);
+console.log("ready"); // work is defined: the test profiles it from here
