@@ -62,6 +62,15 @@ type StartRequest struct {
 	Workers     *bool             `json:"workers,omitempty"`                         // default true: follow worker threads
 	Children    *bool             `json:"children,omitempty"`                        // default true: follow child processes
 	FollowMatch string            `json:"followMatch,omitempty" validate:"max=1024"` // only matching workers and children
+	Throws      *ThrowOptions     `json:"throws,omitempty"`                          // throw events; given: on
+}
+
+// ThrowOptions configure throw events: every exception user code throws, caught or not.
+type ThrowOptions struct {
+	Off       bool     `json:"off,omitempty"`                                             // no throw events
+	PerSecond int      `json:"perSecond,omitempty" validate:"min=0,max=100000"`           // recorded per second; past it counted
+	Classes   []string `json:"classes,omitempty" validate:"max=50,dive,required,max=200"` // only these exception classes
+	UserCode  string   `json:"userCode,omitempty" validate:"max=1024"`                    // RE2 over a frame's path or URL
 }
 
 // StopRequest is the body of POST /api/trace/stop.

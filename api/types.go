@@ -22,6 +22,7 @@ type (
 	PauseInfo     = engine.PauseInfo
 	OutputInfo    = engine.OutputInfo
 	ExitInfo      = engine.ExitInfo
+	ThrowInfo     = engine.ThrowInfo
 	Summary       = engine.Summary
 	Gap           = engine.Gap
 	Kind          = engine.Kind

@@ -219,15 +219,19 @@ func (s *Session) History(kind Kind, after uint64, levels []string, limit int) (
 	if err := s.debugOnly(); err != nil {
 		return Page{}, err
 	}
+	kinds := KindSet{kind: true}
+	if kind == KindException { // the exceptions: those that reached the inspector, and every throw
+		kinds[KindThrow] = true
+	}
 	if len(levels) == 0 {
-		return s.Events(after, Filter{Kinds: KindSet{kind: true}}, limit), nil
+		return s.Events(after, Filter{Kinds: kinds}, limit), nil
 	}
 	for i, l := range levels {
 		if l == "warn" { // console.warn's CDP type
 			levels[i] = "warning"
 		}
 	}
-	page := s.Events(after, Filter{Kinds: KindSet{kind: true}}, 0)
+	page := s.Events(after, Filter{Kinds: kinds}, 0)
 	kept := page.Events[:0]
 	for _, ev := range page.Events {
 		if ev.Console != nil && slices.Contains(levels, ev.Console.Level) {

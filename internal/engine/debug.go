@@ -467,23 +467,24 @@ func (s *Session) SetPauseOnExceptions(ctx context.Context, mode string) error {
 	if err != nil {
 		return err
 	}
-	if err := setPauseOnExceptions(ctx, c, mode); err != nil {
+	if err := s.setPauseOnExceptions(ctx, c, mode); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	s.exceptionMode = mode // a restart carries it over
 	s.mu.Unlock()
-	s.toEveryTarget(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": exceptionState[mode]})
+	s.toEveryTarget(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": s.v8ExceptionState(mode)})
 	return nil
 }
 
 // exceptionState is V8's pause-on-exceptions state for each mode.
 var exceptionState = map[string]string{"": "none", "none": "none", "uncaught": "uncaught", "caught": "all", "all": "all"}
 
-func setPauseOnExceptions(ctx context.Context, c clientCaller, mode string) error {
+// setPauseOnExceptions checks the user's mode and gives V8 the state it needs (throws.go).
+func (s *Session) setPauseOnExceptions(ctx context.Context, c clientCaller, mode string) error {
 	state := exceptionState[mode]
 	if state == "" {
 		return fmt.Errorf("%w: pause-on-exceptions mode %q is not none, uncaught, caught or all", ErrBadInput, mode)
 	}
-	return c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": state}, nil)
+	return c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": s.v8ExceptionState(mode)}, nil)
 }

@@ -24,11 +24,12 @@ const (
 	KindBreakpoint Kind = "breakpoint" // a breakpoint or logpoint bound in a script: where
 	KindProgress   Kind = "progress"   // a long operation moved on (a heap snapshot): how far
 	KindTarget     Kind = "target"     // a worker thread or a child process was attached, released or exited
+	KindThrow      Kind = "throw"      // user code threw, caught or not, with the throwing frame's locals
 )
 
 // Kinds lists every kind, in the order summaries report them.
 var Kinds = []Kind{KindContext, KindScript, KindConsole, KindException, KindPause, KindResume,
-	KindStdout, KindStderr, KindExit, KindLogpoint, KindHook, KindBreakpoint, KindProgress, KindTarget}
+	KindStdout, KindStderr, KindExit, KindLogpoint, KindHook, KindBreakpoint, KindProgress, KindTarget, KindThrow}
 
 // ValidKind reports whether k is a kind the engine produces.
 func ValidKind(k Kind) bool {
@@ -61,6 +62,7 @@ type Event struct {
 	Hook       *HookInfo       `json:"hook,omitempty"`
 	Breakpoint *BreakpointInfo `json:"breakpoint,omitempty"`
 	Progress   *ProgressInfo   `json:"progress,omitempty"`
+	Throw      *ThrowInfo      `json:"throw,omitempty"`
 }
 
 // Frame is one 1-based source position, usually a stack frame.
@@ -204,25 +206,27 @@ func (s Status) Finished() bool {
 
 // Summary is a session's state at one moment.
 type Summary struct {
-	ID        string       `json:"id"`
-	Name      string       `json:"name,omitempty"`
-	Mode      string       `json:"mode"` // ModeTrace or ModeDebug
-	Status    Status       `json:"status"`
-	Target    string       `json:"target"`
-	Args      []string     `json:"args"`
-	NodeArgs  []string     `json:"nodeArgs,omitempty"` // node's own flags, as the start gave them
-	Cwd       string       `json:"cwd"`
-	PID       int          `json:"pid,omitempty"`
-	ExitCode  *int         `json:"exitCode,omitempty"`
-	Signal    string       `json:"signal,omitempty"`
-	Error     string       `json:"error,omitempty"` // why a failed session failed
-	Counts    map[Kind]int `json:"counts"`          // events captured per kind, dropped ones included
-	Events    int          `json:"events"`          // events retained now
-	Dropped   int          `json:"dropped"`         // events evicted from the ring
-	LastSeq   uint64       `json:"lastSeq"`
-	MaxEvents int          `json:"maxEvents"`
-	StartedAt time.Time    `json:"startedAt"`
-	EndedAt   *time.Time   `json:"endedAt,omitempty"`
+	ID       string       `json:"id"`
+	Name     string       `json:"name,omitempty"`
+	Mode     string       `json:"mode"` // ModeTrace or ModeDebug
+	Status   Status       `json:"status"`
+	Target   string       `json:"target"`
+	Args     []string     `json:"args"`
+	NodeArgs []string     `json:"nodeArgs,omitempty"` // node's own flags, as the start gave them
+	Cwd      string       `json:"cwd"`
+	PID      int          `json:"pid,omitempty"`
+	ExitCode *int         `json:"exitCode,omitempty"`
+	Signal   string       `json:"signal,omitempty"`
+	Error    string       `json:"error,omitempty"` // why a failed session failed
+	Counts   map[Kind]int `json:"counts"`          // events captured per kind, dropped ones included
+	Events   int          `json:"events"`          // events retained now
+	Dropped  int          `json:"dropped"`         // events evicted from the ring
+	// ThrowsSkipped counts the throws past the rate cap (throws.perSecond), not recorded.
+	ThrowsSkipped int        `json:"throwsSkipped,omitempty"`
+	LastSeq       uint64     `json:"lastSeq"`
+	MaxEvents     int        `json:"maxEvents"`
+	StartedAt     time.Time  `json:"startedAt"`
+	EndedAt       *time.Time `json:"endedAt,omitempty"`
 
 	// InspectorLost: the inspector connection ended while the program runs on (it closed its
 	// inspector): stdout and stderr are still captured, debugger calls answer inspector_lost.

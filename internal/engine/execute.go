@@ -73,6 +73,11 @@ func (s *Session) run(ctx context.Context, c clientCaller, cmd, method string, p
 			return State{}, fmt.Errorf("%s: %w", cmd, err)
 		}
 	}
+	restore, err := s.narrowExceptions(ctx, c, method)
+	if err != nil {
+		return State{}, fmt.Errorf("%s: %w", cmd, err)
+	}
+	defer restore()
 	s.mu.Lock()
 	if method == "Debugger.stepOver" || method == "Debugger.stepInto" || method == "Debugger.stepOut" {
 		s.stepping = true // before the call: its pause can arrive before its reply

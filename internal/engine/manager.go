@@ -43,6 +43,8 @@ type StartRequest struct {
 	// FollowMatch, when set, follows only the workers whose script URL and the children whose
 	// command line (script and first arguments) it matches (RE2); the rest are let run.
 	FollowMatch string
+	// Throws asks for throw events (throws.go); nil: none.
+	Throws *ThrowOptions
 
 	carry *carried // a restart's debugger settings (relaunch.go)
 }
@@ -258,6 +260,7 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		followChildren: req.Children == nil || *req.Children,
 		followWorkers:  req.Workers == nil || *req.Workers,
 		followMatch:    followRegexp(req.FollowMatch),
+		throws:         newThrowState(req.Throws),
 	}
 	s := newTarget(tr, "t0", &sessionMaps{byScript: make(map[string]*scriptMap), off: req.SourceMaps != nil && !*req.SourceMaps, load: loadFrom(m.maps)})
 	s.debugged()
@@ -467,6 +470,9 @@ func checkMode(req *StartRequest) error {
 	if _, err := regexp.Compile(req.FollowMatch); err != nil {
 		return fmt.Errorf("followMatch: %w: %v", ErrBadInput, err)
 	}
+	if err := checkThrowOptions(req.Throws); err != nil {
+		return err
+	}
 	return checkStartPoints(req)
 }
 
@@ -475,9 +481,9 @@ func checkMode(req *StartRequest) error {
 // initial breakpoints.
 func (s *Session) prepare(ctx context.Context, c *cdp.Client, req StartRequest) error {
 	if s.mode != ModeDebug {
-		return c.Call(ctx, "Debugger.setSkipAllPauses", map[string]any{"skip": true}, nil)
+		return callSteps(ctx, c, s.traceSteps()...)
 	}
-	if err := setPauseOnExceptions(ctx, c, req.PauseOnExceptions); err != nil {
+	if err := s.setPauseOnExceptions(ctx, c, req.PauseOnExceptions); err != nil {
 		return err
 	}
 	if err := c.Call(ctx, "Runtime.addBinding", map[string]any{"name": logBinding}, nil); err != nil {

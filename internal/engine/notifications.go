@@ -145,6 +145,9 @@ func (s *Session) onEvent(ev cdp.Event) {
 // Node's first-line break is kept out of the timeline unless pauseOnStart asked for it: launch
 // waits for it and runs past it.
 func (s *Session) onPaused(p *debuggerPaused) {
+	if s.ownPause(p) { // a throw to record, or any pause of a trace session (throws.go)
+		return
+	}
 	info := &PauseInfo{Reason: p.Reason}
 	if len(p.CallFrames) > 0 {
 		fr := s.pausedFrame(p.CallFrames[0])
@@ -200,6 +203,11 @@ func (s *Session) onPaused(p *debuggerPaused) {
 func (s *Session) onResumed() {
 	s.mu.Lock()
 	s.closeLeaving()
+	if s.passing { // traced let its own pause go: nobody saw it
+		s.passing = false
+		s.mu.Unlock()
+		return
+	}
 	if s.gatePause != nil { // the chores loop passed the gate: the user saw no pause
 		s.gatePause = nil
 		s.mu.Unlock()

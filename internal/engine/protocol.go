@@ -73,6 +73,7 @@ type exceptionDetails struct {
 type debuggerPaused struct {
 	CallFrames     []pausedFrame `json:"callFrames"`
 	Reason         string        `json:"reason"`
+	Data           *pauseData    `json:"data,omitempty"` // an exception pause's exception
 	HitBreakpoints []string      `json:"hitBreakpoints"`
 	AsyncStack     *stackTrace   `json:"asyncStackTrace,omitempty"` // the async parents
 }
@@ -83,6 +84,7 @@ type pausedFrame struct {
 	Location     location      `json:"location"`
 	URL          string        `json:"url"` // empty in node 20: resolve by scriptId
 	ScopeChain   []scope       `json:"scopeChain"`
+	This         remoteObject  `json:"this"`
 	ReturnValue  *remoteObject `json:"returnValue,omitempty"` // only when paused at a return point
 }
 
@@ -125,4 +127,11 @@ type setBreakpointResult struct {
 type breakpointResolved struct {
 	BreakpointID string   `json:"breakpointId"`
 	Location     location `json:"location"`
+}
+
+// pauseData is what an exception pause says of the exception: the thrown value, and whether V8
+// predicts that nothing catches it.
+type pauseData struct {
+	remoteObject
+	Uncaught bool `json:"uncaught"`
 }

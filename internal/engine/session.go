@@ -68,6 +68,7 @@ type Session struct {
 	leaving            chan struct{} // closed once V8 has left the pause a call left (leaving.go)
 
 	gating      bool          // a worker's or child's gate is served (targetmaps.go)
+	passing     bool          // a pause traced lets go by itself is being passed (throws.go)
 	ended       chan struct{} // closed when a worker or child is no longer debugged
 	consoleSeen int           // dispatcher only
 	// Requests to the chores loop, one channel each (buffer 1, sends never block) so that a
@@ -139,6 +140,8 @@ type tree struct {
 	// it has no child, and a stop detaches instead of killing.
 	attached *attachment
 
+	throws throwState // throw events: their options and rate (throws.go)
+
 	// Restarts (relaunch.go): the request it was started with, the exception mode set since,
 	// and the sessions it replaced and was replaced by; under mu.
 	req           StartRequest
@@ -162,7 +165,7 @@ func (s *Session) Summary() Summary {
 		ID: s.id, Name: s.name, Mode: s.mode, Status: s.statusNow(), Target: s.target, Args: s.args, NodeArgs: s.req.NodeArgs, Cwd: s.cwd,
 		Error: s.reason, InspectorLost: s.lost && s.endedAt == nil, Counts: counts, Events: retained, Dropped: dropped, LastSeq: last,
 		MaxEvents: s.store.max, StartedAt: s.startedAt, EndedAt: s.endedAt,
-		RestartOf: s.restartOf, RestartedAs: s.restartedAs,
+		RestartOf: s.restartOf, RestartedAs: s.restartedAs, ThrowsSkipped: s.throws.skippedTotal,
 	}
 	if s.child != nil {
 		sum.PID = s.child.pid

@@ -21,7 +21,7 @@ import (
 func (t *Session) setUpTarget(ctx context.Context, c clientCaller, breaksOnStart bool) error {
 	steps := []step{{"Runtime.enable", nil}, {"Debugger.enable", nil}}
 	if t.mode != ModeDebug {
-		steps = append(steps, skipPauses)
+		steps = append(steps, t.traceSteps()...)
 	}
 	if err := callSteps(ctx, c, steps...); err != nil {
 		return err
@@ -53,7 +53,7 @@ func (t *Session) adoptDebugger(ctx context.Context, c clientCaller, breaksOnSta
 	bps := slices.Clone(t.breakpoints)
 	box, depth := slices.Clone(t.blackbox), t.asyncDepth
 	t.mu.Unlock()
-	if err := setPauseOnExceptions(ctx, c, mode); err != nil {
+	if err := t.setPauseOnExceptions(ctx, c, mode); err != nil {
 		return err
 	}
 	if err := c.Call(ctx, "Runtime.addBinding", map[string]any{"name": logBinding}, nil); err != nil {

@@ -38,6 +38,9 @@ type FailureKind string
 const (
 	FailureException FailureKind = "exception" // the last exception the inspector reported
 	FailureExit      FailureKind = "exit"      // a non-zero exit code or a signal, with no exception
+	// FailureThrow: a non-zero exit or a signal with no uncaught exception, told by the last
+	// throw in user code before it, which something caught (a test runner, a server).
+	FailureThrow FailureKind = "throw"
 )
 
 // Failure is the event that made the run a failure.
@@ -65,11 +68,13 @@ type Item struct {
 
 // Value is the value that failed: the thrown value for an exception, the exit status for an exit.
 type Value struct {
-	Class    string `json:"class,omitempty"`
-	Value    string `json:"value,omitempty"` // preview of the thrown value
-	Message  string `json:"message,omitempty"`
-	ExitCode *int   `json:"exit_code,omitempty"`
-	Signal   string `json:"signal,omitempty"`
+	// Locals are the throwing frame's variables, for a failure told by a throw.
+	Locals   []engine.Variable `json:"locals,omitempty"`
+	Class    string            `json:"class,omitempty"`
+	Value    string            `json:"value,omitempty"` // preview of the thrown value
+	Message  string            `json:"message,omitempty"`
+	ExitCode *int              `json:"exit_code,omitempty"`
+	Signal   string            `json:"signal,omitempty"`
 }
 
 // RelevantInput is how the program was started.
@@ -100,11 +105,20 @@ func Build(in Input) Result {
 		Caveat: Caveat,
 	}
 	var ex *engine.ExceptionInfo
-	if f.Kind == FailureException {
+	switch f.Kind {
+	case FailureException:
 		ex = in.Events[at].Exception
 		ev.OriginatingValue.Value = ex.Value
+	case FailureThrow:
+		t := in.Events[at].Throw
+		ex = asException(t)
+		ev.OriginatingValue.Value = t.Value
+		ev.OriginatingValue.Locals = append([]engine.Variable{}, t.Locals...)
 	}
 	ev.Confidence, ev.ConfidenceReason = rate(*f, ex, ev.ImmediateCause)
+	if f.Kind == FailureThrow {
+		ev.ConfidenceReason = "No exception went uncaught; the last throw in user code before the failed exit was caught (by a test runner, a server, the program). " + ev.ConfidenceReason
+	}
 	return Result{Evidence: ev}
 }
 

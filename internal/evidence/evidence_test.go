@@ -458,3 +458,32 @@ func TestTargets(t *testing.T) {
 		t.Fatalf("immediate cause %+v, want the child's console call, in t2", ev.ImmediateCause)
 	}
 }
+
+// TestThrowFailure: a failed exit with no uncaught exception is told by the last throw before
+// it (a test runner caught the assertion): its place, class, message and locals; an uncaught
+// exception still wins over any throw.
+func TestThrowFailure(t *testing.T) {
+	site := appFrame("app.test.js", 9)
+	throw := engine.Event{Seq: 3, Kind: engine.KindThrow, Throw: &engine.ThrowInfo{Class: "AssertionError",
+		Message: engine.Text{Value: "6 !== 7"}, Caught: true, Location: site, Stack: []engine.Frame{*site},
+		Locals: []engine.Variable{{Name: "got", Value: "6"}}}}
+	ev := Build(Input{summary(engine.StatusExited), []engine.Event{
+		consoleAt(1, "running", appFrame("app.test.js", 7)), throw, exitWith(4, 1),
+	}}).Evidence
+	if ev == nil || ev.Failure.Kind != FailureThrow || ev.Failure.Location == nil || ev.Failure.Location.Line != 9 ||
+		ev.Failure.Class != "AssertionError" || ev.Failure.ExitCode == nil || *ev.Failure.ExitCode != 1 {
+		t.Fatalf("evidence %+v, want the throw at app.test.js:9 with exit code 1", ev)
+	}
+	if len(ev.OriginatingValue.Locals) != 1 || ev.OriginatingValue.Locals[0].Name != "got" || ev.ImmediateCause == nil || ev.ImmediateCause.Seq != 1 {
+		t.Fatalf("originating %+v, cause %+v", ev.OriginatingValue, ev.ImmediateCause)
+	}
+	if ev.Confidence != ConfidenceHigh {
+		t.Fatalf("confidence %s (%s), want high: the cause is in the same file", ev.Confidence, ev.ConfidenceReason)
+	}
+	uncaught := Build(Input{summary(engine.StatusExited), []engine.Event{
+		throw, throwAt(4, "TypeError", "x", appFrame("app.js", 2)), exitWith(5, 1),
+	}}).Evidence
+	if uncaught.Failure.Kind != FailureException {
+		t.Fatalf("failure %+v, want the uncaught exception", uncaught.Failure)
+	}
+}

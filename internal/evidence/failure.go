@@ -35,6 +35,9 @@ func findFailure(in Input) (*Failure, int, string) {
 			if !failed(e.Exit.Code, e.Exit.Signal) {
 				return nil, 0, reasonClean // the exit event is the fact the summary was made from
 			}
+			if j := lastThrow(in.Events[:i]); j >= 0 { // something caught it, then the run failed
+				return throwFailure(in.Events[j], e.Exit.Code, e.Exit.Signal), j, ""
+			}
 			return exitFailure(e.Seq, e.Exit.Code, e.Exit.Signal), i, ""
 		}
 	}
@@ -64,6 +67,37 @@ func exceptionFailure(e engine.Event) *Failure {
 		f.Stack = append([]engine.Frame{}, x.Stack[:min(len(x.Stack), maxStack)]...)
 	}
 	return f
+}
+
+// lastThrow is the index of the last throw event, -1 when there is none.
+func lastThrow(evs []engine.Event) int {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Kind == engine.KindThrow && evs[i].Throw != nil {
+			return i
+		}
+	}
+	return -1
+}
+
+// throwFailure is a failed exit told by the last throw before it: a failing assertion a test
+// runner caught, a handler's throw a server turned into a 500.
+func throwFailure(e engine.Event, code *int, signal string) *Failure {
+	t := e.Throw
+	f := exitFailure(e.Seq, code, signal)
+	f.Kind, f.Target, f.Class, f.Message, f.Location = FailureThrow, e.Target, t.Class, t.Message.Value, cloneFrame(t.Location)
+	if len(t.Stack) > 0 {
+		f.Stack = append([]engine.Frame{}, t.Stack[:min(len(t.Stack), maxStack)]...)
+	}
+	return f
+}
+
+// asException lets a throw be rated as an exception at its user frame.
+func asException(t *engine.ThrowInfo) *engine.ExceptionInfo {
+	x := &engine.ExceptionInfo{Class: t.Class, Message: t.Message, Value: t.Value, Stack: t.Stack}
+	if l := t.Location; l != nil {
+		x.URL, x.File, x.Line, x.Column, x.Generated = l.URL, l.File, l.Line, l.Column, l.Generated
+	}
+	return x
 }
 
 func exitFailure(seq uint64, code *int, signal string) *Failure {

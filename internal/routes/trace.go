@@ -62,7 +62,7 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 		Timeout: time.Duration(req.TimeoutMs) * time.Millisecond, MaxEvents: req.MaxEvents,
 		Mode: req.Mode, PauseOnStart: req.PauseOnStart, PauseOnExceptions: req.PauseOnExceptions,
 		Breakpoints: bps, Logpoints: lps, SourceMaps: req.SourceMaps, Workers: req.Workers,
-		Children: req.Children, FollowMatch: req.FollowMatch,
+		Children: req.Children, FollowMatch: req.FollowMatch, Throws: throwOptions(req.Throws),
 	})
 	if err != nil {
 		a.writeError(w, r, err)
@@ -233,4 +233,12 @@ func decodeBody(r *http.Request, v any) error {
 		return badRequest("body: "+err.Error(), "see GET /api/openapi.yaml for the schema")
 	}
 	return nil
+}
+
+// throwOptions converts a start's throw options; nil stays nil (the defaults).
+func throwOptions(o *api.ThrowOptions) *engine.ThrowOptions {
+	if o == nil {
+		return nil
+	}
+	return &engine.ThrowOptions{Off: o.Off, PerSecond: o.PerSecond, Classes: o.Classes, UserCode: o.UserCode}
 }

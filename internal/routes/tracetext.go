@@ -121,6 +121,25 @@ func waitText(b *strings.Builder, v api.WaitResponse) {
 // eventDetail is what an event says, on one line.
 func eventDetail(ev api.Event) string {
 	switch {
+	case ev.Throw != nil:
+		t := ev.Throw
+		s := oneLine(t.Message)
+		if t.Class != "" {
+			s = t.Class + ": " + s
+		}
+		caught := "uncaught"
+		if t.Caught {
+			caught = "caught"
+		}
+		s += at(t.Location) + "  " + caught
+		var locals []string
+		for _, v := range t.Locals {
+			locals = append(locals, v.Name+"="+v.Value)
+		}
+		if len(locals) > 0 {
+			s += "  " + strings.Join(locals, " ")
+		}
+		return s
 	case ev.Console != nil:
 		return ev.Console.Level + " " + oneLine(ev.Console.Text) + at(ev.Console.Frame)
 	case ev.Exception != nil:

@@ -1,0 +1,359 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Throw events. Most failures never reach Runtime.exceptionThrown: a test runner catches the
+// failing assertion, a server turns a handler's throw into a 500. So V8 pauses on every exception
+// (pause-on-exceptions "all"), in trace sessions too, and traced looks at each pause: a throw
+// from user code, or from a library or node:assert called by user code, becomes a throw event
+// with the user frame's place, stack and locals (shallow previews); then the program goes on at
+// once, unless the user's own pause-on-exceptions mode asks to stop there. Node's internals
+// throw and catch their own exceptions (module resolution, URL parsing): those pauses are let go
+// without a look. A rate cap keeps an exception-heavy program from crawling: past it, throws are
+// counted, not recorded.
+
+// ThrowOptions configures throw events at start.
+type ThrowOptions struct {
+	Off       bool     // no throw events: V8 pauses only as the user's exception mode says
+	PerSecond int      // throws recorded per second; past it counted (0: DefaultThrowsPerSecond)
+	Classes   []string // record only these exception classes (constructor names); empty: all
+	// UserCode is an RE2 over a frame's file path or URL naming user code; empty: everything
+	// but node's own code and node_modules.
+	UserCode string
+}
+
+// DefaultThrowsPerSecond is the rate cap of throw events when a start names none.
+const DefaultThrowsPerSecond = 100
+
+// Caps of one throw event.
+const (
+	maxThrowStack  = 10
+	maxThrowLocals = 20
+)
+
+// ThrowInfo is an exception thrown in user code, caught or not.
+type ThrowInfo struct {
+	Class   string `json:"class,omitempty"`
+	Message Text   `json:"message"`
+	Value   string `json:"value,omitempty"` // the thrown value's preview when it is not an Error
+	// Caught is V8's prediction at the throw: a handler will catch it (a test runner, a server,
+	// the program's own try). An uncaught one later comes as an exception event too.
+	Caught   bool       `json:"caught"`
+	Location *Frame     `json:"location"`          // the user frame it came from (the throw, or the call that threw)
+	Thrower  *Frame     `json:"thrower,omitempty"` // where it was thrown, when that is a library's or node:assert
+	Stack    []Frame    `json:"stack,omitempty"`   // innermost first, at most maxThrowStack frames
+	Locals   []Variable `json:"locals,omitempty"`  // the user frame's, shallow; refs are not kept
+	// Skipped counts the throws past the rate cap since the previous throw event.
+	Skipped int `json:"skipped,omitempty"`
+}
+
+// throwState is the session's throw options and rate, under mu.
+type throwState struct {
+	on        bool
+	perSecond int
+	classes   []string
+	userCode  *regexp.Regexp
+	window    time.Time // the second being counted
+	inWindow  int
+	skipped   int // since the last throw event
+	// skippedTotal is every throw past the cap, in the session's summary.
+	skippedTotal int
+}
+
+// newThrowState reads a start's options (checked already). Throw events are asked for, for now:
+// nil options leave them off (a later step turns them on by default, once every node line and
+// fixture has been run with them).
+func newThrowState(o *ThrowOptions) throwState {
+	if o == nil {
+		return throwState{}
+	}
+	st := throwState{on: !o.Off, perSecond: o.PerSecond, classes: o.Classes}
+	if st.perSecond <= 0 {
+		st.perSecond = DefaultThrowsPerSecond
+	}
+	if o.UserCode != "" {
+		st.userCode = regexp.MustCompile(o.UserCode)
+	}
+	return st
+}
+
+// checkThrowOptions refuses options that cannot work, naming the field.
+func checkThrowOptions(o *ThrowOptions) error {
+	if o == nil {
+		return nil
+	}
+	if _, err := regexp.Compile(o.UserCode); err != nil {
+		return fmt.Errorf("throws.userCode: %w: %v", ErrBadInput, err)
+	}
+	if o.PerSecond < 0 {
+		return fmt.Errorf("throws.perSecond: %w: %d is negative", ErrBadInput, o.PerSecond)
+	}
+	return nil
+}
+
+// v8ExceptionState is the pause-on-exceptions state V8 gets for the user's mode: every
+// exception while throw events are on.
+func (s *Session) v8ExceptionState(mode string) string {
+	s.mu.Lock()
+	on := s.throws.on
+	s.mu.Unlock()
+	if on {
+		return "all"
+	}
+	return exceptionState[mode]
+}
+
+// userStopsAt reports, under mu, whether the user's exception mode stops at this exception.
+func (s *Session) userStopsAt(p *debuggerPaused) bool {
+	mode := s.exceptionMode
+	if mode == "" {
+		mode = s.req.PauseOnExceptions
+	}
+	switch mode {
+	case "all", "caught":
+		return true
+	case "uncaught":
+		return p.Data != nil && p.Data.Uncaught
+	}
+	return false
+}
+
+// ownPause takes, on the dispatcher, the pauses traced makes for itself: every pause of a trace
+// session, and an exception pause the user's mode does not ask for. It reports whether it took
+// the pause (then it is passed off the dispatcher and never shown as a pause).
+func (s *Session) ownPause(p *debuggerPaused) bool {
+	isThrow := p.Reason == "exception" || p.Reason == "promiseRejection"
+	if s.mode == ModeDebug && !isThrow {
+		return false
+	}
+	var info *ThrowInfo
+	user := -1
+	if isThrow {
+		user = s.throwSite(p)
+		info = s.throwInfo(p, user)
+	}
+	uncaught := p.Data != nil && p.Data.Uncaught
+	s.mu.Lock()
+	// A caught exception node's own code throws (and catches) is never the user's stop.
+	userWants := s.mode == ModeDebug && s.userStopsAt(p) && (uncaught || user >= 0)
+	if !userWants {
+		s.passing = true
+	}
+	s.mu.Unlock()
+	go s.passThrow(p, info, !userWants)
+	return !userWants
+}
+
+// passThrow records a throw with its locals (info nil: none) and lets the pause go (resume).
+func (s *Session) passThrow(p *debuggerPaused, info *ThrowInfo, resume bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	s.mu.Lock()
+	c := s.callerOf(s.conn()) // a trace session's targets are not registered: not debugged
+	s.mu.Unlock()
+	if c == nil {
+		return
+	}
+	if info != nil {
+		if i := slices.IndexFunc(p.CallFrames, func(f pausedFrame) bool { return s.isUserURL(s.frameURL(f)) }); i >= 0 {
+			info.Locals = s.throwLocals(ctx, c, p.CallFrames[i])
+		}
+		s.record(Event{Kind: KindThrow, Throw: info})
+	}
+	if resume {
+		if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
+			s.log.Debug("resume past a throw", "session", s.id, "target", s.ref, "err", err)
+		}
+	}
+}
+
+// throwInfo describes an exception pause as a throw event, or nil when it is not one to record:
+// not thrown by user code (or by a library or node:assert user code called), not of a class
+// asked for, or past the rate cap (counted).
+func (s *Session) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
+	s.mu.Lock()
+	on := s.throws.on
+	s.mu.Unlock()
+	if !on || p.Data == nil || user < 0 {
+		return nil
+	}
+	o := p.Data.remoteObject
+	s.mu.Lock()
+	t := &s.throws
+	if len(t.classes) > 0 && !slices.Contains(t.classes, o.ClassName) {
+		s.mu.Unlock()
+		return nil
+	}
+	now := time.Now()
+	if now.Sub(t.window) >= time.Second {
+		t.window, t.inWindow = now, 0
+	}
+	if t.inWindow >= t.perSecond {
+		t.skipped++
+		t.skippedTotal++
+		s.mu.Unlock()
+		return nil
+	}
+	t.inWindow++
+	skipped := t.skipped
+	t.skipped = 0
+	s.mu.Unlock()
+
+	info := &ThrowInfo{Class: o.ClassName, Caught: !p.Data.Uncaught, Skipped: skipped}
+	if o.Subtype == "error" {
+		_, msg := errorMessage(o.ClassName, o.Description)
+		info.Message = capText(msg, s.stringCap)
+	} else {
+		text, _ := s.preview(o, 1)
+		info.Value, info.Message = text, capText(text, s.stringCap)
+	}
+	for i, f := range p.CallFrames {
+		if i == maxThrowStack {
+			break
+		}
+		info.Stack = append(info.Stack, s.pausedFrame(f))
+	}
+	if user < len(info.Stack) {
+		info.Location = &info.Stack[user]
+	} else {
+		fr := s.pausedFrame(p.CallFrames[user])
+		info.Location = &fr
+	}
+	if user > 0 {
+		info.Thrower = &info.Stack[0]
+	}
+	return info
+}
+
+// throwSite is the index of the user frame an exception pause came from: the throw's own frame
+// when it is user code, or the first user frame below a library's or node:assert's; -1 when
+// node's own machinery threw (it catches its own) or no user code is on the stack.
+func (s *Session) throwSite(p *debuggerPaused) int {
+	for i, f := range p.CallFrames {
+		url := s.frameURL(f)
+		if s.isUserURL(url) {
+			return i
+		}
+		if !libraryURL(url) {
+			return -1
+		}
+	}
+	return -1
+}
+
+// frameURL is a paused frame's script URL (node 20 leaves it empty: from scriptParsed).
+func (s *Session) frameURL(f pausedFrame) string {
+	if f.URL != "" {
+		return f.URL
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.scripts[f.Location.ScriptID].URL
+}
+
+// isUserURL says whether a frame's script is user code.
+func (s *Session) isUserURL(url string) bool {
+	if url == "" || InternalURL(url) || s.isPreload(url) {
+		return false
+	}
+	s.mu.Lock()
+	re := s.throws.userCode
+	s.mu.Unlock()
+	if re != nil {
+		return re.MatchString(url) || re.MatchString(fileOf(url, ""))
+	}
+	return !strings.Contains(url, "/node_modules/")
+}
+
+// libraryURL says whether a frame is a library's that user code calls and that throws on the
+// user's behalf: a package (an assertion library, a framework) or node's assert.
+func libraryURL(url string) bool {
+	return strings.Contains(url, "/node_modules/") || url == "node:assert" || url == "node:assert/strict" ||
+		strings.HasPrefix(url, "node:internal/assert")
+}
+
+// throwLocals reads the user frame's own scopes, shallow, without refs: the program goes on
+// right after, so refs would be stale at once.
+func (s *Session) throwLocals(ctx context.Context, c clientCaller, f pausedFrame) []Variable {
+	var out []Variable
+	for _, sc := range f.ScopeChain {
+		if sc.Type == "global" || sc.Type == "script" || sc.Type == "closure" || sc.Object.ObjectID == "" {
+			continue
+		}
+		var props propertiesResult
+		if err := c.Call(ctx, "Runtime.getProperties", map[string]any{
+			"objectId": sc.Object.ObjectID, "ownProperties": true, "generatePreview": true,
+		}, &props); err != nil {
+			return out
+		}
+		for _, pd := range props.Result {
+			if len(out) == maxThrowLocals {
+				return out
+			}
+			if pd.Value == nil {
+				continue // an accessor, or a binding not initialised yet (node 22+)
+			}
+			v := s.variable("", pd.Name, sc.Type, *pd.Value, 1)
+			v.Expand = ""
+			out = append(out, v)
+		}
+		if sc.Type == "local" {
+			break
+		}
+	}
+	if o := f.This; o.Type == "object" && o.Subtype != "null" && len(out) < maxThrowLocals {
+		v := s.variable("", "this", "local", o, 1)
+		v.Expand = ""
+		out = append(out, v)
+	}
+	return out
+}
+
+// traceSteps set up a trace session's target: its pauses are skipped, or, with throw events on,
+// every exception pauses (and onPaused lets every pause go).
+func (s *Session) traceSteps() []step {
+	s.mu.Lock()
+	on := s.throws.on
+	s.mu.Unlock()
+	if !on {
+		return []step{skipPauses}
+	}
+	return []step{{"Debugger.setPauseOnExceptions", map[string]any{"state": "all"}}}
+}
+
+// narrowExceptions gives V8 the user's own exception mode for a step or a run-to, and returns
+// what puts "all" back once it has answered: a throw pause traced passes by itself would resume
+// the program and end the step.
+func (s *Session) narrowExceptions(ctx context.Context, c clientCaller, method string) (func(), error) {
+	switch method {
+	case "Debugger.stepOver", "Debugger.stepInto", "Debugger.stepOut", "Debugger.continueToLocation":
+	default:
+		return func() {}, nil
+	}
+	s.mu.Lock()
+	mode := s.exceptionMode
+	if mode == "" {
+		mode = s.req.PauseOnExceptions
+	}
+	on := s.throws.on
+	s.mu.Unlock()
+	user := exceptionState[mode]
+	if !on || user == "all" {
+		return func() {}, nil
+	}
+	if err := c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": user}, nil); err != nil {
+		return nil, err
+	}
+	return func() {
+		if err := c.Call(context.WithoutCancel(ctx), "Debugger.setPauseOnExceptions", map[string]any{"state": "all"}, nil); err != nil {
+			s.log.Debug("throw events back after a step", "session", s.id, "target", s.ref, "err", err)
+		}
+	}, nil
+}

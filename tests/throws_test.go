@@ -1,0 +1,122 @@
+package tests
+
+import (
+	"testing"
+
+	"traced/api"
+	"traced/internal/evidence"
+)
+
+// TestThrowCaught: a throw in user code that the program catches becomes a throw event (asked
+// for at start), in a trace session: its class, message, place, caught, and the throwing frame's locals; the
+// program goes on and ends well.
+func TestThrowCaught(t *testing.T) {
+	h := newHarness(t)
+	s := h.start(api.StartRequest{Target: "throws/caught.js", Throws: &api.ThrowOptions{}})
+	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 0 {
+		t.Fatalf("exit %+v, want 0", sum)
+	}
+	evs := h.trace(s.ID, "throw").Events
+	if len(evs) != 1 {
+		t.Fatalf("%d throw events, want 1: %+v", len(evs), evs)
+	}
+	th := evs[0].Throw
+	if th.Class != "RangeError" || th.Message.Value != "too long: abcdef" || !th.Caught ||
+		th.Location == nil || th.Location.File != "throws/caught.js" || th.Location.Line != 5 || th.Location.Function != "parse" {
+		t.Fatalf("throw %+v at %+v, want a caught RangeError at throws/caught.js:5 in parse", th, th.Location)
+	}
+	vars := map[string]string{}
+	for _, v := range th.Locals {
+		vars[v.Name] = v.Value
+	}
+	if vars["text"] != "'abcdef'" || vars["limit"] != "3" {
+		t.Fatalf("locals %+v, want text and limit", th.Locals)
+	}
+}
+
+// evidenceOf reads a finished session's evidence.
+func (h *harness) evidenceOf(id string) *evidence.Evidence {
+	h.t.Helper()
+	var res api.EvidenceResponse
+	h.call("GET", "/api/trace/evidence?id="+id, nil, &res)
+	if res.Result.Evidence == nil {
+		h.t.Fatalf("no evidence for %s: %s", id, res.Result.Reason)
+	}
+	return res.Result.Evidence
+}
+
+// wantThrowFailure checks that evidence tells a failed run by a throw at file:line, with a
+// local of that frame.
+func wantThrowFailure(t *testing.T, ev *evidence.Evidence, file string, line int, local, value string) {
+	t.Helper()
+	f := ev.Failure
+	if f.Kind != evidence.FailureThrow || f.Location == nil || f.Location.File != file || f.Location.Line != line {
+		t.Fatalf("failure %+v at %+v, want a throw at %s:%d", f, f.Location, file, line)
+	}
+	for _, v := range ev.OriginatingValue.Locals {
+		if v.Name == local && v.Value == value {
+			return
+		}
+	}
+	t.Fatalf("originating locals %+v, want %s = %s", ev.OriginatingValue.Locals, local, value)
+}
+
+// TestThrowOwnHandler: a program that handles its own uncaught exceptions (prints, exits 1)
+// reports no exception to the inspector; the evidence points at the throw, with its locals.
+func TestThrowOwnHandler(t *testing.T) {
+	h := newHarness(t)
+	s := h.start(api.StartRequest{Target: "throws/ownhandler.js", Throws: &api.ThrowOptions{}})
+	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 1 {
+		t.Fatalf("exit %+v, want 1", sum)
+	}
+	wantThrowFailure(t, h.evidenceOf(s.ID), "throws/ownhandler.js", 9, "amount", "NaN")
+}
+
+// TestThrowTestRunners: a failing assertion that node --test, mocha or jest catches is the
+// evidence of the failed run: the assertion's line in the test file (not the runner's
+// reporter), with the test's locals, in whichever process ran the test.
+func TestThrowTestRunners(t *testing.T) {
+	needRunners(t)
+	cases := []struct {
+		name     string
+		req      api.StartRequest
+		file     string
+		line     int
+		local, v string
+	}{
+		{"node --test", api.StartRequest{Target: "runners/math.test.js", NodeArgs: []string{"--test"}}, "runners/math.test.js", 10, "product", "4"},
+		{"mocha", api.StartRequest{Target: "node_modules/mocha/bin/mocha.js", Args: []string{"mocha/math.test.js"}, Cwd: runnersDir}, "mocha/math.test.js", 10, "got", "6"},
+		{"jest -w 2", api.StartRequest{Target: "node_modules/jest/bin/jest.js", Args: []string{"-w", "2", "--no-cache", "jest/math.test.js"}, Cwd: runnersDir}, "jest/math.test.js", 9, "got", "6"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t)
+			c.req.Throws = &api.ThrowOptions{}
+			s := h.start(c.req)
+			if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode == 0 {
+				t.Fatalf("exit %+v, want a failure", sum)
+			}
+			wantThrowFailure(t, h.evidenceOf(s.ID), c.file, c.line, c.local, c.v)
+		})
+	}
+}
+
+// TestThrowRateCap: past throws.perSecond, throws are counted, not recorded: every throw of the
+// program is either a throw event or counted (in an event's skipped, or in the summary).
+func TestThrowRateCap(t *testing.T) {
+	h := newHarness(t)
+	s := h.start(api.StartRequest{Target: "throws/many.js", Args: []string{"300"}, Throws: &api.ThrowOptions{PerSecond: 20}})
+	sum := h.waitExit(s.ID)
+	if sum.ExitCode == nil || *sum.ExitCode != 0 {
+		t.Fatalf("exit %+v, want 0", sum)
+	}
+	evs := h.trace(s.ID, "throw").Events
+	if len(evs) == 0 || len(evs) >= 300 || len(evs)+sum.ThrowsSkipped != 300 {
+		t.Fatalf("%d throw events and %d skipped, want 300 in all, most skipped", len(evs), sum.ThrowsSkipped)
+	}
+	for _, opts := range []*api.ThrowOptions{nil, {Off: true}} {
+		if off := h.start(api.StartRequest{Target: "throws/many.js", Args: []string{"300"}, Throws: opts}); h.waitExit(off.ID).Counts["throw"] != 0 {
+			t.Fatalf("throw events with throws %+v", opts)
+		}
+	}
+}
