@@ -120,3 +120,13 @@ func TestThrowRateCap(t *testing.T) {
 		}
 	}
 }
+
+// TestCaughtModeStopsInUserCode: pause-on-exceptions caught stops where user code throws, not
+// in node's own throw-and-catch before it (module loading, URL parsing).
+func TestCaughtModeStopsInUserCode(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "throws/caught.js", PauseOnExceptions: "caught"})
+	st, _ := h.waitPaused(s.ID, 0)
+	wantPausedIn(t, st, "throws/caught.js", "parse", 5)
+	h.runToEnd(s.ID, 1)
+}
