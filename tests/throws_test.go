@@ -130,3 +130,21 @@ func TestCaughtModeStopsInUserCode(t *testing.T) {
 	wantPausedIn(t, st, "throws/caught.js", "parse", 5)
 	h.runToEnd(s.ID, 1)
 }
+
+// TestThrowRejection: with throw events on, node rethrows an unhandled rejection from its own
+// code; the exception event still names the user's file, as a rejection, and the throw inside
+// the async function is a throw event.
+func TestThrowRejection(t *testing.T) {
+	h := newHarness(t)
+	s := h.start(api.StartRequest{Target: "rejection.js", Throws: &api.ThrowOptions{}})
+	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 1 {
+		t.Fatalf("exit %+v, want 1", sum)
+	}
+	exc := h.trace(s.ID, "exception").Events
+	if len(exc) != 1 || exc[0].Exception.File != "rejection.js" || exc[0].Exception.Line != 3 || !exc[0].Exception.Rejection {
+		t.Fatalf("exception events %+v, want the rejection at rejection.js:3", exc)
+	}
+	if th := h.trace(s.ID, "throw").Events; len(th) == 0 || th[0].Throw.Location == nil || th[0].Throw.Location.Line != 3 {
+		t.Fatalf("throw events %+v, want the throw at rejection.js:3", th)
+	}
+}

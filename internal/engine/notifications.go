@@ -240,7 +240,7 @@ func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 	info := &ExceptionInfo{
 		Text:      d.Text,
 		Stack:     s.framesOf(d.StackTrace),
-		Rejection: strings.Contains(d.Text, "in promise"),
+		Rejection: strings.Contains(d.Text, "in promise") || d.URL == promisesURL,
 	}
 	// node names an uncaught exception's script by its path, and its column can fall before the
 	// statement (one before the stack's): the top frame, in the same script and line, is exact
@@ -251,7 +251,10 @@ func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 	}
 	if st := d.StackTrace; st != nil && len(st.CallFrames) > 0 {
 		top := st.CallFrames[0]
-		if url == "" || (top.ScriptID == scriptID && top.LineNumber == line0) {
+		// Node rethrows an unhandled rejection from its own code (seen while V8 pauses at every
+		// exception): the error's own stack says where it was thrown.
+		rethrown := InternalURL(url) && !InternalURL(top.URL) && top.URL != ""
+		if url == "" || rethrown || (top.ScriptID == scriptID && top.LineNumber == line0) {
 			url, scriptID, line0, col0 = top.URL, top.ScriptID, top.LineNumber, top.ColumnNumber
 		}
 	}
@@ -280,3 +283,6 @@ func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 	info.Message = capText(message, s.stringCap)
 	return info
 }
+
+// promisesURL is node's code that reports unhandled rejections.
+const promisesURL = "node:internal/process/promises"
