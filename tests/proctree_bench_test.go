@@ -8,38 +8,21 @@ import (
 	"time"
 
 	"traced/internal/engine"
+	"traced/internal/service"
 )
 
 // BenchmarkForkMany: a program that forks 50 short-lived children, one after another, from
 // spawn to exit: untraced (node alone), traced with children let run (children: false) and
 // traced following each child, side by side in one run.
 func BenchmarkForkMany(b *testing.B) {
-	node := nodeOrSkip(b)
-	b.Run("untraced", func(b *testing.B) {
-		for b.Loop() {
-			cmd := exec.Command(node, "forkmany.js", "50")
-			cmd.Dir = "testdata"
-			if err := cmd.Run(); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	b.Run("untraced", func(b *testing.B) { runUntraced(b, "forkmany.js", "50") })
 	for _, follow := range []bool{false, true} {
 		name := map[bool]string{false: "traced-children-off", true: "traced-following"}[follow]
 		b.Run(name, func(b *testing.B) {
 			svc, _, done := benchHarness(b)
 			defer done()
-			ctx := context.Background()
 			for b.Loop() {
-				s, err := svc.Engine.Start(ctx, engine.StartRequest{Target: "forkmany.js", Args: []string{"50"}, Children: &follow})
-				if err != nil {
-					b.Fatal(err)
-				}
-				select {
-				case <-s.Done():
-				case <-time.After(time.Minute):
-					b.Fatal("no exit within a minute")
-				}
+				s := runTraced(b, svc, engine.StartRequest{Target: "forkmany.js", Args: []string{"50"}, Children: &follow})
 				if c := s.Summary().Counts[engine.KindTarget]; follow && c < 100 {
 					b.Fatalf("%d target events, want an attach and an exit per child", c)
 				}
@@ -112,4 +95,31 @@ func treeStart(b *testing.B, req engine.StartRequest) {
 	b.ReportMetric(float64((workerT / n).Milliseconds()), "worker-ms")
 	b.ReportMetric(float64((childT / n).Milliseconds()), "child-ms")
 	b.ReportMetric(float64(slowest.Milliseconds()), "slowest-ms")
+}
+
+// runUntraced runs node on a fixture of testdata to its end, once per benchmark iteration.
+func runUntraced(b *testing.B, args ...string) {
+	node := nodeOrSkip(b)
+	for b.Loop() {
+		cmd := exec.Command(node, args...)
+		cmd.Dir = "testdata"
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// runTraced starts a session and waits for its end (a minute at most).
+func runTraced(b *testing.B, svc *service.Service, req engine.StartRequest) *engine.Session {
+	b.Helper()
+	s, err := svc.Engine.Start(context.Background(), req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	select {
+	case <-s.Done():
+	case <-time.After(time.Minute):
+		b.Fatal("no exit within a minute")
+	}
+	return s
 }

@@ -226,10 +226,18 @@ func (s *Session) passGate(ctx context.Context, c clientCaller) {
 	if p == nil {
 		return
 	}
-	here := s.resolvePending(ctx, c, p)
+	s.stopOrPass(ctx, c, p, s.resolvePending(ctx, c, p))
+}
+
+// stopOrPass ends a pause traced made for itself (a gate, a target's start break): when
+// breakpoints just bound right where it stands (here), V8 would not stop there again, so it
+// becomes the user's pause at them; else the program runs on.
+func (s *Session) stopOrPass(ctx context.Context, c clientCaller, p *debuggerPaused, here []string) {
 	if len(here) > 0 {
 		s.mu.Lock()
-		s.gatePause = nil
+		if s.gatePause == p {
+			s.gatePause = nil
+		}
 		s.mu.Unlock()
 		user := *p
 		user.Reason, user.HitBreakpoints = "breakpoint", here
@@ -237,7 +245,7 @@ func (s *Session) passGate(ctx context.Context, c clientCaller) {
 		return
 	}
 	if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
-		s.log.Debug("resume past source map gate", "session", s.id, "err", err)
+		s.log.Debug("resume past traced's own pause", "session", s.id, "target", s.ref, "err", err)
 	}
 }
 

@@ -200,25 +200,23 @@ func (t *Session) passTargetGate(ctx context.Context) {
 	p := t.gatePause
 	t.mu.Unlock()
 	c := t.liveConn()
-	if p == nil || c == nil || len(p.CallFrames) == 0 {
+	if p == nil || c == nil {
 		return
+	}
+	t.stopOrPass(ctx, c, p, t.bindAtPause(ctx, c, p))
+}
+
+// bindAtPause binds what the map of the script a pause stands in asks for (bindHere), and
+// returns the V8 ids bound right there.
+func (t *Session) bindAtPause(ctx context.Context, c clientCaller, p *debuggerPaused) []string {
+	if len(p.CallFrames) == 0 {
+		return nil
 	}
 	at := p.CallFrames[0].Location
 	t.mu.Lock()
 	url := t.scripts[at.ScriptID].URL
 	t.mu.Unlock()
-	if here := t.bindHere(ctx, c, at.ScriptID, url, &at); len(here) > 0 {
-		t.mu.Lock()
-		t.gatePause = nil
-		t.mu.Unlock()
-		user := *p
-		user.Reason, user.HitBreakpoints = "breakpoint", here
-		t.onPaused(&user)
-		return
-	}
-	if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
-		t.log.Debug("resume past a target's gate", "session", t.id, "target", t.ref, "err", err)
-	}
+	return t.bindHere(ctx, c, at.ScriptID, url, &at)
 }
 
 // waitsForMaps reports, under mu, whether a breakpoint waits for a target's source maps.

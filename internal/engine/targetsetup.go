@@ -95,23 +95,13 @@ func (t *Session) passStart(p *debuggerPaused) {
 		return
 	}
 	t.mu.Lock()
-	gated := t.gateID != "" && len(p.CallFrames) > 0
+	gated := t.gateID != ""
 	t.mu.Unlock()
+	var here []string
 	if gated {
-		at := p.CallFrames[0].Location
-		t.mu.Lock()
-		url := t.scripts[at.ScriptID].URL
-		t.mu.Unlock()
-		if here := t.bindHere(ctx, c, at.ScriptID, url, &at); len(here) > 0 {
-			user := *p
-			user.Reason, user.HitBreakpoints = "breakpoint", here
-			t.onPaused(&user)
-			return
-		}
+		here = t.bindAtPause(ctx, c, p)
 	}
-	if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
-		t.log.Debug("target start break", "session", t.id, "target", t.ref, "err", err)
-	}
+	t.stopOrPass(ctx, c, p, here)
 }
 
 // everywhere reports, under mu, whether a breakpoint binds alike in every target.

@@ -300,18 +300,14 @@ func (s *Session) throwLocals(ctx context.Context, c clientCaller, f pausedFrame
 			if pd.Value == nil {
 				continue // an accessor, or a binding not initialised yet (node 22+)
 			}
-			v := s.variable("", pd.Name, sc.Type, *pd.Value, 1)
-			v.Expand = ""
-			out = append(out, v)
+			out = append(out, s.variable("", pd.Name, sc.Type, *pd.Value, 1)) // no ref: no expand hint
 		}
 		if sc.Type == "local" {
 			break
 		}
 	}
 	if o := f.This; o.Type == "object" && o.Subtype != "null" && len(out) < maxThrowLocals {
-		v := s.variable("", "this", "local", o, 1)
-		v.Expand = ""
-		out = append(out, v)
+		out = append(out, s.variable("", "this", "local", o, 1))
 	}
 	return out
 }
