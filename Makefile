@@ -2,7 +2,7 @@
 GO      ?= go
 ARGS    ?=
 BENCH   ?= .
-RUNNERS  = tests/testdata/runners/npm
+NPM_FIXTURES = tests/testdata/runners/npm tests/testdata/servers/npm
 
 .PHONY: build run test vet lint-api fmt tidy bench fuzz clean
 
@@ -12,7 +12,7 @@ build:
 run: build
 	./bin/traced serve $(ARGS)
 
-test: vet lint-api $(RUNNERS)/node_modules
+test: vet lint-api $(addsuffix /node_modules,$(NPM_FIXTURES))
 	$(GO) test -race -count=1 ./...
 
 vet:
@@ -33,10 +33,10 @@ $(REDOCLY)/node_modules: $(REDOCLY)/package-lock.json
 	cd $(REDOCLY) && npm ci --no-audit --no-fund
 	@touch $@
 
-# The test runners traced is tested with (mocha, jest, vitest), exactly as locked.
-$(RUNNERS)/node_modules: $(RUNNERS)/package-lock.json
-	@command -v npm >/dev/null || { echo "the runner fixtures need npm"; exit 1; }
-	cd $(RUNNERS) && npm ci --no-audit --no-fund
+# The npm packages traced is tested with (test runners, servers), exactly as locked.
+%/node_modules: %/package-lock.json
+	@command -v npm >/dev/null || { echo "the npm test fixtures need npm"; exit 1; }
+	cd $* && npm ci --no-audit --no-fund
 	@touch $@
 
 fmt:

@@ -95,13 +95,15 @@ type EvalRequest struct {
 
 // PauseOnExceptionsRequest is the body of POST /api/debug/{session}/pause-on-exceptions.
 type PauseOnExceptionsRequest struct {
-	Mode string `json:"mode" validate:"required,oneof=none uncaught caught all"`
+	Mode    string   `json:"mode" validate:"required,oneof=none uncaught caught all"`
+	Classes []string `json:"classes,omitempty" validate:"max=50,dive,min=1,max=200"` // stop only at these; empty: all
 }
 
 // PauseOnExceptionsResponse answers POST /api/debug/{session}/pause-on-exceptions with the mode
 // now in force.
 type PauseOnExceptionsResponse struct {
-	Mode string `json:"mode"`
+	Mode    string   `json:"mode"`
+	Classes []string `json:"classes,omitempty"`
 }
 
 // RunToRequest is the body of POST /api/debug/{session}/run-to.

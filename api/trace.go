@@ -54,6 +54,8 @@ type StartRequest struct {
 	Mode              string `json:"mode,omitempty" validate:"omitempty,oneof=trace debug"` // default trace
 	PauseOnStart      bool   `json:"pauseOnStart,omitempty"`                                // debug: stay paused at the first line
 	PauseOnExceptions string `json:"pauseOnExceptions,omitempty" validate:"omitempty,oneof=none uncaught caught all"`
+	// PauseOnExceptionClasses narrows pauseOnExceptions to these exception classes.
+	PauseOnExceptionClasses []string `json:"pauseOnExceptionClasses,omitempty" validate:"max=50,dive,min=1,max=200"`
 	// Breakpoints and Logpoints (debug) are set before the program runs, as POST breakpoints and
 	// POST logpoints would set them.
 	Breakpoints []StartBreakpoint `json:"breakpoints,omitempty" validate:"max=100,dive"`

@@ -141,3 +141,39 @@ func TestNpmRunBreakpoint(t *testing.T) {
 		t.Fatalf("output %q, want the greeting and npm's exit", out)
 	}
 }
+
+// TestJestTransformedInPlace: jest runs a test file transformed (babel-jest hoists jest.mock
+// above the requires) under its own path with an inline source map. A breakpoint on the file's
+// line stops at that original line in the test body, not where the line landed in the
+// transformed code (during collection); one set once the file is loaded binds through the map
+// too, instead of being refused as not breakable.
+func TestJestTransformedInPlace(t *testing.T) {
+	needRunners(t)
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "node_modules/jest/bin/jest.js", Args: []string{"--no-cache", "jestmock"}, Cwd: runnersDir,
+		Breakpoints: api.BreakpointsAt("jestmock/scale.test.js:11")})
+	st, _ := h.waitPaused(s.ID, 0)
+	if st.Location == nil || st.Location.File != "jestmock/scale.test.js" || st.Location.Line != 11 {
+		t.Fatalf("paused at %+v, want jestmock/scale.test.js:11", st.Location)
+	}
+	if v := local(t, st, "got"); v.Value != "6" {
+		t.Fatalf("got = %+v, want 6", v)
+	}
+	bp := h.setBreakpoint(s.ID, api.BreakpointRequest{Location: "jestmock/scale.test.js:10"})
+	if len(bp.Resolved) == 0 || bp.Resolved[0].Line != 10 {
+		t.Fatalf("breakpoint on line 10 resolved at %+v", bp.Resolved)
+	}
+	var list api.BreakpointsResponse
+	h.call("GET", "/api/debug/"+s.ID+"/breakpoints", nil, &list)
+	for _, b := range list.Breakpoints {
+		for _, r := range b.Resolved {
+			if want, _ := strings.CutPrefix(b.Location, "jestmock/scale.test.js:"); fmt.Sprint(r.Line) != want {
+				t.Fatalf("%s listed at line %d", b.Ref, r.Line)
+			}
+		}
+	}
+	h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)})
+	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode == 0 || sum.Counts["pause"] != 1 {
+		t.Fatalf("summary %+v, want the test's failure after one pause", sum)
+	}
+}

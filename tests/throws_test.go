@@ -1,6 +1,9 @@
 package tests
 
 import (
+	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 
 	"traced/api"
@@ -12,7 +15,7 @@ import (
 // program goes on and ends well.
 func TestThrowCaught(t *testing.T) {
 	h := newHarness(t)
-	s := h.start(api.StartRequest{Target: "throws/caught.js", Throws: &api.ThrowOptions{}})
+	s := h.start(api.StartRequest{Target: "throws/caught.js"})
 	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 0 {
 		t.Fatalf("exit %+v, want 0", sum)
 	}
@@ -65,7 +68,7 @@ func wantThrowFailure(t *testing.T, ev *evidence.Evidence, file string, line int
 // reports no exception to the inspector; the evidence points at the throw, with its locals.
 func TestThrowOwnHandler(t *testing.T) {
 	h := newHarness(t)
-	s := h.start(api.StartRequest{Target: "throws/ownhandler.js", Throws: &api.ThrowOptions{}})
+	s := h.start(api.StartRequest{Target: "throws/ownhandler.js"})
 	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 1 {
 		t.Fatalf("exit %+v, want 1", sum)
 	}
@@ -114,10 +117,13 @@ func TestThrowRateCap(t *testing.T) {
 	if len(evs) == 0 || len(evs) >= 300 || len(evs)+sum.ThrowsSkipped != 300 {
 		t.Fatalf("%d throw events and %d skipped, want 300 in all, most skipped", len(evs), sum.ThrowsSkipped)
 	}
-	for _, opts := range []*api.ThrowOptions{nil, {Off: true}} {
-		if off := h.start(api.StartRequest{Target: "throws/many.js", Args: []string{"300"}, Throws: opts}); h.waitExit(off.ID).Counts["throw"] != 0 {
-			t.Fatalf("throw events with throws %+v", opts)
-		}
+	if off := h.start(api.StartRequest{Target: "throws/many.js", Args: []string{"300"}, Throws: &api.ThrowOptions{Off: true}}); h.waitExit(off.ID).Counts["throw"] != 0 {
+		t.Fatal("throw events with throws off")
+	}
+	// On by default, at the default cap.
+	on := h.waitExit(h.start(api.StartRequest{Target: "throws/many.js", Args: []string{"300"}}).ID)
+	if n := on.Counts["throw"]; n == 0 || n+on.ThrowsSkipped != 300 {
+		t.Fatalf("by default: %d throw events and %d skipped, want 300 in all", n, on.ThrowsSkipped)
 	}
 }
 
@@ -136,7 +142,7 @@ func TestCaughtModeStopsInUserCode(t *testing.T) {
 // the async function is a throw event.
 func TestThrowRejection(t *testing.T) {
 	h := newHarness(t)
-	s := h.start(api.StartRequest{Target: "rejection.js", Throws: &api.ThrowOptions{}})
+	s := h.start(api.StartRequest{Target: "rejection.js"})
 	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 1 {
 		t.Fatalf("exit %+v, want 1", sum)
 	}
@@ -147,4 +153,54 @@ func TestThrowRejection(t *testing.T) {
 	if th := h.trace(s.ID, "throw").Events; len(th) == 0 || th[0].Throw.Location == nil || th[0].Throw.Location.Line != 3 {
 		t.Fatalf("throw events %+v, want the throw at rejection.js:3", th)
 	}
+}
+
+// TestWaitForThrowByMatch: wait (and the event reads) take a regular expression over an event's
+// text: a throw by class and message, a console line; one that cannot match finds nothing, and an
+// invalid one is refused naming the parameter.
+func TestWaitForThrowByMatch(t *testing.T) {
+	h := newHarness(t)
+	s := h.start(api.StartRequest{Target: "throws/caught.js"})
+	h.waitExit(s.ID)
+	var w api.WaitResponse
+	h.call("GET", "/api/trace/wait?id="+s.ID+"&kinds=throw&match="+url.QueryEscape("^RangeError: too long")+"&timeoutMs=0", nil, &w)
+	if w.Event == nil || w.Event.Throw == nil || w.Event.Throw.Location.Line != 5 {
+		t.Fatalf("wait by class and message: %+v", w)
+	}
+	w = api.WaitResponse{}
+	h.call("GET", "/api/trace/wait?id="+s.ID+"&kinds=throw&match=^TypeError&timeoutMs=0", nil, &w)
+	if w.Event != nil || !w.Finished {
+		t.Fatalf("wait for a class never thrown: %+v", w)
+	}
+	var page api.EventsResponse
+	h.call("GET", "/api/trace/events?id="+s.ID+"&match="+url.QueryEscape("^(caught|done) "), nil, &page)
+	if len(page.Events) != 4 { // each console call and its stdout line
+		t.Fatalf("events matching console text: %d, want 4: %+v", len(page.Events), page.Events)
+	}
+	req := h.request("GET", "/api/trace/wait?id="+s.ID+"&match=(", nil)
+	st, body := h.send(req)
+	if st != http.StatusBadRequest || !strings.Contains(string(body), `"match\"`) {
+		t.Fatalf("invalid match: %d %s", st, body)
+	}
+}
+
+// TestPauseOnExceptionClasses: pause-on-exceptions with classes stops only at those classes'
+// throws, at start and as set later; the other throws go on without a stop.
+func TestPauseOnExceptionClasses(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "throws/classes.js", PauseOnExceptions: "caught", PauseOnExceptionClasses: []string{"TypeError"}})
+	st, _ := h.waitPaused(s.ID, 0)
+	wantPausedIn(t, st, "throws/classes.js", "risky", 4)
+	var set api.PauseOnExceptionsResponse
+	h.post(s.ID, "pause-on-exceptions", api.PauseOnExceptionsRequest{Mode: "caught", Classes: []string{"RangeError"}}, &set)
+	if len(set.Classes) != 1 || set.Classes[0] != "RangeError" {
+		t.Fatalf("pause-on-exceptions answered %+v", set)
+	}
+	st = h.exec(s.ID, "continue", nil)
+	wantPausedIn(t, st, "throws/classes.js", "risky", 3)
+	// printed holds each console call and its output line: as many of each, so far
+	if got := h.printed(s.ID); !strings.Contains(got, "caught not a thing") || strings.Count(got, "caught out of range") != strings.Count(got, "caught not a thing") {
+		t.Fatalf("printed %q, want the first RangeError and the TypeError caught, the second RangeError not yet", got)
+	}
+	h.runToEnd(s.ID, 2)
 }

@@ -46,10 +46,14 @@ func debugCommands() []*command {
 			run: runLogpoint},
 		{name: "logpoint-ls", routes: []string{dbg("GET", "logpoints")}, help: "list logpoints", group: gBreak,
 			run: func(c *call) error { return c.get("/api/debug/{session}/logpoints", nil) }},
-		{name: "catch", usage: "none|uncaught|caught|all", routes: []string{dbg("POST", "pause-on-exceptions")},
-			help: "pause on exceptions", group: gBreak, core: true, minArgs: 1, maxArgs: 1,
+		{name: "catch", usage: "none|uncaught|caught|all [CLASS]...", routes: []string{dbg("POST", "pause-on-exceptions")},
+			help: "pause on exceptions (of these classes only, e.g. TypeError)", group: gBreak, core: true, minArgs: 1, maxArgs: -1,
 			run: func(c *call) error {
-				return c.post("/api/debug/{session}/pause-on-exceptions", map[string]any{"mode": c.pos[0]})
+				body := map[string]any{"mode": c.pos[0]}
+				if len(c.pos) > 1 {
+					body["classes"] = c.pos[1:]
+				}
+				return c.post("/api/debug/{session}/pause-on-exceptions", body)
 			}},
 
 		// Execution: each answers the state at the next pause.

@@ -16,10 +16,11 @@ import (
 func eventCommands() []*command {
 	kinds := flagDef{name: "kinds", kind: kindString, help: "event kinds, e.g. console,exception,pause"}
 	after := flagDef{name: "after", kind: kindString, help: "only events after this seq (a cursor)"}
+	match := flagDef{name: "match", kind: kindString, help: "only events whose text matches this RE2, e.g. '^TypeError' (a throw's class: message, console text, an output line)"}
 	return []*command{
-		{name: "wait", usage: "[--kinds K] [--timeout D] [--after SEQ]", routes: []string{"GET /api/trace/wait"},
+		{name: "wait", usage: "[--kinds K] [--match RE] [--timeout D] [--after SEQ]", routes: []string{"GET /api/trace/wait"},
 			help: "block (bounded) until the next event of these kinds", group: gEvents, core: true,
-			flags: []flagDef{kinds, after, {name: "timeout", kind: kindString, help: "how long to wait, at most 60s (default 10s)"}},
+			flags: []flagDef{kinds, match, after, {name: "timeout", kind: kindString, help: "how long to wait, at most 60s (default 10s)"}},
 			run: func(c *call) error {
 				q := c.eventQuery()
 				ms, ok, err := c.ms("timeout")
@@ -31,9 +32,9 @@ func eventCommands() []*command {
 				}
 				return c.get("/api/trace/wait", q)
 			}},
-		{name: "events", usage: "[--kinds K] [--after SEQ] [--limit N]", routes: []string{"GET /api/trace/events"},
+		{name: "events", usage: "[--kinds K] [--match RE] [--after SEQ] [--limit N]", routes: []string{"GET /api/trace/events"},
 			help: "a page of events; pass its next: back as --after", group: gEvents, core: true,
-			flags: []flagDef{kinds, after, {name: "limit", kind: kindString, help: "events at most (1-1000)"}},
+			flags: []flagDef{kinds, match, after, {name: "limit", kind: kindString, help: "events at most (1-1000)"}},
 			run: func(c *call) error {
 				q := c.eventQuery()
 				if l := c.str("limit"); l != "" {
@@ -42,7 +43,7 @@ func eventCommands() []*command {
 				return c.get("/api/trace/events", q)
 			}},
 		{name: "timeline", usage: "[--kinds K]", routes: []string{"GET /api/trace"},
-			help: "the session and every retained event", group: gEvents, flags: []flagDef{kinds, after},
+			help: "the session and every retained event", group: gEvents, flags: []flagDef{kinds, match, after},
 			run: func(c *call) error { return c.get("/api/trace", c.eventQuery()) }},
 		{name: "evidence", routes: []string{"GET /api/trace/evidence"},
 			help: "the failure's evidence chain (correlation, never causation)", group: gEvents, core: true,
@@ -55,11 +56,14 @@ func eventCommands() []*command {
 	}
 }
 
-// eventQuery is the session and the --kinds and --after filters of a trace read.
+// eventQuery is the session and the --kinds, --match and --after filters of a trace read.
 func (c *call) eventQuery() url.Values {
 	q := url.Values{"id": {"{session}"}}
 	if k := c.str("kinds"); k != "" {
 		q.Set("kinds", k)
+	}
+	if m := c.str("match"); m != "" {
+		q.Set("match", m)
 	}
 	if a := c.str("after"); a != "" {
 		q.Set("after", a)

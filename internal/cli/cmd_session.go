@@ -26,6 +26,7 @@ func sessionCommands() []*command {
 				{name: "break", short: "b", kind: kindList, help: "FILE:LINE or FILE:LINE:CONDITION (repeatable)"},
 				{name: "logpoint", kind: kindList, help: "FILE:LINE:TEMPLATE, e.g. app.js:9:i=${i} (repeatable)"},
 				{name: "catch", kind: kindString, help: "pause on exceptions: none, uncaught, caught or all"},
+				{name: "catch-class", kind: kindList, help: "--catch stops only at this exception class, e.g. TypeError (repeatable)"},
 				waitFlag,
 			}, startFlags...),
 			run: runLaunch},
@@ -92,6 +93,9 @@ func runLaunch(c *call) error {
 	body["pauseOnStart"] = c.flag("brk")
 	if m := c.str("catch"); m != "" {
 		body["pauseOnExceptions"] = m
+	}
+	if cl := c.list("catch-class"); len(cl) > 0 {
+		body["pauseOnExceptionClasses"] = cl
 	}
 	var bps []any
 	for _, b := range c.list("break") {

@@ -53,7 +53,7 @@ func (s *Session) setBlackbox(ctx context.Context, list []string) ([]string, err
 	if err != nil {
 		return nil, err
 	}
-	if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": list}, nil); err != nil {
+	if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": s.v8Blackbox(list)}, nil); err != nil {
 		if isProtocolError(err) { // V8 refuses a pattern that is not a valid regex
 			return nil, fmt.Errorf("%w: blackbox patterns: %v", ErrBadInput, err)
 		}
@@ -62,7 +62,7 @@ func (s *Session) setBlackbox(ctx context.Context, list []string) ([]string, err
 	s.mu.Lock()
 	s.blackbox = list
 	s.mu.Unlock()
-	s.toEveryTarget(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": list})
+	s.toEveryTarget(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": s.v8Blackbox(list)})
 	return append([]string{}, list...), nil
 }
 

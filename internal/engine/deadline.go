@@ -56,7 +56,10 @@ func (b boundedCaller) Call(ctx context.Context, method string, params, result a
 		ctx, cancel = context.WithTimeout(ctx, bound)
 		defer cancel()
 	}
-	err := b.c.Call(ctx, method, params, result)
+	err := b.s.afterPassing(ctx)
+	if err == nil {
+		err = b.c.Call(ctx, method, params, result)
+	}
 	switch {
 	case err == nil:
 		return nil

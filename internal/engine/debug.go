@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -224,6 +225,12 @@ func (s *Session) keep(bp *breakpoint, b Breakpoint) Breakpoint {
 	return b
 }
 
+// transformedInPlace reports whether a script has a source map back to its own file.
+func (s *Session) transformedInPlace(scriptID, path string) bool {
+	m := s.maps.of(scriptID)
+	return m != nil && len(m.MatchSource(path)) > 0
+}
+
 // newRef numbers breakpoints and logpoints in one sequence: bp1, lp2, bp3...
 func (s *Session) newRef(prefix string) string {
 	s.mu.Lock()
@@ -256,7 +263,10 @@ func (s *Session) bind(ctx context.Context, c clientCaller, location, condition 
 		}
 	}
 	s.mu.Unlock()
-	if _, loaded := s.scriptFor(path); !loaded {
+	// A file not loaded yet may be an original source, and a loaded one may have been transformed
+	// in place (babel-jest, vite-node: its own path, an inline map back to it): both bind
+	// through a map when one has the file.
+	if id, loaded := s.scriptFor(path); !loaded || s.transformedInPlace(id, path) {
 		if bp, ok, err := s.bindOriginal(ctx, c, location, at, path, line, col, condition); ok {
 			return bp, err
 		}
@@ -462,7 +472,7 @@ func (s *Session) keepLines(key, src string) []string {
 
 // SetPauseOnExceptions sets when exceptions pause the program: none, uncaught, caught or all.
 // V8 has no caught-only mode, so caught pauses on all.
-func (s *Session) SetPauseOnExceptions(ctx context.Context, mode string) error {
+func (s *Session) SetPauseOnExceptions(ctx context.Context, mode string, classes []string) error {
 	c, err := s.liveClient()
 	if err != nil {
 		return err
@@ -472,6 +482,7 @@ func (s *Session) SetPauseOnExceptions(ctx context.Context, mode string) error {
 	}
 	s.mu.Lock()
 	s.exceptionMode = mode // a restart carries it over
+	s.setClasses, s.classesSet = slices.Clone(classes), true
 	s.mu.Unlock()
 	s.toEveryTarget(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": s.v8ExceptionState(mode)})
 	return nil

@@ -78,6 +78,13 @@ func (s *Session) run(ctx context.Context, c clientCaller, cmd, method string, p
 		return State{}, fmt.Errorf("%s: %w", cmd, err)
 	}
 	defer restore()
+	if method == "Debugger.pause" {
+		unbox, err := s.unboxNode(ctx, c)
+		if err != nil {
+			return State{}, fmt.Errorf("%s: %w", cmd, err)
+		}
+		defer unbox()
+	}
 	s.mu.Lock()
 	if method == "Debugger.stepOver" || method == "Debugger.stepInto" || method == "Debugger.stepOut" {
 		s.stepping = true // before the call: its pause can arrive before its reply

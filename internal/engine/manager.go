@@ -32,6 +32,7 @@ type StartRequest struct {
 	Mode              string           // ModeTrace (default) or ModeDebug
 	PauseOnStart      bool             // debug: stay paused at the first line
 	PauseOnExceptions string           // debug: none (default), uncaught, caught or all
+	ExceptionClasses  []string         // debug: the mode stops only at these classes; empty: all
 	Breakpoints       []BreakpointSpec // debug: set before the program runs
 	Logpoints         []LogpointSpec   // debug: set before the program runs, after the breakpoints
 	// SourceMaps switches source mapping; nil means on. Off, every position is the generated one.
@@ -461,8 +462,8 @@ func checkMode(req *StartRequest) error {
 	default:
 		return fmt.Errorf("pauseOnExceptions: %w: %q is not none, uncaught, caught or all", ErrBadInput, req.PauseOnExceptions)
 	}
-	if req.Mode == ModeTrace && (req.PauseOnStart || len(req.Breakpoints) > 0 || len(req.Logpoints) > 0 || (req.PauseOnExceptions != "" && req.PauseOnExceptions != "none")) {
-		return fmt.Errorf("%w: pauseOnStart, pauseOnExceptions, breakpoints and logpoints need mode \"debug\"", ErrBadInput)
+	if req.Mode == ModeTrace && (req.PauseOnStart || len(req.Breakpoints) > 0 || len(req.Logpoints) > 0 || len(req.ExceptionClasses) > 0 || (req.PauseOnExceptions != "" && req.PauseOnExceptions != "none")) {
+		return fmt.Errorf("%w: pauseOnStart, pauseOnExceptions, pauseOnExceptionClasses, breakpoints and logpoints need mode \"debug\"", ErrBadInput)
 	}
 	if err := checkNodeArgs(req.NodeArgs); err != nil {
 		return err
@@ -485,6 +486,11 @@ func (s *Session) prepare(ctx context.Context, c *cdp.Client, req StartRequest) 
 	}
 	if err := s.setPauseOnExceptions(ctx, c, req.PauseOnExceptions); err != nil {
 		return err
+	}
+	if box := s.v8Blackbox(nil); len(box) > 0 { // the user's come with a restart (relaunch.go)
+		if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": box}, nil); err != nil {
+			return err
+		}
 	}
 	if err := c.Call(ctx, "Runtime.addBinding", map[string]any{"name": logBinding}, nil); err != nil {
 		return err

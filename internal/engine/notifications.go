@@ -148,6 +148,13 @@ func (s *Session) onPaused(p *debuggerPaused) {
 	if s.ownPause(p) { // a throw to record, or any pause of a trace session (throws.go)
 		return
 	}
+	if s.misplacedHit(p) { // a transformed file's line binding, before its map moved it
+		s.mu.Lock()
+		s.passing, s.passed = true, make(chan struct{})
+		s.mu.Unlock()
+		go s.passMisplaced(p)
+		return
+	}
 	info := &PauseInfo{Reason: p.Reason}
 	if len(p.CallFrames) > 0 {
 		fr := s.pausedFrame(p.CallFrames[0])
@@ -205,6 +212,7 @@ func (s *Session) onResumed() {
 	s.closeLeaving()
 	if s.passing { // traced let its own pause go: nobody saw it
 		s.passing = false
+		close(s.passed)
 		s.mu.Unlock()
 		return
 	}

@@ -197,8 +197,16 @@ func (s *Session) summarizeProfile(p *cpuProfile, top int) CPUProfile {
 	slices.SortFunc(bySelf, func(a, b FunctionTime) int {
 		return cmp.Or(cmp.Compare(b.SelfMs, a.SelfMs), cmp.Compare(a.Function, b.Function))
 	})
+	// Callers share their callee's total: at equal totals the program's own functions come
+	// before node's anonymous plumbing (an eval's wrapper, the module loader under a startup).
+	noFile := func(f FunctionTime) int {
+		if f.File == "" {
+			return 1
+		}
+		return 0
+	}
 	slices.SortFunc(all, func(a, b FunctionTime) int {
-		return cmp.Or(cmp.Compare(b.TotalMs, a.TotalMs), cmp.Compare(a.Function, b.Function))
+		return cmp.Or(cmp.Compare(b.TotalMs, a.TotalMs), cmp.Compare(noFile(a), noFile(b)), cmp.Compare(a.Function, b.Function))
 	})
 	out.Self = bySelf[:min(top, len(bySelf))]
 	out.Total = all[:min(top, len(all))]

@@ -17,7 +17,8 @@ type carried struct {
 	breakpoints []carriedBreakpoint
 	logpoints   []LogpointSpec
 	blackbox    []string
-	exceptions  string // pause-on-exceptions mode
+	exceptions  string   // pause-on-exceptions mode
+	classes     []string // and the classes it stops at
 	asyncDepth  int
 }
 
@@ -57,7 +58,7 @@ func (m *Manager) Restart(ctx context.Context, idOrName string) (Restarted, erro
 	carry, notCarried := old.carryOver()
 	req := old.req
 	req.Breakpoints, req.Logpoints = nil, nil // carried as they are now (enabled or not) instead
-	req.PauseOnExceptions = carry.exceptions
+	req.PauseOnExceptions, req.ExceptionClasses = carry.exceptions, carry.classes
 	req.carry = &carry
 
 	if _, err := m.Stop(ctx, old.id); err != nil {
@@ -114,6 +115,7 @@ func (s *Session) carryOver() (carried, []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := carried{blackbox: append([]string(nil), s.blackbox...), exceptions: s.req.PauseOnExceptions, asyncDepth: s.asyncDepth}
+	c.classes = s.exceptionClasses()
 	if s.exceptionMode != "" {
 		c.exceptions = s.exceptionMode
 	}

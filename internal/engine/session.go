@@ -69,6 +69,7 @@ type Session struct {
 
 	gating      bool          // a worker's or child's gate is served (targetmaps.go)
 	passing     bool          // a pause traced lets go by itself is being passed (throws.go)
+	passed      chan struct{} // closed when that pause has resumed: requests' calls wait for it
 	ended       chan struct{} // closed when a worker or child is no longer debugged
 	consoleSeen int           // dispatcher only
 	// Requests to the chores loop, one channel each (buffer 1, sends never block) so that a
@@ -148,6 +149,10 @@ type tree struct {
 	exceptionMode string
 	restartOf     string
 	restartedAs   string
+	// setClasses are the exception classes the mode stops at, set since start (classesSet: to
+	// none perhaps); until then the start's.
+	setClasses []string
+	classesSet bool
 }
 
 // ID is the session's id.
@@ -450,17 +455,36 @@ func (s *Session) kill(status Status, reason string) {
 	}
 }
 
-// errorMessage finds "Class: message" in an Error's description (its stack). Usually the first
-// line; a SyntaxError from the loader puts "file:line" and a source excerpt before it.
+// errorMessage finds "Class: message" (or node's "Class [CODE]: message") in an Error's
+// description (its stack). Usually the first line; a SyntaxError from the loader puts
+// "file:line" and a source excerpt before it. The message runs on to the stack's first frame:
+// an assertion's says what differed on the lines after the first.
 func errorMessage(class, desc string) (value, message string) {
 	lines := strings.Split(desc, "\n")
-	for _, l := range lines {
-		if class != "" && strings.HasPrefix(l, class+": ") {
-			return l, strings.TrimPrefix(l, class+": ")
-		}
+	for i, l := range lines {
 		if strings.HasPrefix(l, "    at ") {
 			break
 		}
+		rest, ok := strings.CutPrefix(l, class)
+		if class == "" || !ok {
+			continue
+		}
+		if code, after, found := strings.Cut(rest, "]: "); found && strings.HasPrefix(code, " [") && !strings.ContainsAny(code[2:], " :") {
+			rest = ": " + after
+		}
+		msg, ok := strings.CutPrefix(rest, ": ")
+		if !ok {
+			continue
+		}
+		j := i + 1
+		for j < len(lines) && !strings.HasPrefix(lines[j], "    at ") {
+			j++
+		}
+		more := strings.TrimRight(strings.Join(lines[i+1:j], "\n"), "\n ")
+		if more != "" {
+			msg += "\n" + more
+		}
+		return l, msg
 	}
 	return lines[0], lines[0]
 }

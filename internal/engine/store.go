@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"regexp"
 	"sync"
 	"time"
 )
@@ -28,17 +29,24 @@ type KindSet map[Kind]bool
 // Match reports whether the set admits k.
 func (s KindSet) Match(k Kind) bool { return len(s) == 0 || s[k] }
 
-// Filter selects events: by kind, and by the target they come from ("" every target; "t0"
-// the main thread, whose events carry no target).
+// Filter selects events: by kind, by the target they come from ("" every target; "t0" the main
+// thread, whose events carry no target), and by their text (nil: any).
 type Filter struct {
 	Kinds  KindSet
 	Target string
+	Text   *regexp.Regexp
 }
 
 // Match reports whether the filter admits ev.
 func (f Filter) Match(ev *Event) bool {
 	if !f.Kinds.Match(ev.Kind) {
 		return false
+	}
+	if f.Text != nil {
+		t, ok := ev.text()
+		if !ok || !f.Text.MatchString(t) {
+			return false
+		}
 	}
 	switch f.Target {
 	case "":
@@ -47,6 +55,32 @@ func (f Filter) Match(ev *Event) bool {
 		return ev.Target == ""
 	}
 	return ev.Target == f.Target
+}
+
+// text is what a text filter reads of an event: a throw's or an exception's "Class: message",
+// a console call's, logpoint's or output line's text, a script's URL; false when it has none.
+func (ev *Event) text() (string, bool) {
+	classed := func(class, msg string) string {
+		if class == "" {
+			return msg
+		}
+		return class + ": " + msg
+	}
+	switch {
+	case ev.Throw != nil:
+		return classed(ev.Throw.Class, ev.Throw.Message.Value), true
+	case ev.Exception != nil:
+		return classed(ev.Exception.Class, ev.Exception.Message.Value), true
+	case ev.Console != nil:
+		return ev.Console.Text.Value, true
+	case ev.Logpoint != nil:
+		return ev.Logpoint.Text.Value, true
+	case ev.Output != nil:
+		return ev.Output.Text.Value, true
+	case ev.Script != nil:
+		return ev.Script.URL, true
+	}
+	return "", false
 }
 
 // store is a session's capped event ring. Seqs start at 1 and never repeat.

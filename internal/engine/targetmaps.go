@@ -103,7 +103,7 @@ func (t *Session) bindHere(ctx context.Context, c clientCaller, scriptID, url st
 		}
 		bp.aliases = append(bp.aliases, res.BreakpointID)
 		bp.remapped = append(bp.remapped, t.ref)
-		bp.resolved = slices.DeleteFunc(bp.resolved, func(f Frame) bool { return f.Target == t.ref })
+		bp.resolved = slices.DeleteFunc(bp.resolved, func(f Frame) bool { return f.Target == t.ref || (f.Target == "" && t.main()) })
 		for _, l := range res.Locations {
 			fr := t.resolvedAt(l)
 			bp.resolved = append(bp.resolved, fr)
@@ -222,4 +222,62 @@ func (t *Session) bindAtPause(ctx context.Context, c clientCaller, p *debuggerPa
 // waitsForMaps reports, under mu, whether a breakpoint waits for a target's source maps.
 func (t *Session) waitsForMaps() bool {
 	return slices.ContainsFunc(t.breakpoints, func(bp *breakpoint) bool { return bp.orig != nil && bp.Pending })
+}
+
+// misplacedHit reports whether a pause stands only at breakpoints bound by URL and line in a
+// script a runner transformed in place, where the line is another original line: the rebinding
+// through the script's map (watchScript) comes a round trip after node ran the code. Such a
+// pause is passed (passMisplaced), never shown.
+func (s *Session) misplacedHit(p *debuggerPaused) bool {
+	if len(p.HitBreakpoints) == 0 || len(p.CallFrames) == 0 {
+		return false
+	}
+	top := p.CallFrames[0]
+	s.mu.Lock()
+	path := fileOf(s.scripts[top.Location.ScriptID].URL, "")
+	want := -1
+	for _, id := range p.HitBreakpoints {
+		i := slices.IndexFunc(s.breakpoints, func(bp *breakpoint) bool { return bp.is(id) })
+		if i < 0 {
+			s.mu.Unlock()
+			return false // the gate's, or another's: not this concern
+		}
+		bp := s.breakpoints[i]
+		file, line, _, err := splitLocation(bp.at)
+		if bp.orig != nil || !bp.everywhere() || err != nil || file != path || (want >= 0 && line != want) {
+			s.mu.Unlock()
+			return false
+		}
+		want = line
+	}
+	s.mu.Unlock()
+	m := s.maps.of(top.Location.ScriptID)
+	if m == nil || len(m.MatchSource(path)) == 0 {
+		return false
+	}
+	return s.pausedFrame(top).Line != want
+}
+
+// passMisplaced binds the breakpoints of a misplaced hit through the script's map and lets the
+// pause go, unless one now stands right there.
+func (s *Session) passMisplaced(p *debuggerPaused) {
+	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), passingKey{}, true), callTimeout)
+	defer cancel()
+	c := s.liveConn()
+	if c == nil {
+		return
+	}
+	if here := s.bindAtPause(ctx, c, p); len(here) > 0 {
+		s.mu.Lock()
+		s.passing = false // the pause is the user's after all
+		close(s.passed)
+		s.mu.Unlock()
+		user := *p
+		user.Reason, user.HitBreakpoints = "breakpoint", here
+		s.onPaused(&user)
+		return
+	}
+	if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
+		s.log.Debug("resume past a misplaced breakpoint", "session", s.id, "target", s.ref, "err", err)
+	}
 }

@@ -59,7 +59,7 @@ func (t *Session) adoptDebugger(ctx context.Context, c clientCaller, breaksOnSta
 	if err := c.Call(ctx, "Runtime.addBinding", map[string]any{"name": logBinding}, nil); err != nil {
 		return err
 	}
-	if len(box) > 0 {
+	if box = t.v8Blackbox(box); len(box) > 0 {
 		if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": box}, nil); err != nil {
 			return err
 		}

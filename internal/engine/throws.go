@@ -67,12 +67,10 @@ type throwState struct {
 	skippedTotal int
 }
 
-// newThrowState reads a start's options (checked already). Throw events are asked for, for now:
-// nil options leave them off (a later step turns them on by default, once every node line and
-// fixture has been run with them).
+// newThrowState reads a start's options (checked already); none: on, with the defaults.
 func newThrowState(o *ThrowOptions) throwState {
 	if o == nil {
-		return throwState{}
+		o = &ThrowOptions{}
 	}
 	st := throwState{on: !o.Off, perSecond: o.PerSecond, classes: o.Classes}
 	if st.perSecond <= 0 {
@@ -116,6 +114,9 @@ func (s *Session) userStopsAt(p *debuggerPaused) bool {
 	if mode == "" {
 		mode = s.req.PauseOnExceptions
 	}
+	if classes := s.exceptionClasses(); len(classes) > 0 && (p.Data == nil || !slices.Contains(classes, p.Data.ClassName)) {
+		return false
+	}
 	switch mode {
 	case "all", "caught":
 		return true
@@ -123,6 +124,14 @@ func (s *Session) userStopsAt(p *debuggerPaused) bool {
 		return p.Data != nil && p.Data.Uncaught
 	}
 	return false
+}
+
+// exceptionClasses are the classes the user's exception mode stops at (empty: every one), under mu.
+func (s *Session) exceptionClasses() []string {
+	if s.classesSet {
+		return s.setClasses
+	}
+	return s.req.ExceptionClasses
 }
 
 // ownPause takes, on the dispatcher, the pauses traced makes for itself: every pause of a trace
@@ -144,7 +153,7 @@ func (s *Session) ownPause(p *debuggerPaused) bool {
 	// A caught exception node's own code throws (and catches) is never the user's stop.
 	userWants := s.mode == ModeDebug && s.userStopsAt(p) && (uncaught || user >= 0)
 	if !userWants {
-		s.passing = true
+		s.passing, s.passed = true, make(chan struct{})
 	}
 	s.mu.Unlock()
 	go s.passThrow(p, info, !userWants)
@@ -153,7 +162,7 @@ func (s *Session) ownPause(p *debuggerPaused) bool {
 
 // passThrow records a throw with its locals (info nil: none) and lets the pause go (resume).
 func (s *Session) passThrow(p *debuggerPaused, info *ThrowInfo, resume bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), passingKey{}, true), callTimeout)
 	defer cancel()
 	s.mu.Lock()
 	c := s.callerOf(s.conn()) // a trace session's targets are not registered: not debugged
@@ -171,6 +180,33 @@ func (s *Session) passThrow(p *debuggerPaused, info *ThrowInfo, resume bool) {
 		if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
 			s.log.Debug("resume past a throw", "session", s.id, "target", s.ref, "err", err)
 		}
+	}
+}
+
+// passingKey marks passThrow's own calls: they are what ends the pause others wait for.
+type passingKey struct{}
+
+// afterPassing waits, for a request's call, until a pause traced is passing by itself has
+// resumed: a call made inside it (an eval, a profile start) would run nested in a pause the
+// user never saw, and the program would stand still around it.
+func (s *Session) afterPassing(ctx context.Context) error {
+	if ctx.Value(passingKey{}) != nil {
+		return nil
+	}
+	s.mu.Lock()
+	ch := s.passed
+	passing := s.passing
+	s.mu.Unlock()
+	if !passing {
+		return nil
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-s.done:
+		return nil // the call itself says the program has ended
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
@@ -321,7 +357,51 @@ func (s *Session) traceSteps() []step {
 	if !on {
 		return []step{skipPauses}
 	}
-	return []step{{"Debugger.setPauseOnExceptions", map[string]any{"state": "all"}}}
+	return []step{
+		{"Debugger.setBlackboxPatterns", map[string]any{"patterns": []string{nodeOwnThrows}}},
+		{"Debugger.setPauseOnExceptions", map[string]any{"state": "all"}},
+	}
+}
+
+// nodeOwnThrows blackboxes node's own code but its assert, while throw events are on: V8 then
+// does not pause at the exceptions node throws and catches itself (module loading, URL parsing,
+// setting up stdout: dozens at a start), which throw events never record (throwSite) and whose
+// pauses would cost a round trip each and let a request run inside node's own code. An exception
+// that goes uncaught still pauses: V8 skips it only when every frame is blackboxed.
+const nodeOwnThrows = "^node:(?!(internal/)?assert)"
+
+// unboxNode lifts nodeOwnThrows for a pause request, and returns what sets it again once the
+// pause has come: V8 drops a pause asked while node's own (blackboxed) code runs.
+func (s *Session) unboxNode(ctx context.Context, c clientCaller) (func(), error) {
+	s.mu.Lock()
+	on, user := s.throws.on, slices.Clone(s.blackbox)
+	s.mu.Unlock()
+	if !on {
+		return func() {}, nil
+	}
+	if user == nil {
+		user = []string{}
+	}
+	if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": user}, nil); err != nil {
+		return nil, err
+	}
+	return func() {
+		if err := c.Call(context.WithoutCancel(ctx), "Debugger.setBlackboxPatterns", map[string]any{"patterns": s.v8Blackbox(user)}, nil); err != nil {
+			s.log.Debug("node's code blackboxed again after a pause", "session", s.id, "target", s.ref, "err", err)
+		}
+	}, nil
+}
+
+// v8Blackbox is the pattern list V8 gets for the user's: theirs, and node's own code while
+// throw events are on (GET blackbox lists only theirs).
+func (s *Session) v8Blackbox(user []string) []string {
+	s.mu.Lock()
+	on := s.throws.on
+	s.mu.Unlock()
+	if !on {
+		return user
+	}
+	return append(slices.Clone(user), nodeOwnThrows)
 }
 
 // narrowExceptions gives V8 the user's own exception mode for a step or a run-to, and returns

@@ -1,7 +1,11 @@
 // Package evidence turns a session's captured events into the evidence chain around its failure.
 package evidence
 
-import "traced/internal/engine"
+import (
+	"fmt"
+
+	"traced/internal/engine"
+)
 
 // Input is everything Build reads: one session's summary and its retained events.
 type Input struct {
@@ -39,7 +43,8 @@ const (
 	FailureException FailureKind = "exception" // the last exception the inspector reported
 	FailureExit      FailureKind = "exit"      // a non-zero exit code or a signal, with no exception
 	// FailureThrow: a non-zero exit or a signal with no uncaught exception, told by the last
-	// throw in user code before it, which something caught (a test runner, a server).
+	// throw in user code before it, which something caught (a test runner, a server); or, in a
+	// session still running or stopped, the last caught throw whose message the program printed.
 	FailureThrow FailureKind = "throw"
 )
 
@@ -55,6 +60,9 @@ type Failure struct {
 	Stack    []engine.Frame `json:"stack,omitempty"`    // innermost first, at most maxStack frames
 	ExitCode *int           `json:"exit_code,omitempty"`
 	Signal   string         `json:"signal,omitempty"`
+	// LoggedSeq is the event that printed a caught throw's message, for a throw that is the
+	// failure of a session that did not end badly (a server's 500).
+	LoggedSeq uint64 `json:"logged_seq,omitempty"`
 }
 
 // Item is one captured event retold in a line.
@@ -116,7 +124,10 @@ func Build(in Input) Result {
 		ev.OriginatingValue.Locals = append([]engine.Variable{}, t.Locals...)
 	}
 	ev.Confidence, ev.ConfidenceReason = rate(*f, ex, ev.ImmediateCause)
-	if f.Kind == FailureThrow {
+	switch {
+	case f.Kind == FailureThrow && f.LoggedSeq != 0:
+		ev.ConfidenceReason = fmt.Sprintf("No exception went uncaught and the program did not fail; this throw in user code was caught and its message printed after it (seq %d), as a server reports a 500. ", f.LoggedSeq) + ev.ConfidenceReason
+	case f.Kind == FailureThrow:
 		ev.ConfidenceReason = "No exception went uncaught; the last throw in user code before the failed exit was caught (by a test runner, a server, the program). " + ev.ConfidenceReason
 	}
 	return Result{Evidence: ev}

@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"fmt"
+	"strings"
 
 	"traced/internal/engine"
 )
@@ -27,6 +28,15 @@ func findFailure(in Input) (*Failure, int, string) {
 		}
 	}
 	s := in.Summary
+	if !s.Status.Finished() || s.Status == engine.StatusStopped {
+		// A server goes on after a handler's throw became a 500, or was stopped since: the
+		// failure is the last throw the program logged (printed its message) after catching it.
+		if j, log := lastLoggedThrow(in.Events); j >= 0 {
+			f := throwFailure(in.Events[j], nil, "")
+			f.LoggedSeq = log
+			return f, j, ""
+		}
+	}
 	if s.Status == engine.StatusStopped {
 		return nil, 0, reasonStopped
 	}
@@ -77,6 +87,38 @@ func lastThrow(evs []engine.Event) int {
 		}
 	}
 	return -1
+}
+
+// minLogged is the shortest message lastLoggedThrow looks for: shorter ones match by chance.
+const minLogged = 4
+
+// lastLoggedThrow is the index of the last caught throw whose message the program then printed
+// (a console call, or a line on stderr: a server's error handler, the program's own catch), and
+// the seq of that print; -1 when there is none.
+func lastLoggedThrow(evs []engine.Event) (int, uint64) {
+	for i := len(evs) - 1; i >= 0; i-- {
+		t := evs[i].Throw
+		if evs[i].Kind != engine.KindThrow || t == nil || !t.Caught {
+			continue
+		}
+		msg, _, _ := strings.Cut(t.Message.Value, "\n") // an output line holds one line of it
+		if len(msg) < minLogged {
+			continue
+		}
+		for _, e := range evs[i+1:] {
+			var text string
+			switch {
+			case e.Kind == engine.KindConsole && e.Console != nil && (e.Console.Level == "error" || e.Console.Level == "warning"):
+				text = e.Console.Text.Value
+			case e.Kind == engine.KindStderr && e.Output != nil:
+				text = e.Output.Text.Value
+			}
+			if text != "" && strings.Contains(text, msg) {
+				return i, e.Seq
+			}
+		}
+	}
+	return -1, 0
 }
 
 // throwFailure is a failed exit told by the last throw before it: a failing assertion a test

@@ -152,7 +152,7 @@ func (a *app) pauseOnExceptions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
-		return api.PauseOnExceptionsResponse{Mode: req.Mode}, s.SetPauseOnExceptions(r.Context(), req.Mode)
+		return api.PauseOnExceptionsResponse{Mode: req.Mode, Classes: req.Classes}, s.SetPauseOnExceptions(r.Context(), req.Mode, req.Classes)
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"regexp"
 	"strconv"
 	"time"
 
@@ -60,7 +61,8 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 	s, err := a.cfg.Engine.Start(r.Context(), engine.StartRequest{
 		Target: req.Target, Args: req.Args, NodeArgs: req.NodeArgs, Cwd: req.Cwd, Env: req.Env, Name: req.Name,
 		Timeout: time.Duration(req.TimeoutMs) * time.Millisecond, MaxEvents: req.MaxEvents,
-		Mode: req.Mode, PauseOnStart: req.PauseOnStart, PauseOnExceptions: req.PauseOnExceptions,
+		Mode: req.Mode, PauseOnStart: req.PauseOnStart,
+		PauseOnExceptions: req.PauseOnExceptions, ExceptionClasses: req.PauseOnExceptionClasses,
 		Breakpoints: bps, Logpoints: lps, SourceMaps: req.SourceMaps, Workers: req.Workers,
 		Children: req.Children, FollowMatch: req.FollowMatch, Throws: throwOptions(req.Throws),
 	})
@@ -187,7 +189,14 @@ func (a *app) sessionQuery(r *http.Request) (sessionQuery, error) {
 	if err != nil {
 		return sessionQuery{}, err
 	}
-	return sessionQuery{session: s, filter: engine.Filter{Kinds: kinds, Target: q.Get("target")}, after: after}, nil
+	var text *regexp.Regexp
+	if m := q.Get("match"); m != "" {
+		if text, err = regexp.Compile(m); err != nil {
+			return sessionQuery{}, badRequest("query parameter \"match\": "+err.Error(),
+				"match is an RE2 regular expression over an event's text, e.g. match=^TypeError")
+		}
+	}
+	return sessionQuery{session: s, filter: engine.Filter{Kinds: kinds, Target: q.Get("target"), Text: text}, after: after}, nil
 }
 
 // parseKinds reads the kinds parameter as the stream does (api.ParseKinds); empty means every kind.

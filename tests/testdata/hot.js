@@ -9,4 +9,8 @@ function cold() {
 }
 globalThis.work = () => cold() + hot(3e7);
 setInterval(() => {}, 1000);
-console.log("ready"); // work is defined: the test profiles it from here
+// "ready" once work is defined and node is idle: node serves the inspector between any two JS
+// steps, so a call the test made while the module loader or the first write to stdout (which
+// sets up the stream) still ran would run inside them, and their frames would share the profile.
+console.log("loading");
+setImmediate(() => console.log("ready"));
