@@ -3,6 +3,7 @@ GO      ?= go
 ARGS    ?=
 BENCH   ?= .
 RUNNERS  = tests/testdata/runners/npm
+MCPCLIENT = tests/testdata/mcpclient
 
 .PHONY: build run test vet lint-api fmt tidy bench fuzz clean
 
@@ -12,7 +13,7 @@ build:
 run: build
 	./bin/traced serve $(ARGS)
 
-test: vet lint-api $(RUNNERS)/node_modules
+test: vet lint-api $(RUNNERS)/node_modules $(MCPCLIENT)/node_modules
 	$(GO) test -race -count=1 ./...
 
 vet:
@@ -37,6 +38,12 @@ $(REDOCLY)/node_modules: $(REDOCLY)/package-lock.json
 $(RUNNERS)/node_modules: $(RUNNERS)/package-lock.json
 	@command -v npm >/dev/null || { echo "the runner fixtures need npm"; exit 1; }
 	cd $(RUNNERS) && npm ci --no-audit --no-fund
+	@touch $@
+
+# The official MCP TypeScript SDK client, exactly as locked, that tests/mcp_client_test.go drives traced with.
+$(MCPCLIENT)/node_modules: $(MCPCLIENT)/package-lock.json
+	@command -v npm >/dev/null || { echo "the MCP client fixture needs npm"; exit 1; }
+	cd $(MCPCLIENT) && npm ci --no-audit --no-fund
 	@touch $@
 
 fmt:

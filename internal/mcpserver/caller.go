@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/go-chi/chi/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -71,6 +72,9 @@ func (c *caller) send(ctx context.Context, method, path string, q url.Values, bo
 	if len(q) > 0 {
 		u += "?" + q.Encode()
 	}
+	// A tool called over /mcp runs in that request's context, which holds chi's routing state:
+	// the router would take this request for a sub-route of /mcp. It is routed afresh.
+	ctx = context.WithValue(ctx, chi.RouteCtxKey, (*chi.Context)(nil))
 	var req *http.Request
 	var err error
 	if rd != nil {
