@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"traced/api"
+	"traced/internal/routes"
 )
 
 type stepIn struct {
@@ -53,6 +56,7 @@ type patchIn struct {
 	Action string `json:"action" jsonschema:"hotpatch (replace a script with its file on disk) or restart"`
 	File   string `json:"file,omitempty"`
 	DryRun bool   `json:"dryRun,omitempty"`
+	WaitMs int64  `json:"waitMs,omitempty" jsonschema:"restart: wait for the first pause (default 5000)"`
 }
 
 func debugTools() []tool {
@@ -74,7 +78,7 @@ func debugTools() []tool {
 			})
 		}},
 		{core: true, add: func(s *mcp.Server, c *caller) {
-			add(s, "eval", "Evaluate JavaScript in a paused frame (or globally while running); objects come back as refs.", func(ctx context.Context, in evalIn) *mcp.CallToolResult {
+			add(s, "eval", "Evaluate JavaScript in a paused frame (or globally while running); an object answers a ref to inspect.", func(ctx context.Context, in evalIn) *mcp.CallToolResult {
 				sid, err := c.session(ctx, in.Session)
 				if err != nil {
 					return failure(err)
@@ -86,7 +90,7 @@ func debugTools() []tool {
 				if in.Await {
 					body["awaitPromise"] = true
 				}
-				return answer(c.text(ctx, "POST", debugPath(sid, "eval"), nil, body))
+				return c.eval(ctx, sid, body)
 			})
 		}},
 		{add: func(s *mcp.Server, c *caller) {
@@ -108,6 +112,24 @@ func debugTools() []tool {
 		}},
 	}
 }
+
+// eval answers the API's text of the result, and the ref of an object or function (which the
+// text form leaves out) so that inspect can expand it.
+func (c *caller) eval(ctx context.Context, sid string, body map[string]any) *mcp.CallToolResult {
+	var res api.EvalResult
+	if err := c.decode(ctx, "POST", debugPath(sid, "eval"), nil, body, &res); err != nil {
+		return failure(err)
+	}
+	out := routes.Text(res)
+	if res.Ref != "" && res.Exception == "" && !primitive[res.Type] {
+		out += "ref: " + res.Ref + " (the tool inspect expands it)\n"
+	}
+	return textResult(out)
+}
+
+// primitive are the types whose value the text shows whole: no ref is worth naming.
+var primitive = map[string]bool{"number": true, "string": true, "boolean": true, "undefined": true,
+	"null": true, "bigint": true, "symbol": true}
 
 // step maps an action to its execution route; each answers the state at the next pause.
 func (c *caller) step(ctx context.Context, in stepIn) *mcp.CallToolResult {
@@ -205,7 +227,11 @@ func (c *caller) patch(ctx context.Context, in patchIn) *mcp.CallToolResult {
 		}
 		return answer(c.text(ctx, "POST", debugPath(sid, "hotpatch"), nil, body))
 	case "restart":
-		return answer(c.text(ctx, "POST", debugPath(sid, "restart"), nil, map[string]any{}))
+		body := map[string]any{}
+		if in.WaitMs > 0 {
+			body["waitMs"] = in.WaitMs
+		}
+		return answer(c.text(ctx, "POST", debugPath(sid, "restart"), nil, body))
 	}
 	return errorResult("action "+quote(in.Action)+" is not hotpatch or restart", `e.g. {"action":"hotpatch","file":"app.js"} after saving the fix`)
 }

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -62,7 +63,7 @@ func (c *caller) profile(ctx context.Context, in profileIn) *mcp.CallToolResult 
 	case "cpu-start":
 		return answer(c.text(ctx, "POST", debugPath(sid, "cpu/start"), nil, map[string]any{}))
 	case "cpu-stop":
-		return answer(c.text(ctx, "POST", debugPath(sid, "cpu/stop"), nil, top))
+		return saveHint(answer(c.text(ctx, "POST", debugPath(sid, "cpu/stop"), nil, top)), "profile")
 	case "coverage-start":
 		return answer(c.text(ctx, "POST", debugPath(sid, "coverage/start"), nil, map[string]any{}))
 	case "coverage-take":
@@ -94,7 +95,7 @@ func (c *caller) heap(ctx context.Context, in heapIn) *mcp.CallToolResult {
 		if in.Tag != "" {
 			body["tag"] = in.Tag
 		}
-		return answer(c.text(ctx, "POST", debugPath(sid, "heap/snapshot"), nil, body))
+		return saveHint(answer(c.text(ctx, "POST", debugPath(sid, "heap/snapshot"), nil, body)), "heap")
 	case "diff":
 		body["from"], body["to"] = in.From, in.To
 		return answer(c.text(ctx, "POST", debugPath(sid, "heap/diff"), nil, body))
@@ -112,6 +113,25 @@ func (c *caller) heap(ctx context.Context, in heapIn) *mcp.CallToolResult {
 	}
 	return errorResult("action "+quote(in.Action)+" is not one of usage, gc, snapshot, diff, sample-start, sample-stop, job, save",
 		`heap {"action":"snapshot","tag":"before"}, run the code, snapshot again, then {"action":"diff","from":"before","to":"after"}`)
+}
+
+// saveHint ends an answer that names an artefact (ref: cpu1, download: GET ...) with the call
+// that writes it to a file.
+func saveHint(res *mcp.CallToolResult, tool string) *mcp.CallToolResult {
+	if res.IsError || len(res.Content) != 1 {
+		return res
+	}
+	tc, ok := res.Content[0].(*mcp.TextContent)
+	if !ok || !strings.Contains(tc.Text, "download: ") {
+		return res
+	}
+	for line := range strings.Lines(tc.Text) {
+		if ref, ok := strings.CutPrefix(strings.TrimSpace(line), "ref: "); ok {
+			tc.Text += fmt.Sprintf("save: the tool %s {\"action\":\"save\",\"ref\":%q} writes it to a file\n", tool, ref)
+			break
+		}
+	}
+	return res
 }
 
 // save writes an artefact (a profile, a snapshot) to a file inside the workspace root and names
