@@ -6,11 +6,13 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"traced/internal/engine"
+	"traced/internal/mcpserver"
 	"traced/internal/service"
 )
 
@@ -29,6 +31,10 @@ func mcpServe(args []string) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "traced mcp: unexpected argument %q (traced mcp --help)\n", fs.Arg(0))
+		return 2
+	}
+	if !slices.Contains(mcpserver.ToolSets, *tools) {
+		fmt.Fprintf(os.Stderr, "traced mcp: --tools %q: want all or core\n", *tools)
 		return 2
 	}
 	var level slog.Level
