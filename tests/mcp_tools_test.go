@@ -113,7 +113,7 @@ func TestMCPRefusals(t *testing.T) {
 		c.refused(call.tool, call.args, "trace session", `the tool start {"mode":"debug"}`)
 	}
 	c.refused("state", map[string]any{"session": "nope"}, "not found", "the tool sessions")
-	c.refused("step", map[string]any{"session": "tr", "action": "sideways"}, "not one of")
+	c.refused("step", map[string]any{"session": "tr", "action": "sideways"}, "sideways", "continue") // the schema's enum
 	c.refused("start", map[string]any{"target": "forever.js", "breakpoints": []string{"forever.js"}}, "not file:line")
 	c.refused("wait", map[string]any{"match": "("}, "match", "RE2")
 

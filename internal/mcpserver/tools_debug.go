@@ -13,7 +13,7 @@ import (
 
 type stepIn struct {
 	sessionIn
-	Action   string `json:"action,omitempty" jsonschema:"over (default), into, out, continue, to, pause, kill, restart-frame"`
+	Action   string `json:"action,omitempty" jsonschema:"default over; each answers the next pause's state"`
 	Location string `json:"location,omitempty" jsonschema:"file:line, for to"`
 	Frame    int    `json:"frame,omitempty" jsonschema:"for restart-frame: 0 is the top"`
 	Target   string `json:"target,omitempty"`
@@ -42,18 +42,18 @@ type inspectIn struct {
 
 type breakpointsIn struct {
 	sessionIn
-	Action    string `json:"action" jsonschema:"set, remove, list, logpoint, catch, toggle"`
+	Action    string `json:"action"`
 	Location  string `json:"location,omitempty" jsonschema:"file:line[:col]"`
 	Condition string `json:"condition,omitempty"`
 	HitCount  int    `json:"hitCount,omitempty"`
 	Template  string `json:"template,omitempty" jsonschema:"logpoint text, ${expr} interpolated"`
 	Ref       string `json:"ref,omitempty" jsonschema:"bp1, lp1 or all"`
-	Mode      string `json:"mode,omitempty" jsonschema:"catch: none, uncaught, caught, all"`
+	Mode      string `json:"mode,omitempty" jsonschema:"for catch: which exceptions pause"`
 }
 
 type patchIn struct {
 	sessionIn
-	Action string `json:"action" jsonschema:"hotpatch (replace a script with its file on disk) or restart"`
+	Action string `json:"action" jsonschema:"hotpatch: replace a script with its file on disk"`
 	File   string `json:"file,omitempty"`
 	DryRun bool   `json:"dryRun,omitempty"`
 	WaitMs int64  `json:"waitMs,omitempty" jsonschema:"restart: wait for the first pause (default 5000)"`

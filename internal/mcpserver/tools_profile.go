@@ -13,7 +13,7 @@ import (
 
 type profileIn struct {
 	sessionIn
-	Action    string `json:"action" jsonschema:"cpu-start, cpu-stop, coverage-start, coverage-take, coverage-stop, save"`
+	Action    string `json:"action"`
 	Top       int    `json:"top,omitempty"`
 	File      string `json:"file,omitempty" jsonschema:"coverage of one file"`
 	Uncovered bool   `json:"uncovered,omitempty"`
@@ -23,7 +23,7 @@ type profileIn struct {
 
 type heapIn struct {
 	sessionIn
-	Action string `json:"action" jsonschema:"usage, gc, snapshot, diff, sample-start, sample-stop, job, save"`
+	Action string `json:"action"`
 	Tag    string `json:"tag,omitempty" jsonschema:"snapshot name, usable as its ref"`
 	From   string `json:"from,omitempty" jsonschema:"diff: older snapshot (hs1 or tag)"`
 	To     string `json:"to,omitempty"`

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"traced/api"
@@ -23,11 +24,11 @@ func tools() []tool {
 type startIn struct {
 	Target      string            `json:"target" jsonschema:"script path, relative to the workspace root"`
 	Args        []string          `json:"args,omitempty"`
-	Mode        string            `json:"mode,omitempty" jsonschema:"debug (default) or trace (observe only)"`
+	Mode        string            `json:"mode,omitempty" jsonschema:"default debug; trace only observes"`
 	Breakpoints []string          `json:"breakpoints,omitempty" jsonschema:"file:line or file:line:condition"`
 	Logpoints   []string          `json:"logpoints,omitempty" jsonschema:"file:line:template, e.g. app.js:9:i=${i}"`
 	Brk         bool              `json:"brk,omitempty" jsonschema:"pause at the first line"`
-	Catch       string            `json:"catch,omitempty" jsonschema:"pause on exceptions: uncaught, caught, all"`
+	Catch       string            `json:"catch,omitempty" jsonschema:"which exceptions pause"`
 	NodeArgs    []string          `json:"nodeArgs,omitempty"`
 	Env         map[string]string `json:"env,omitempty"`
 	Name        string            `json:"name,omitempty"`
@@ -57,9 +58,32 @@ type eventsIn struct {
 	Limit  int    `json:"limit,omitempty" jsonschema:"1-1000"`
 }
 
-// add registers a tool whose handler answers a result (errors are results with isError).
+// enums are the fields that take one of a few words, by tool: the schema lists them, so a
+// client can check an action before it calls.
+var enums = map[string]map[string][]any{
+	"start":       {"mode": {"debug", "trace"}, "catch": {"none", "uncaught", "caught", "all"}},
+	"step":        {"action": {"over", "into", "out", "continue", "to", "pause", "kill", "restart-frame"}},
+	"breakpoints": {"action": {"set", "remove", "list", "logpoint", "catch", "toggle"}, "mode": {"none", "uncaught", "caught", "all"}},
+	"profile":     {"action": {"cpu-start", "cpu-stop", "coverage-start", "coverage-take", "coverage-stop", "save"}},
+	"heap":        {"action": {"usage", "gc", "snapshot", "diff", "sample-start", "sample-stop", "job", "save"}},
+	"patch":       {"action": {"hotpatch", "restart"}},
+}
+
+// add registers a tool whose handler answers a result (errors are results with isError). The
+// input schema is inferred from In, with the enums of the tool.
 func add[In any](s *mcp.Server, name, desc string, h func(context.Context, In) *mcp.CallToolResult) {
-	mcp.AddTool(s, &mcp.Tool{Name: name, Description: desc},
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: input schema: %v", name, err)) // a programming error, caught by any test
+	}
+	for field, values := range enums[name] {
+		p := schema.Properties[field]
+		if p == nil {
+			panic(fmt.Sprintf("tool %s: no field %s for its enum", name, field))
+		}
+		p.Enum = values
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: name, Description: desc, InputSchema: schema},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 			return h(ctx, in), nil, nil
 		})
