@@ -3,6 +3,7 @@ package tests
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,8 @@ type mcpClient struct {
 	t     *testing.T
 	cs    *mcp.ClientSession
 	calls int
-	bytes int
+	bytes int // of the results as JSON (what the transport carries, framing aside)
+	text  int // of their text (what the agent reads)
 	wall  time.Duration
 }
 
@@ -62,6 +64,7 @@ func (c *mcpClient) call(name string, args map[string]any) (string, bool) {
 			b.WriteString(tc.Text)
 		}
 	}
+	c.text += b.Len()
 	return b.String(), res.IsError
 }
 
@@ -95,15 +98,39 @@ func (c *mcpClient) refused(name string, args map[string]any, want ...string) st
 	return text
 }
 
-// TestMCPRetryHunt runs the CLI's retry hunt through the MCP tools over the SDK's in-memory
-// transport, each answer checked, and logs its calls, bytes and time beside the REST hunt's.
+// TestMCPRetryHunt runs the CLI's retry hunt through the MCP tools, over the SDK's in-memory
+// transport and over /mcp (Streamable HTTP), each answer checked, and logs its calls, bytes and
+// time beside the REST hunt's (TestCLIRetryHunt logs the CLI's).
 func TestMCPRetryHunt(t *testing.T) {
 	h := newHarness(t)
-	c := connectMCP(t, h.svc.MCP)
+	mem := mcpHunt(t, h, connectMCP(t, h.svc.MCP), "hunt")
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(t.Context(),
+		&mcp.StreamableClientTransport{Endpoint: h.base + "/mcp", HTTPClient: &http.Client{Transport: bearer{tr}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	web := mcpHunt(t, h, &mcpClient{t: t, cs: cs}, "hunt-http")
+	restBytes, restCalls, restWall := restHunt(t, h)
+	for _, m := range []struct {
+		how string
+		c   *mcpClient
+	}{{"in-memory transport", mem}, {"Streamable HTTP, /mcp", web}} {
+		t.Logf("retry hunt: MCP (%s) %d tool calls, %d bytes of text (%d of JSON results), %v wall",
+			m.how, m.c.calls, m.c.text, m.c.bytes, m.c.wall.Round(time.Millisecond))
+	}
+	t.Logf("retry hunt: REST %d requests, %d bytes of answers, %v wall (in-process client)", restCalls, restBytes, restWall.Round(time.Millisecond))
+}
 
-	c.ok("start", map[string]any{"target": "retry.js", "name": "hunt", "breakpoints": []string{"retry.js:4:job.retries === 2"}},
-		"hunt  debug  paused", "paused at retry.js:4 (bp1, hit 1)", "retries: 2", "f0 attempt")
-	h.stopAtCleanup("hunt")
+// mcpHunt is the hunt in five tool calls: stop in the retry loop on the second attempt, read
+// the job, step, let it finish, read what it printed.
+func mcpHunt(t *testing.T, h *harness, c *mcpClient, name string) *mcpClient {
+	t.Helper()
+	c.ok("start", map[string]any{"target": "retry.js", "name": name, "breakpoints": []string{"retry.js:4:job.retries === 2"}},
+		name+"  debug  paused", "paused at retry.js:4 (bp1, hit 1)", "retries: 2", "f0 attempt")
+	h.stopAtCleanup(name)
 	c.ok("eval", map[string]any{"expression": "job.retries"}, "2  (number)")
 	c.ok("step", nil, "paused at retry.js:5", "returns: false")
 	c.ok("step", map[string]any{"action": "continue"}, "exited")
@@ -111,10 +138,7 @@ func TestMCPRetryHunt(t *testing.T) {
 	if c.calls > 5 {
 		t.Errorf("the hunt took %d tool calls, want at most 5", c.calls)
 	}
-	calls, bytes, wall := c.calls, c.bytes, c.wall
-	restBytes, restCalls, restWall := restHunt(t, h)
-	t.Logf("retry hunt: MCP %d tool calls, %d bytes of results (JSON-RPC result objects), %v wall (in-memory transport); REST %d requests, %d bytes of answers, %v wall (in-process client)",
-		calls, bytes, wall.Round(time.Millisecond), restCalls, restBytes, restWall.Round(time.Millisecond))
+	return c
 }
 
 // TestMCPToolsBudget measures the tools/list answer of both tool sets: the whole list must stay
