@@ -175,7 +175,7 @@ func errorResult(msg, hint string) *mcp.CallToolResult {
 }
 
 // answer turns a reply (or a failed call) into a tool result: the text on success, the error
-// and its hint otherwise. prefix, when set, goes before the text (a session line).
+// and its hint otherwise.
 func answer(r *reply, err error) *mcp.CallToolResult {
 	if err != nil {
 		return failure(err)

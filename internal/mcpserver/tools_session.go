@@ -220,7 +220,7 @@ func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
 	}
 	switch {
 	case w.Event == nil && w.Finished:
-		return errorResult(line+"the program ended before pausing", "the tool events shows what it did; check the breakpoint's file and line")
+		return errorResult("the program ended before pausing: "+strings.TrimSpace(line), "the tool events shows what it did; check the breakpoint's file and line")
 	case w.Event == nil:
 		return textResult(line + fmt.Sprintf("no pause within %dms; next: the tool wait {\"kinds\":\"pause\",\"after\":%d}", ms, w.Next))
 	}
