@@ -28,6 +28,7 @@ func TestMCPDebugTools(t *testing.T) {
 	obj := c.ok("eval", map[string]any{"expression": "({sum: a + b})"}, "(object)", "ref: v")
 	ref := strings.Fields(obj[strings.Index(obj, "ref: ")+len("ref: "):])[0]
 	c.ok("inspect", map[string]any{"ref": ref}, "sum", "5")
+	c.ok("eval", map[string]any{"expression": ref + ".sum * 2"}, "10  (number)") // refs are names in an expression
 	c.ok("breakpoints", map[string]any{"action": "list"}, "bp2", "lp1")
 	c.ok("breakpoints", map[string]any{"action": "toggle", "ref": "bp2"}, "bp2")
 	c.ok("breakpoints", map[string]any{"action": "catch", "mode": "uncaught"}, "uncaught")
