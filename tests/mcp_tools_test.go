@@ -159,3 +159,15 @@ func TestMCPAttach(t *testing.T) {
 	c.ok("stop", nil, "att")
 	p.nextBeat(t) // detached, not killed: it beats on
 }
+
+// TestMCPWaitGap: a wait whose cursor fell out of the event ring says so (the gap), whether it
+// answers an event or, with a match nothing meets, that the session ended.
+func TestMCPWaitGap(t *testing.T) {
+	h := newHarness(t, func(o *service.Options) { o.Engine.MaxEvents = 100 })
+	c := connectMCP(t, h.svc.MCP)
+	c.ok("start", map[string]any{"target": "chatty.js", "args": []string{"300", "10"}, "mode": "trace"}, "trace")
+	c.ok("wait", map[string]any{"kinds": "exit"}, "exit  code 0")
+	c.ok("wait", map[string]any{"kinds": "console", "after": 1}, "console", "gap: seqs 2-")
+	c.ok("wait", map[string]any{"kinds": "console", "after": 1, "match": "no such line"},
+		"finished: the session ended without a matching event", "gap: seqs 2-", `match="no such line" (`)
+}
