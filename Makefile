@@ -2,7 +2,8 @@
 GO      ?= go
 ARGS    ?=
 BENCH   ?= .
-NPM_FIXTURES = tests/testdata/runners/npm tests/testdata/servers/npm
+# npm packages the tests use (runners, servers, the MCP TypeScript client), each from its lockfile.
+NPM_FIXTURES = tests/testdata/runners/npm tests/testdata/servers/npm tests/testdata/mcpclient
 
 .PHONY: build run test vet lint-api fmt tidy bench fuzz clean
 
@@ -33,7 +34,7 @@ $(REDOCLY)/node_modules: $(REDOCLY)/package-lock.json
 	cd $(REDOCLY) && npm ci --no-audit --no-fund
 	@touch $@
 
-# The npm packages traced is tested with (test runners, servers), exactly as locked.
+# The npm packages traced is tested with (test runners, servers, the MCP client), exactly as locked.
 %/node_modules: %/package-lock.json
 	@command -v npm >/dev/null || { echo "the npm test fixtures need npm"; exit 1; }
 	cd $* && npm ci --no-audit --no-fund

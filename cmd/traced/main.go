@@ -20,6 +20,8 @@ Usage:
   traced [serve] [flags]          serve the REST + WebSocket API on loopback
   traced run [flags] <script> [args...]
                                   trace one program here, print its events, exit with its code
+  traced mcp [--root DIR] [--tools all|core]
+                                  serve MCP tools on stdio (what an MCP client launches)
   traced --version [--node path]  traced's version, the node it runs and that node's features
   traced <command> [args]         a debugger command, a thin client of the service (below)
   traced --help-agent             the compact card for an agent
@@ -29,7 +31,7 @@ Usage:
 func main() {
 	args := os.Args[1:]
 	cmd := "serve"
-	if len(args) > 0 && (args[0] == "serve" || args[0] == "run") {
+	if len(args) > 0 && (args[0] == "serve" || args[0] == "run" || args[0] == "mcp") {
 		cmd, args = args[0], args[1:]
 	} else if len(args) > 0 && isVersion(args[0]) {
 		os.Exit(printVersion(args[1:], os.Stdout))
@@ -50,6 +52,8 @@ func main() {
 		code = serve(args)
 	case "run":
 		code = run(args)
+	case "mcp":
+		code = mcpServe(args)
 	}
 	os.Exit(code)
 }

@@ -10,11 +10,13 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 
 	"traced/internal/cli"
 	"traced/internal/engine"
+	"traced/internal/mcpserver"
 	"traced/internal/routes"
 	"traced/internal/service"
 )
@@ -39,6 +41,7 @@ func serve(args []string) int {
 	listenFD := fs.Int("listen-fd", -1, "serve on this inherited listening socket instead of binding --addr (the CLI starts the service this way)")
 	idleTimeout := fs.Duration("idle-timeout", 0, "exit once no session has been live for this long (0: never)")
 	record := fs.String("service-record", "", "a service record (written by the CLI) to remove at exit when it names this process")
+	mcpTools := fs.String("mcp-tools", "all", "the MCP tools served at /mcp: all, or core")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage(err)
 	}
@@ -46,6 +49,10 @@ func serve(args []string) int {
 	// which must not start a server, let alone on the default address (parsing stopped there).
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "traced: unexpected argument %q: the commands are serve and run (traced --help)\n", fs.Arg(0))
+		return 2
+	}
+	if !slices.Contains(mcpserver.ToolSets, *mcpTools) {
+		fmt.Fprintf(os.Stderr, "traced: --mcp-tools %q: want all or core\n", *mcpTools)
 		return 2
 	}
 	if *inspectorTimeout <= 0 {
@@ -106,7 +113,8 @@ func serve(args []string) int {
 	}
 
 	svc, err := service.New(service.Options{Engine: cfg, Token: token, TokenFile: tokenFile,
-		AllowOrigins: origins, BoundAddr: bound, MaxBodyBytes: *maxBody, Version: version, Logger: log})
+		AllowOrigins: origins, BoundAddr: bound, MaxBodyBytes: *maxBody, Version: version, Logger: log,
+		MCPTools: *mcpTools})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "traced:", err)
 		return 1

@@ -18,7 +18,10 @@ type Config struct {
 	Engine *engine.Manager
 	// Stream serves GET /api/stream (the stream hub); it runs after the Host, Origin and token
 	// checks and the contract validation of the query.
-	Stream       http.Handler
+	Stream http.Handler
+	// MCP, when set, serves the Model Context Protocol (Streamable HTTP) at /mcp, after the Host,
+	// Origin and token checks; its JSON-RPC bodies are its own, not the contract's.
+	MCP          http.Handler
 	Token        string // bearer token; "" turns auth off (--no-auth)
 	TokenFile    string // where the token is kept, named in 401 hints
 	AllowOrigins []string
@@ -71,6 +74,9 @@ func New(cfg Config) (chi.Router, error) {
 	r.Get("/api/openapi.yaml", a.spec) // the contract, no auth
 	r.With(a.requireToken(true), a.validateRequest).
 		Get("/api/stream", cfg.Stream.ServeHTTP) // WebSocket event stream
+	if cfg.MCP != nil {
+		r.With(a.requireToken(false)).Handle("/mcp", cfg.MCP) // MCP tools over this same API
+	}
 
 	r.Group(func(r chi.Router) {
 		r.Use(a.requireToken(false), a.readBody, a.validateRequest)

@@ -74,6 +74,13 @@ func wantsText(r *http.Request) bool {
 	return text > 0 && text > json
 }
 
+// Text is the text form of an answer of the API, for in-process readers (the MCP tools) that
+// decode JSON and answer text, as a route asked with ?format=text would.
+func Text(v any) string { return textOf(v) }
+
+// EventText is an event's detail as its line in the text form shows it (a wait's match reads it).
+func EventText(ev api.Event) string { return eventDetail(ev) }
+
 // textOf renders one answer. The result ends with a newline.
 func textOf(v any) string {
 	var b strings.Builder

@@ -12,9 +12,11 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"traced/api"
 	"traced/internal/engine"
+	"traced/internal/mcpserver"
 	"traced/internal/routes"
 	"traced/internal/stream"
 )
@@ -33,13 +35,18 @@ type Options struct {
 	StreamQueue int
 	// StreamWriteTimeout bounds one message write to a subscriber; 0: the hub's default.
 	StreamWriteTimeout time.Duration
+	// MCPTools is the tool set served at /mcp ("all" or "core"; "" is all).
+	MCPTools string
 }
 
 // Service is a wired traced instance.
 type Service struct {
-	Engine   *engine.Manager
-	Hub      *stream.Hub
-	Router   chi.Router
+	Engine *engine.Manager
+	Hub    *stream.Hub
+	Router chi.Router
+	// MCP is the Model Context Protocol server whose tools call Router in process; /mcp serves
+	// it over Streamable HTTP, `traced mcp` over stdio.
+	MCP      *mcp.Server
 	http     *http.Server
 	endPolls context.CancelFunc // ends long polls at shutdown
 	log      *slog.Logger
@@ -59,17 +66,26 @@ func New(o Options) (*Service, error) {
 	}
 	src.engine = mgr
 	shutdown, endPolls := context.WithCancel(context.Background())
+	// The MCP tools call the router, which serves them at /mcp: the handler is set once both exist.
+	var mcpHTTP lateHandler
 	r, err := routes.New(routes.Config{Engine: mgr, Stream: hub, Token: o.Token, TokenFile: o.TokenFile,
 		AllowOrigins: o.AllowOrigins, BoundAddr: o.BoundAddr, MaxBodyBytes: o.MaxBodyBytes,
-		Version: o.Version, Logger: o.Logger, Shutdown: shutdown})
+		Version: o.Version, Logger: o.Logger, Shutdown: shutdown, MCP: &mcpHTTP})
 	if err != nil {
 		endPolls()
 		return nil, err
 	}
+	m, err := mcpserver.New(mcpserver.Options{API: r, Token: o.Token, Tools: o.MCPTools, Version: o.Version})
+	if err != nil {
+		endPolls()
+		return nil, err
+	}
+	mcpHTTP.h = mcpserver.HTTPHandler(m)
 	return &Service{
 		Engine:   mgr,
 		Hub:      hub,
 		Router:   r,
+		MCP:      m,
 		endPolls: endPolls,
 		log:      o.Logger,
 		http: &http.Server{
@@ -100,6 +116,11 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	errEngine := s.Engine.Shutdown(ctx)
 	return errors.Join(errHTTP, errEngine)
 }
+
+// lateHandler is a handler set after the router that routes to it is built.
+type lateHandler struct{ h http.Handler }
+
+func (l *lateHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { l.h.ServeHTTP(w, r) }
 
 // retained lets the stream hub resolve session names and replay a session's retained events.
 type retained struct{ engine *engine.Manager }

@@ -1,0 +1,111 @@
+// Package mcpserver serves traced's debugger as Model Context Protocol tools: task-sized tools
+// (start, step, state, eval, wait, evidence...) that are each a few calls of traced's own REST
+// API, sent in process through the service's handler. The tools are therefore as thin as the CLI:
+// the same contract checks, the same errors (their hints naming tools), the same compact text.
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configure the MCP server.
+type Options struct {
+	// API is traced's REST API (the service's router); the tools call it in process.
+	API http.Handler
+	// Token is the service's bearer token ("" when auth is off).
+	Token string
+	// Tools is "all" (the default) or "core", the smaller set an agent needs for a hunt.
+	Tools   string
+	Version string
+}
+
+// ToolSets are the values of Options.Tools.
+var ToolSets = []string{"all", "core"}
+
+// tool is one tool of the server: its definition, whether it is in the core set, and how it
+// registers its handler.
+type tool struct {
+	core bool
+	add  func(*mcp.Server, *caller)
+}
+
+// New builds the server with the tools of o.Tools.
+func New(o Options) (*mcp.Server, error) {
+	set := o.Tools
+	if set == "" {
+		set = "all"
+	}
+	if !slices.Contains(ToolSets, set) {
+		return nil, fmt.Errorf("tool set %q: want all or core", set)
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "traced", Version: o.Version},
+		&mcp.ServerOptions{Instructions: instructions})
+	c := &caller{api: o.API, token: o.Token}
+	for _, t := range tools() {
+		if set == "all" || t.core {
+			t.add(s, c)
+		}
+	}
+	return s, nil
+}
+
+// HTTPHandler serves s over the Streamable HTTP transport, stateless: every POST is a whole
+// exchange, no MCP session outlives its request, and debug sessions (which are traced's, named by
+// id) are shared with every other client of the service.
+func HTTPHandler(s *mcp.Server) http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+}
+
+// sessionIn is the session field every session tool takes.
+type sessionIn struct {
+	Session string `json:"session,omitempty" jsonschema:"id or name; default: the newest live session"`
+}
+
+// summary is the part of a session summary the tools read.
+type summary struct {
+	ID        string    `json:"id"`
+	Status    string    `json:"status"`
+	StartedAt time.Time `json:"startedAt"`
+}
+
+func (s summary) live() bool {
+	return s.Status != "exited" && s.Status != "stopped" && s.Status != "failed"
+}
+
+// session resolves the session a tool acts on: the one named, else the newest live one, else
+// the newest.
+func (c *caller) session(ctx context.Context, named string) (string, error) {
+	if named != "" {
+		return named, nil
+	}
+	var list struct {
+		Sessions []summary `json:"sessions"`
+	}
+	if err := c.decode(ctx, "GET", "/api/trace/list", nil, nil, &list); err != nil {
+		return "", err
+	}
+	var pick *summary
+	for i := range list.Sessions {
+		s := &list.Sessions[i]
+		if pick == nil || (s.live() && !pick.live()) || (s.live() == pick.live() && !s.StartedAt.Before(pick.StartedAt)) {
+			pick = s
+		}
+	}
+	if pick == nil {
+		return "", badInput("the tool start runs a program", "no session")
+	}
+	return pick.ID, nil
+}
+
+// debugPath is the path of a debug route of a session.
+func debugPath(sid, op string) string {
+	return "/api/debug/" + url.PathEscape(sid) + "/" + op
+}

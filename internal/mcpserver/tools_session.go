@@ -1,0 +1,381 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"traced/api"
+	"traced/internal/routes"
+)
+
+// tools is every tool, in the order tools/list shows them.
+func tools() []tool {
+	return append(append(sessionTools(), debugTools()...), profileTools()...)
+}
+
+type startIn struct {
+	Target      string            `json:"target" jsonschema:"script path, relative to the workspace root"`
+	Args        []string          `json:"args,omitempty"`
+	Mode        string            `json:"mode,omitempty" jsonschema:"default debug; trace only observes"`
+	Breakpoints []string          `json:"breakpoints,omitempty" jsonschema:"file:line or file:line:condition"`
+	Logpoints   []string          `json:"logpoints,omitempty" jsonschema:"file:line:template, e.g. app.js:9:i=${i}"`
+	Brk         bool              `json:"brk,omitempty" jsonschema:"pause at the first line"`
+	Catch       string            `json:"catch,omitempty" jsonschema:"which exceptions pause"`
+	NodeArgs    []string          `json:"nodeArgs,omitempty"`
+	Env         map[string]string `json:"env,omitempty"`
+	Name        string            `json:"name,omitempty"`
+	WaitMs      int64             `json:"waitMs,omitempty" jsonschema:"wait for the first pause (default 10000)"`
+}
+
+type attachIn struct {
+	Port  int    `json:"port,omitempty" jsonschema:"inspector port on 127.0.0.1"`
+	WSURL string `json:"wsUrl,omitempty"`
+	Name  string `json:"name,omitempty"`
+}
+
+type waitIn struct {
+	sessionIn
+	Kinds     string `json:"kinds,omitempty" jsonschema:"e.g. pause,exception,console,exit; default any"`
+	Match     string `json:"match,omitempty" jsonschema:"RE2 the event's text line must match"`
+	Target    string `json:"target,omitempty" jsonschema:"t0 main thread, t1... workers and children"`
+	After     uint64 `json:"after,omitempty" jsonschema:"cursor: only events after this seq"`
+	TimeoutMs int64  `json:"timeoutMs,omitempty" jsonschema:"at most 60000 (default 10000)"`
+}
+
+type eventsIn struct {
+	sessionIn
+	Kinds  string `json:"kinds,omitempty"`
+	Target string `json:"target,omitempty"`
+	After  uint64 `json:"after,omitempty"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"1-1000"`
+}
+
+// enums are the fields that take one of a few words, by tool: the schema lists them, so a
+// client can check an action before it calls.
+var enums = map[string]map[string][]any{
+	"start":       {"mode": {"debug", "trace"}, "catch": {"none", "uncaught", "caught", "all"}},
+	"step":        {"action": {"over", "into", "out", "continue", "to", "pause", "kill", "restart-frame"}},
+	"breakpoints": {"action": {"set", "remove", "list", "logpoint", "catch", "toggle"}, "mode": {"none", "uncaught", "caught", "all"}},
+	"profile":     {"action": {"cpu-start", "cpu-stop", "coverage-start", "coverage-take", "coverage-stop", "save"}},
+	"heap":        {"action": {"usage", "gc", "snapshot", "diff", "sample-start", "sample-stop", "job", "save"}},
+	"patch":       {"action": {"hotpatch", "restart"}},
+}
+
+// add registers a tool whose handler answers a result (errors are results with isError). The
+// input schema is inferred from In, with the enums of the tool.
+func add[In any](s *mcp.Server, name, desc string, h func(context.Context, In) *mcp.CallToolResult) {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: input schema: %v", name, err)) // a programming error, caught by any test
+	}
+	for field, values := range enums[name] {
+		p := schema.Properties[field]
+		if p == nil {
+			panic(fmt.Sprintf("tool %s: no field %s for its enum", name, field))
+		}
+		p.Enum = values
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: name, Description: desc, InputSchema: schema},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+			return h(ctx, in), nil, nil
+		})
+}
+
+func sessionTools() []tool {
+	return []tool{
+		{core: true, add: func(s *mcp.Server, c *caller) {
+			add(s, "start", "Run a Node.js program under traced (debug or trace); with brk or breakpoints answers the state at the first pause.", c.start)
+		}},
+		{add: func(s *mcp.Server, c *caller) {
+			add(s, "attach", "Debug a node already running with --inspect (port or wsUrl).", c.attach)
+		}},
+		{add: func(s *mcp.Server, c *caller) {
+			add(s, "sessions", "List sessions: id, name, mode, status, target.", func(ctx context.Context, _ struct{}) *mcp.CallToolResult {
+				return answer(c.text(ctx, "GET", "/api/trace/list", nil, nil))
+			})
+		}},
+		{core: true, add: func(s *mcp.Server, c *caller) {
+			add(s, "stop", "Stop a session (an attached one is detached).", c.stop)
+		}},
+		{core: true, add: func(s *mcp.Server, c *caller) {
+			add(s, "wait", "Block (bounded) until the next matching event after a cursor; answers it, or a timeout with the window and any gap.", c.wait)
+		}},
+		{core: true, add: func(s *mcp.Server, c *caller) {
+			add(s, "events", "A page of events after a cursor (console, exception, pause, exit...).", func(ctx context.Context, in eventsIn) *mcp.CallToolResult {
+				sid, err := c.session(ctx, in.Session)
+				if err != nil {
+					return failure(err)
+				}
+				q := url.Values{"id": {sid}}
+				setStr(q, "kinds", in.Kinds)
+				setStr(q, "target", in.Target)
+				setNum(q, "after", int64(in.After))
+				setNum(q, "limit", int64(in.Limit))
+				return answer(c.text(ctx, "GET", "/api/trace/events", q, nil))
+			})
+		}},
+		{core: true, add: func(s *mcp.Server, c *caller) {
+			add(s, "evidence", "Why a run failed: the failure and the events before it (correlation, not proof of cause).", func(ctx context.Context, in sessionIn) *mcp.CallToolResult {
+				sid, err := c.session(ctx, in.Session)
+				if err != nil {
+					return failure(err)
+				}
+				return answer(c.text(ctx, "GET", "/api/trace/evidence", url.Values{"id": {sid}}, nil))
+			})
+		}},
+	}
+}
+
+func setStr(q url.Values, k, v string) {
+	if v != "" {
+		q.Set(k, v)
+	}
+}
+
+func setNum(q url.Values, k string, n int64) {
+	if n != 0 {
+		q.Set(k, strconv.FormatInt(n, 10))
+	}
+}
+
+func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
+	mode := in.Mode
+	if mode == "" {
+		mode = "debug"
+	}
+	body := map[string]any{"target": in.Target, "mode": mode}
+	if len(in.Args) > 0 {
+		body["args"] = in.Args
+	}
+	if len(in.NodeArgs) > 0 {
+		body["nodeArgs"] = in.NodeArgs
+	}
+	if len(in.Env) > 0 {
+		body["env"] = in.Env
+	}
+	if in.Name != "" {
+		body["name"] = in.Name
+	}
+	if in.Catch != "" {
+		body["pauseOnExceptions"] = in.Catch
+	}
+	if in.Brk {
+		body["pauseOnStart"] = true
+	}
+	var bps, lps []any
+	for _, b := range in.Breakpoints {
+		loc, cond, ok := cutLocation(b)
+		if !ok {
+			return errorResult(fmt.Sprintf("breakpoints: %q is not file:line[:condition]", b), `e.g. "app.js:12" or "app.js:12:i > 3"`)
+		}
+		if cond == "" {
+			bps = append(bps, loc)
+		} else {
+			bps = append(bps, map[string]any{"location": loc, "condition": cond})
+		}
+	}
+	for _, l := range in.Logpoints {
+		loc, tmpl, ok := cutLocation(l)
+		if !ok || tmpl == "" {
+			return errorResult(fmt.Sprintf("logpoints: %q is not file:line:template", l), `e.g. "app.js:9:i=${i}"`)
+		}
+		lps = append(lps, map[string]any{"location": loc, "template": tmpl})
+	}
+	if bps != nil {
+		body["breakpoints"] = bps
+	}
+	if lps != nil {
+		body["logpoints"] = lps
+	}
+	var started api.SessionResponse
+	if err := c.decode(ctx, "POST", "/api/trace/start", nil, body, &started); err != nil {
+		return failure(err)
+	}
+	sid := started.Session.ID
+	line := routes.Text(api.SessionResponse{Session: started.Session})
+	if mode != "debug" || (!in.Brk && len(bps) == 0) {
+		next := "the tool wait {\"kinds\":\"pause\"} blocks until it pauses; state shows where"
+		if mode != "debug" {
+			next = "the tool wait {\"kinds\":\"exit\"} blocks until it ends; then events, and evidence if it failed"
+		}
+		return textResult(line + "next: " + next)
+	}
+	// It will pause: answer the state there, as the first step of a hunt.
+	ms := in.WaitMs
+	if ms <= 0 {
+		ms = 10000
+	}
+	var w api.WaitResponse
+	q := url.Values{"id": {sid}, "kinds": {"pause"}, "timeoutMs": {strconv.FormatInt(min(ms, 60000), 10)}}
+	if err := c.decode(ctx, "GET", "/api/trace/wait", q, nil, &w); err != nil {
+		return failure(err)
+	}
+	switch {
+	case w.Event == nil && w.Finished:
+		return errorResult("the program ended before pausing: "+strings.TrimSpace(line), "the tool events shows what it did; check the breakpoint's file and line")
+	case w.Event == nil:
+		return textResult(line + fmt.Sprintf("no pause within %dms; next: the tool wait {\"kinds\":\"pause\",\"after\":%d}", ms, w.Next))
+	}
+	r, err := c.text(ctx, "GET", debugPath(sid, "state"), nil, nil)
+	if err != nil || r.status >= 400 {
+		return answer(r, err)
+	}
+	started.Session.Status = "paused" // the pause event came; the start answer's status predates it
+	return textResult(routes.Text(api.SessionResponse{Session: started.Session}) + string(r.body))
+}
+
+// cutLocation splits "file:line[:col][:rest]" at the first ":<digits>" that ends the line (the
+// file may hold colons, the rest too: a condition `a ? b : c`).
+func cutLocation(s string) (loc, rest string, ok bool) {
+	for i := 1; i < len(s); i++ {
+		if s[i] != ':' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j == i+1 || (j < len(s) && s[j] != ':') {
+			continue
+		}
+		loc = s[:j]
+		if j < len(s) { // a column, then maybe the rest
+			k := j + 1
+			for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+				k++
+			}
+			if k > j+1 && (k == len(s) || s[k] == ':') {
+				loc = s[:k]
+				j = k
+			}
+		}
+		return loc, strings.TrimPrefix(s[j:], ":"), true
+	}
+	return "", "", false
+}
+
+func (c *caller) attach(ctx context.Context, in attachIn) *mcp.CallToolResult {
+	body := map[string]any{}
+	if in.Port != 0 {
+		body["port"] = in.Port
+	}
+	if in.WSURL != "" {
+		body["wsUrl"] = in.WSURL
+	}
+	if in.Name != "" {
+		body["name"] = in.Name
+	}
+	var res api.SessionResponse
+	if err := c.decode(ctx, "POST", "/api/debug/attach", nil, body, &res); err != nil {
+		return failure(err)
+	}
+	return textResult(routes.Text(res))
+}
+
+func (c *caller) stop(ctx context.Context, in sessionIn) *mcp.CallToolResult {
+	sid, err := c.session(ctx, in.Session)
+	if err != nil {
+		return failure(err)
+	}
+	var res api.SessionResponse
+	if err := c.decode(ctx, "POST", "/api/trace/stop", nil, map[string]any{"id": sid}, &res); err != nil {
+		return failure(err)
+	}
+	return textResult(routes.Text(api.SessionResponse{Session: res.Session}))
+}
+
+// wait is GET /api/trace/wait, with match done here: events that do not match are passed over
+// (the cursor moves on) until one does or the window closes. The timeout answer says what was
+// waited for, how long, from which cursor, what was passed over and any gap.
+func (c *caller) wait(ctx context.Context, in waitIn) *mcp.CallToolResult {
+	sid, err := c.session(ctx, in.Session)
+	if err != nil {
+		return failure(err)
+	}
+	var re *regexp.Regexp
+	if in.Match != "" {
+		if re, err = compileMatch(in.Match); err != nil {
+			return errorResult("match: "+err.Error(), "match is an RE2 regular expression, e.g. \"retry [0-9]+\"")
+		}
+	}
+	total := in.TimeoutMs
+	if total <= 0 {
+		total = 10000
+	}
+	if total > 60000 {
+		return errorResult(fmt.Sprintf("timeoutMs %d is past the bound of 60000", total), "wait at most 60000ms a call, then wait again with after=<next>")
+	}
+	window := newWindow(total)
+	after, passed := in.After, 0
+	var gap *api.Gap
+	for {
+		q := url.Values{"id": {sid}, "after": {strconv.FormatUint(after, 10)},
+			"timeoutMs": {strconv.FormatInt(window.left(), 10)}, "format": {"json"}}
+		setStr(q, "kinds", in.Kinds)
+		setStr(q, "target", in.Target)
+		var w api.WaitResponse
+		if err := c.decode(ctx, "GET", "/api/trace/wait", q, nil, &w); err != nil {
+			return failure(err)
+		}
+		if w.Gap != nil && gap == nil {
+			gap = w.Gap
+		}
+		if w.Event != nil && re != nil && !re.MatchString(routes.EventText(*w.Event)) {
+			after, passed = w.Next, passed+1
+			if window.left() > 0 {
+				continue
+			}
+			w.Event, w.TimedOut = nil, true
+		}
+		w.Gap = gap
+		out := routes.Text(w)
+		if w.Event == nil {
+			out += fmt.Sprintf("window: %dms after seq %d for kinds=%s", total, in.After, orAny(in.Kinds))
+			if in.Match != "" {
+				out += fmt.Sprintf(" match=%q (%d events passed over)", in.Match, passed)
+			}
+			if in.Target != "" {
+				out += " target=" + in.Target
+			}
+			out += "\n"
+			if w.TimedOut {
+				out += fmt.Sprintf("hint: the tool wait again with after=%d; the tool state shows where the program is\n", w.Next)
+			}
+		}
+		return textResult(out)
+	}
+}
+
+func orAny(s string) string {
+	if s == "" {
+		return "any"
+	}
+	return s
+}
+
+// compileMatch compiles a wait's match.
+func compileMatch(expr string) (*regexp.Regexp, error) {
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, fmt.Errorf("%q: %w", expr, err)
+	}
+	return re, nil
+}
+
+// window is a wait's time budget across the requests that pass over non-matching events.
+type window struct{ end time.Time }
+
+func newWindow(ms int64) window {
+	return window{end: time.Now().Add(time.Duration(ms) * time.Millisecond)}
+}
+
+// left is the budget that remains, in milliseconds, never below 0.
+func (w window) left() int64 { return max(time.Until(w.end).Milliseconds(), 0) }

@@ -1,0 +1,123 @@
+package tests
+
+import (
+	"context"
+	"net/http"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// bearer adds the test token to every request of the MCP client.
+type bearer struct{ base http.RoundTripper }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+testToken)
+	return b.base.RoundTrip(r)
+}
+
+// TestMCPOverHTTP drives /mcp of a running service with the SDK's Streamable HTTP client: a
+// session started through MCP is the service's, seen by the REST API, and the tools answer as
+// over any transport.
+func TestMCPOverHTTP(t *testing.T) {
+	h := newHarness(t)
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	ctx, cancel := context.WithTimeout(t.Context(), deadline)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: h.base + "/mcp", HTTPClient: &http.Client{Transport: bearer{tr}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if !strings.Contains(cs.InitializeResult().Instructions, "start -> wait -> state -> step/eval -> evidence") {
+		t.Errorf("instructions do not teach the workflow:\n%s", cs.InitializeResult().Instructions)
+	}
+	c := &mcpClient{t: t, cs: cs}
+	c.ok("start", map[string]any{"target": "retry.js", "name": "http", "brk": true}, "http  debug  paused", "paused at retry.js:")
+	h.stopAtCleanup("http")
+	var list struct {
+		Sessions []struct{ Name, Status string }
+	}
+	h.call("GET", "/api/trace/list", nil, &list)
+	if len(list.Sessions) != 1 || list.Sessions[0].Name != "http" {
+		t.Fatalf("the REST API does not see the session MCP started: %+v", list.Sessions)
+	}
+	c.ok("breakpoints", map[string]any{"action": "set", "location": "retry.js:9"}, "bp1", "retry.js:9")
+	c.ok("step", map[string]any{"action": "continue"}, "paused at retry.js:9 (bp1")
+	c.ok("eval", map[string]any{"expression": "job.retries * 10"}, "10  (number)")
+	c.ok("stop", nil, "http  debug  stopped")
+}
+
+// TestMCPGuard: /mcp is behind the same Host, Origin and token checks as the API.
+func TestMCPGuard(t *testing.T) {
+	h := newHarness(t)
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}`
+	cases := []struct {
+		name   string
+		edit   func(*http.Request)
+		status int
+	}{
+		{"no token", func(r *http.Request) { r.Header.Del("Authorization") }, http.StatusUnauthorized},
+		{"wrong token", func(r *http.Request) { r.Header.Set("Authorization", "Bearer nope") }, http.StatusUnauthorized},
+		{"foreign origin", func(r *http.Request) { r.Header.Set("Origin", "https://evil.example") }, http.StatusForbidden},
+		{"rebinding host", func(r *http.Request) { r.Host = "evil.example:80" }, http.StatusForbidden},
+		{"token", func(r *http.Request) {}, http.StatusOK},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req := h.with(t).request("POST", "/mcp", init)
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			tc.edit(req)
+			resp, err := h.client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tc.status {
+				t.Errorf("%s: %d, want %d", tc.name, resp.StatusCode, tc.status)
+			}
+		})
+	}
+}
+
+// TestMCPStdio launches `traced mcp` as an MCP client would, rooted at tests/testdata, and runs
+// a program to its exit through it; closing the client ends the server and its node.
+func TestMCPStdio(t *testing.T) {
+	bin := newCLI(t).bin
+	ctx, cancel := context.WithTimeout(t.Context(), deadline)
+	defer cancel()
+	cmd := exec.Command(bin, "mcp", "--tools", "core")
+	cmd.Dir = "testdata"
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx,
+		&mcp.CommandTransport{Command: cmd, TerminateDuration: 10 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &mcpClient{t: t, cs: cs}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools.Tools) != 9 {
+		t.Errorf("--tools core lists %d tools, want 9", len(tools.Tools))
+	}
+	c.ok("start", map[string]any{"target": "retry.js", "mode": "trace"}, "trace", "retry.js")
+	c.ok("wait", map[string]any{"kinds": "console", "match": "done after [0-9]+"}, "done after 3")
+	c.ok("wait", map[string]any{"kinds": "exit"}, "exit  code 0")
+	c.refused("state", nil, "trace session", `the tool start {"mode":"debug"}`)
+	c.ok("start", map[string]any{"target": "forever.js", "name": "left"}, "left  debug")
+	// Closing stdin ends `traced mcp`, which stops the session it still runs (leakcheck would see
+	// its node otherwise).
+	if err := cs.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	if cmd.ProcessState == nil || !cmd.ProcessState.Success() {
+		t.Errorf("traced mcp did not exit cleanly: %v", cmd.ProcessState)
+	}
+}
