@@ -169,5 +169,5 @@ func TestMCPWaitGap(t *testing.T) {
 	c.ok("wait", map[string]any{"kinds": "exit"}, "exit  code 0")
 	c.ok("wait", map[string]any{"kinds": "console", "after": 1}, "console", "gap: seqs 2-")
 	c.ok("wait", map[string]any{"kinds": "console", "after": 1, "match": "no such line"},
-		"finished: the session ended without a matching event", "gap: seqs 2-", `match="no such line" (`)
+		"finished: the session ended without a matching event", "gap: seqs 2-", `match="no such line"`)
 }

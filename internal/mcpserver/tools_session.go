@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -292,19 +290,12 @@ func (c *caller) stop(ctx context.Context, in sessionIn) *mcp.CallToolResult {
 	return textResult(routes.Text(api.SessionResponse{Session: res.Session}))
 }
 
-// wait is GET /api/trace/wait, with match done here: events that do not match are passed over
-// (the cursor moves on) until one does or the window closes. The timeout answer says what was
-// waited for, how long, from which cursor, what was passed over and any gap.
+// wait is GET /api/trace/wait. The timeout answer says what was waited for, how long, from
+// which cursor, and any gap.
 func (c *caller) wait(ctx context.Context, in waitIn) *mcp.CallToolResult {
 	sid, err := c.session(ctx, in.Session)
 	if err != nil {
 		return failure(err)
-	}
-	var re *regexp.Regexp
-	if in.Match != "" {
-		if re, err = compileMatch(in.Match); err != nil {
-			return errorResult("match: "+err.Error(), "match is an RE2 regular expression, e.g. \"retry [0-9]+\"")
-		}
 	}
 	total := in.TimeoutMs
 	if total <= 0 {
@@ -313,45 +304,30 @@ func (c *caller) wait(ctx context.Context, in waitIn) *mcp.CallToolResult {
 	if total > 60000 {
 		return errorResult(fmt.Sprintf("timeoutMs %d is past the bound of 60000", total), "wait at most 60000ms a call, then wait again with after=<next>")
 	}
-	window := newWindow(total)
-	after, passed := in.After, 0
-	var gap *api.Gap
-	for {
-		q := url.Values{"id": {sid}, "after": {strconv.FormatUint(after, 10)},
-			"timeoutMs": {strconv.FormatInt(window.left(), 10)}, "format": {"json"}}
-		setStr(q, "kinds", in.Kinds)
-		setStr(q, "target", in.Target)
-		var w api.WaitResponse
-		if err := c.decode(ctx, "GET", "/api/trace/wait", q, nil, &w); err != nil {
-			return failure(err)
-		}
-		if w.Gap != nil && gap == nil {
-			gap = w.Gap
-		}
-		if w.Event != nil && re != nil && !re.MatchString(routes.EventText(*w.Event)) {
-			after, passed = w.Next, passed+1
-			if window.left() > 0 {
-				continue
-			}
-			w.Event, w.TimedOut = nil, true
-		}
-		w.Gap = gap
-		out := routes.Text(w)
-		if w.Event == nil {
-			out += fmt.Sprintf("window: %dms after seq %d for kinds=%s", total, in.After, orAny(in.Kinds))
-			if in.Match != "" {
-				out += fmt.Sprintf(" match=%q (%d events passed over)", in.Match, passed)
-			}
-			if in.Target != "" {
-				out += " target=" + in.Target
-			}
-			out += "\n"
-			if w.TimedOut {
-				out += fmt.Sprintf("hint: the tool wait again with after=%d; the tool state shows where the program is\n", w.Next)
-			}
-		}
-		return textResult(out)
+	q := url.Values{"id": {sid}, "after": {strconv.FormatUint(in.After, 10)},
+		"timeoutMs": {strconv.FormatInt(total, 10)}, "format": {"json"}}
+	setStr(q, "kinds", in.Kinds)
+	setStr(q, "target", in.Target)
+	setStr(q, "match", in.Match)
+	var w api.WaitResponse
+	if err := c.decode(ctx, "GET", "/api/trace/wait", q, nil, &w); err != nil {
+		return failure(err)
 	}
+	out := routes.Text(w)
+	if w.Event == nil {
+		out += fmt.Sprintf("window: %dms after seq %d for kinds=%s", total, in.After, orAny(in.Kinds))
+		if in.Match != "" {
+			out += fmt.Sprintf(" match=%q", in.Match)
+		}
+		if in.Target != "" {
+			out += " target=" + in.Target
+		}
+		out += "\n"
+		if w.TimedOut {
+			out += fmt.Sprintf("hint: the tool wait again with after=%d; the tool state shows where the program is\n", w.Next)
+		}
+	}
+	return textResult(out)
 }
 
 func orAny(s string) string {
@@ -360,22 +336,3 @@ func orAny(s string) string {
 	}
 	return s
 }
-
-// compileMatch compiles a wait's match.
-func compileMatch(expr string) (*regexp.Regexp, error) {
-	re, err := regexp.Compile(expr)
-	if err != nil {
-		return nil, fmt.Errorf("%q: %w", expr, err)
-	}
-	return re, nil
-}
-
-// window is a wait's time budget across the requests that pass over non-matching events.
-type window struct{ end time.Time }
-
-func newWindow(ms int64) window {
-	return window{end: time.Now().Add(time.Duration(ms) * time.Millisecond)}
-}
-
-// left is the budget that remains, in milliseconds, never below 0.
-func (w window) left() int64 { return max(time.Until(w.end).Milliseconds(), 0) }

@@ -78,9 +78,6 @@ func wantsText(r *http.Request) bool {
 // decode JSON and answer text, as a route asked with ?format=text would.
 func Text(v any) string { return textOf(v) }
 
-// EventText is an event's detail as its line in the text form shows it (a wait's match reads it).
-func EventText(ev api.Event) string { return eventDetail(ev) }
-
 // textOf renders one answer. The result ends with a newline.
 func textOf(v any) string {
 	var b strings.Builder
