@@ -2,6 +2,7 @@ package tests
 
 import (
 	"net/http"
+	"slices"
 	"net/url"
 	"strings"
 	"testing"
@@ -75,31 +76,42 @@ func TestThrowOwnHandler(t *testing.T) {
 	wantThrowFailure(t, h.evidenceOf(s.ID), "throws/ownhandler.js", 9, "amount", "NaN")
 }
 
-// TestThrowTestRunners: a failing assertion that node --test, mocha or jest catches is the
-// evidence of the failed run: the assertion's line in the test file (not the runner's
-// reporter), with the test's locals, in whichever process ran the test.
+// TestThrowTestRunners: a failing assertion that node --test, mocha, jest or vitest catches is
+// the evidence of the failed run: the assertion's line in the test file (not the runner's
+// reporter), with the test's locals, in whichever process or thread ran the test (with two
+// failing files, the one that failed last).
 func TestThrowTestRunners(t *testing.T) {
 	needRunners(t)
 	cases := []struct {
 		name     string
 		req      api.StartRequest
-		file     string
+		files    []string // the test files the failure may be in
 		line     int
 		local, v string
+		where    string // "main": the main process runs the tests; "target": workers or children; "": either
 	}{
-		{"node --test", api.StartRequest{Target: "runners/math.test.js", NodeArgs: []string{"--test"}}, "runners/math.test.js", 10, "product", "4"},
-		{"mocha", api.StartRequest{Target: "node_modules/mocha/bin/mocha.js", Args: []string{"mocha/math.test.js"}, Cwd: runnersDir}, "mocha/math.test.js", 10, "got", "6"},
-		{"jest -w 2", api.StartRequest{Target: "node_modules/jest/bin/jest.js", Args: []string{"-w", "2", "--no-cache", "jest/math.test.js"}, Cwd: runnersDir}, "jest/math.test.js", 9, "got", "6"},
+		{"node --test", api.StartRequest{Target: "runners/math.test.js", NodeArgs: []string{"--test"}}, []string{"runners/math.test.js"}, 10, "product", "4", ""}, // t0 is whichever process is first
+		{"mocha", api.StartRequest{Target: "node_modules/mocha/bin/mocha.js", Args: []string{"mocha/math.test.js"}, Cwd: runnersDir}, []string{"mocha/math.test.js"}, 10, "got", "6", "main"},
+		{"jest in band", api.StartRequest{Target: "node_modules/jest/bin/jest.js", Args: []string{"-w", "2", "--no-cache", "jest/math.test.js"}, Cwd: runnersDir}, []string{"jest/math.test.js"}, 9, "got", "6", "main"},
+		{"jest -w 2", api.StartRequest{Target: "node_modules/jest/bin/jest.js", Args: []string{"-w", "2", "--no-cache", "jest"}, Cwd: runnersDir}, []string{"jest/math.test.js", "jest/more.test.js"}, 9, "got", "6", "target"},
+		{"vitest (forks)", api.StartRequest{Target: "node_modules/vitest/vitest.mjs", Args: []string{"run", "vitest"}, Cwd: runnersDir}, []string{"vitest/math.test.js", "vitest/more.test.js"}, 10, "got", "6", "target"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t)
-			c.req.Throws = &api.ThrowOptions{}
 			s := h.start(c.req)
 			if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode == 0 {
 				t.Fatalf("exit %+v, want a failure", sum)
 			}
-			wantThrowFailure(t, h.evidenceOf(s.ID), c.file, c.line, c.local, c.v)
+			ev := h.evidenceOf(s.ID)
+			file := c.files[0]
+			if l := ev.Failure.Location; l != nil && slices.Contains(c.files, l.File) {
+				file = l.File
+			}
+			wantThrowFailure(t, ev, file, c.line, c.local, c.v)
+			if in := ev.Failure.Target != ""; c.where != "" && in != (c.where == "target") {
+				t.Fatalf("failure in target %q, want it in the %s", ev.Failure.Target, c.where)
+			}
 		})
 	}
 }
