@@ -216,3 +216,21 @@ func TestPauseOnExceptionClasses(t *testing.T) {
 	}
 	h.runToEnd(s.ID, 2)
 }
+
+// TestCaughtModeOnESMEntry: pause-on-exceptions caught at start works on an ESM entry (mocha 12
+// is one): the first stop is the failing assertion, thrown by node:assert for the test file's
+// line; node's own throw-and-catch while it loads the modules stops nowhere.
+func TestCaughtModeOnESMEntry(t *testing.T) {
+	needRunners(t)
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "node_modules/mocha/bin/mocha.js", Args: []string{"mocha/math.test.js"}, Cwd: runnersDir, PauseOnExceptions: "caught"})
+	st, _ := h.waitPaused(s.ID, 0)
+	if st.Reason != "exception" || !slices.ContainsFunc(st.Stack, func(f api.StackFrame) bool { return f.File == "mocha/math.test.js" && f.Line == 10 }) {
+		t.Fatalf("first stop %q at %+v, want the assertion of mocha/math.test.js:10 on the stack: %+v", st.Reason, st.Location, st.Stack)
+	}
+	h.call("POST", "/api/debug/"+s.ID+"/pause-on-exceptions", api.PauseOnExceptionsRequest{Mode: "none"}, nil)
+	h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)})
+	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode == 0 {
+		t.Fatalf("exit %+v, want the failing test's", sum)
+	}
+}
