@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // DefaultReadLimit caps one inbound CDP message. The inspector sends a console call or a script
@@ -323,7 +324,8 @@ func splitEvent(data []byte) (message, bool) {
 	}
 	params = params[:len(params)-1] // the envelope's closing brace
 	// One JSON object and nothing after it (a key after params would fail here, not later).
-	if !json.Valid(params) {
+	// jsontext's check is the fast one: encoding/json's was a fifth of capture's CPU.
+	if !jsontext.Value(params).IsValid(jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)) {
 		return message{}, false
 	}
 	return message{Method: string(rest[:end]), Params: params}, true

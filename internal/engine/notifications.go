@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/json"
 	"strings"
 
 	"traced/internal/cdp"
@@ -16,7 +15,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 		s.workerDomain(ev.Method, ev.Params) // workers.go
 	case "Runtime.executionContextCreated":
 		var p executionContextCreated
-		if json.Unmarshal(ev.Params, &p) != nil {
+		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
 		s.mu.Lock()
@@ -28,7 +27,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 		s.record(Event{Kind: KindContext, Context: &ContextInfo{ID: p.Context.ID, Name: p.Context.Name, Origin: p.Context.Origin}})
 	case "Runtime.executionContextDestroyed":
 		var p executionContextDestroyed
-		if json.Unmarshal(ev.Params, &p) != nil {
+		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
 		s.mu.Lock()
@@ -51,7 +50,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 		s.mu.Unlock()
 	case "Debugger.scriptParsed":
 		var p scriptParsed
-		if json.Unmarshal(ev.Params, &p) != nil {
+		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
 		info := ScriptInfo{
@@ -71,12 +70,12 @@ func (s *Session) onEvent(ev cdp.Event) {
 		s.record(Event{Kind: KindScript, Script: &info})
 	case "Debugger.scriptFailedToParse":
 		var p scriptParsed
-		if json.Unmarshal(ev.Params, &p) == nil {
+		if decodeParams(ev.Params, &p) == nil {
 			s.noteFailedParse(&p)
 		}
 	case "Runtime.consoleAPICalled":
 		var p consoleAPICalled
-		if json.Unmarshal(ev.Params, &p) != nil {
+		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
 		s.record(Event{Kind: KindConsole, Console: s.consoleInfo(&p)})
@@ -86,7 +85,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 		}
 	case "Runtime.exceptionThrown":
 		var p exceptionThrown
-		if json.Unmarshal(ev.Params, &p) != nil {
+		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
 		if info := s.holdSyntaxError(s.exceptionInfo(&p)); info != nil {
@@ -94,7 +93,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 		}
 	case "Debugger.paused":
 		var p debuggerPaused
-		if json.Unmarshal(ev.Params, &p) != nil {
+		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
 		s.onPaused(&p)
@@ -105,7 +104,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 			Name    string `json:"name"`
 			Payload string `json:"payload"`
 		}
-		if json.Unmarshal(ev.Params, &p) != nil {
+		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
 		if p.Name == logBinding {
@@ -115,14 +114,14 @@ func (s *Session) onEvent(ev cdp.Event) {
 		}
 	case "HeapProfiler.reportHeapSnapshotProgress":
 		var p heapProgress
-		if json.Unmarshal(ev.Params, &p) == nil {
+		if decodeParams(ev.Params, &p) == nil {
 			s.onHeapProgress(p)
 		}
 	case "HeapProfiler.addHeapSnapshotChunk":
 		s.onHeapChunk(ev.Params)
 	case "Debugger.breakpointResolved":
 		var p breakpointResolved
-		if json.Unmarshal(ev.Params, &p) != nil {
+		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
 		var bound []BreakpointInfo
