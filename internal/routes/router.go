@@ -18,7 +18,10 @@ type Config struct {
 	Engine *engine.Manager
 	// Stream serves GET /api/stream (the stream hub); it runs after the Host, Origin and token
 	// checks and the contract validation of the query.
-	Stream       http.Handler
+	Stream http.Handler
+	// Dashboard serves GET /ui and GET /ui/{asset}, the dashboard's static files; it runs after
+	// the Host and Origin checks but needs no token (the page asks for it). nil answers 404.
+	Dashboard    http.Handler
 	Token        string // bearer token; "" turns auth off (--no-auth)
 	TokenFile    string // where the token is kept, named in 401 hints
 	AllowOrigins []string
@@ -68,6 +71,9 @@ func New(cfg Config) (chi.Router, error) {
 	})
 
 	r.Get("/healthz", a.health)        // liveness, no auth
+	r.Get("/", a.toDashboard)          // a browser opening the service lands on the dashboard
+	r.Get("/ui", a.dashboard)          // the dashboard's page, no auth (it asks for the token)
+	r.Get("/ui/{asset}", a.dashboard)  // its modules and styles
 	r.Get("/api/openapi.yaml", a.spec) // the contract, no auth
 	r.With(a.requireToken(true), a.validateRequest).
 		Get("/api/stream", cfg.Stream.ServeHTTP) // WebSocket event stream
@@ -92,6 +98,18 @@ func New(cfg Config) (chi.Router, error) {
 
 func (a *app) health(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, api.HealthResponse{OK: true})
+}
+
+func (a *app) toDashboard(w http.ResponseWriter, r *http.Request) {
+	http.Redirect(w, r, "/ui", http.StatusFound)
+}
+
+func (a *app) dashboard(w http.ResponseWriter, r *http.Request) {
+	if a.cfg.Dashboard == nil {
+		a.writeError(w, r, newError(http.StatusNotFound, "not_found", "this service has no dashboard", "use the API: GET /api/openapi.yaml"))
+		return
+	}
+	a.cfg.Dashboard.ServeHTTP(w, r)
 }
 
 func (a *app) spec(w http.ResponseWriter, r *http.Request) {

@@ -14,6 +14,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"traced/api"
+	"traced/internal/dashboard"
 	"traced/internal/engine"
 	"traced/internal/routes"
 	"traced/internal/stream"
@@ -59,7 +60,7 @@ func New(o Options) (*Service, error) {
 	}
 	src.engine = mgr
 	shutdown, endPolls := context.WithCancel(context.Background())
-	r, err := routes.New(routes.Config{Engine: mgr, Stream: hub, Token: o.Token, TokenFile: o.TokenFile,
+	r, err := routes.New(routes.Config{Engine: mgr, Stream: hub, Dashboard: dashboard.New(), Token: o.Token, TokenFile: o.TokenFile,
 		AllowOrigins: o.AllowOrigins, BoundAddr: o.BoundAddr, MaxBodyBytes: o.MaxBodyBytes,
 		Version: o.Version, Logger: o.Logger, Shutdown: shutdown})
 	if err != nil {
