@@ -15,6 +15,7 @@ let sessions, timeline, evidence, dbg, profiles;
 let current = null; // the summary of the session shown
 let evidenceTimer = 0;
 let stateTimer = 0;
+let listTimer = 0;
 
 function signedOut(message) {
   if (sessions) sessions.close();
@@ -49,7 +50,11 @@ function start() {
   timeline = new Timeline({
     onEvent(ev) {
       if (ev.kind === "exception" || ev.kind === "exit" || ev.kind === "throw") later("evidence");
-      if (ev.kind === "pause" || ev.kind === "resume" || ev.kind === "exit") later("state");
+      if (ev.kind === "pause" || ev.kind === "resume") {
+        later("state");
+        later("list"); // a pause changes the session's status, which the list shows
+      }
+      if (ev.kind === "exit") dbg.ended(); // nothing left to ask the debugger
     },
     onSummary(s) {
       sessions.put(s);
@@ -78,7 +83,10 @@ function showConn(which, st) {
 function later(what) {
   if (!current) return;
   const id = current.id;
-  if (what === "evidence") {
+  if (what === "list") {
+    clearTimeout(listTimer);
+    listTimer = setTimeout(() => sessions && sessions.refresh().catch(() => {}), 100);
+  } else if (what === "evidence") {
     clearTimeout(evidenceTimer);
     evidenceTimer = setTimeout(() => current && current.id === id && evidence.load(id), 150);
   } else {

@@ -76,6 +76,14 @@ export class Debugger {
     if (id === this.id) this.load(); // the breakpoints' hit counts moved
   }
 
+  // ended shows that the program is gone, once its exit event came.
+  ended() {
+    if (!this.id) return;
+    this.id = "";
+    this.setEnabled(false, false);
+    this.status.textContent = "The program has ended.";
+  }
+
   fail(e) {
     this.err.textContent = String(e);
     if (e.code === "finished" || e.code === "not_found") this.show(null);

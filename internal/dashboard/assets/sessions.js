@@ -14,6 +14,7 @@ export class Sessions {
     this.onState = onState;
     this.body = document.querySelector("#sessions tbody");
     this.byId = new Map();
+    this.rows = new Map(); // session id -> its row's elements
     this.selected = "";
     this.form = document.getElementById("start");
     this.err = document.getElementById("start-error");
@@ -63,24 +64,29 @@ export class Sessions {
   put(s) {
     this.byId.set(s.id, s);
     this.render();
-    if (s.id === this.selected && this.onUpdate) this.onUpdate(s);
   }
 
+  // render updates the table in place: a row's elements live as long as its session, so a click
+  // that lands during a refresh still reaches its button.
   render() {
-    const rows = [...this.byId.values()].sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
-    this.body.replaceChildren(...rows.map((s) => {
-      const tr = el("tr", { className: s.id === this.selected ? "sel" : "", "data-id": s.id },
-        el("td", {}, el("button", { type: "button", className: "link", "data-open": s.id,
-          "aria-current": s.id === this.selected ? "true" : null,
-          "aria-label": `Open ${s.id}${s.name ? " " + s.name : ""}` }, s.id), s.mode === "debug" ? el("span", { className: "tag" }, "debug") : ""),
-        el("td", {}, el("span", { className: "st st-" + s.status }, s.status)),
-        el("td", { className: "tgt", title: s.target }, short(s.target) + (s.args.length ? " " + s.args.join(" ") : "")),
-        el("td", {}, s.pid || ""),
-        el("td", {}, String(s.lastSeq)),
-        el("td", {}, duration(s)),
-        el("td", {}, live(s) ? el("button", { type: "button", "data-stop": s.id, "aria-label": `Stop ${s.id}` }, "Stop") : ""));
-      return tr;
-    }));
+    const list = [...this.byId.values()].sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
+    if (!list.length) {
+      this.rows = new Map();
+      this.body.replaceChildren(el("tr", { className: "empty" },
+        el("td", { colSpan: 7, className: "muted" }, "No session yet: start one above.")));
+      return;
+    }
+    const empty = this.body.querySelector("tr.empty");
+    if (empty) empty.remove();
+    const rows = new Map();
+    list.forEach((s, i) => {
+      const r = (this.rows.get(s.id)) || newRow(s.id);
+      fill(r, s, s.id === this.selected);
+      rows.set(s.id, r);
+      if (this.body.children[i] !== r.tr) this.body.insertBefore(r.tr, this.body.children[i] || null);
+    });
+    for (const [id, r] of this.rows) if (!rows.has(id)) r.tr.remove();
+    this.rows = rows;
   }
 
   select(id) {
@@ -120,6 +126,38 @@ export class Sessions {
       button.disabled = false;
     }
   }
+}
+
+function newRow(id) {
+  const open = el("button", { type: "button", className: "link", "data-open": id }, id);
+  const cells = [el("td", {}, open, el("span", { className: "tag" }, "debug")), el("td", {}, el("span", {})),
+    el("td", { className: "tgt" }), el("td", {}), el("td", {}), el("td", {}), el("td", {})];
+  const stop = el("button", { type: "button", "data-stop": id, "aria-label": `Stop ${id}` }, "Stop");
+  return { tr: el("tr", { "data-id": id }, cells), open, cells, stop };
+}
+
+// fill writes a session's values into its row, touching only what changed.
+function fill(r, s, selected) {
+  const set = (node, text) => {
+    if (node.textContent !== text) node.textContent = text;
+  };
+  r.tr.className = selected ? "sel" : "";
+  if (selected) r.open.setAttribute("aria-current", "true");
+  else r.open.removeAttribute("aria-current");
+  r.open.setAttribute("aria-label", `Open ${s.id}${s.name ? " " + s.name : ""}`);
+  r.cells[0].lastChild.hidden = s.mode !== "debug";
+  const st = r.cells[1].firstChild;
+  st.className = "st st-" + s.status;
+  set(st, s.status);
+  r.cells[2].title = s.target;
+  set(r.cells[2], short(s.target) + (s.args.length ? " " + s.args.join(" ") : ""));
+  set(r.cells[3], s.pid ? String(s.pid) : "");
+  set(r.cells[4], String(s.lastSeq));
+  set(r.cells[5], duration(s));
+  if (live(s) && !r.stop.isConnected) {
+    r.stop.disabled = false;
+    r.cells[6].append(r.stop);
+  } else if (!live(s) && r.stop.isConnected) r.stop.remove();
 }
 
 export function live(s) {

@@ -29,7 +29,12 @@ export class Timeline {
     for (const k of KINDS) this.kindSel.append(el("option", { value: k }, k));
     this.kindSel.onchange = this.textIn.oninput = this.targetSel.onchange = () => this.refilter();
     document.getElementById("filters").onsubmit = (e) => e.preventDefault();
-    this.scroll.onscroll = () => this.schedule();
+    // Following the newest events is the reader's choice, made by scrolling: a layout change
+    // (the gap banner appearing) must not end it.
+    this.scroll.onscroll = () => {
+      this.follow = this.atBottom();
+      this.schedule();
+    };
     new ResizeObserver(() => this.schedule()).observe(this.scroll);
     this.space.onclick = (e) => {
       const row = e.target.closest(".row");
@@ -106,6 +111,7 @@ export class Timeline {
     this.gaps.push(text);
     this.gapBox.replaceChildren(...this.gaps.slice(-3).map((g) => el("p", {}, g)));
     this.gapBox.hidden = false;
+    this.schedule(); // the banner took room from the list
   }
 
   add(ev) {
@@ -157,10 +163,9 @@ export class Timeline {
   schedule() {
     if (this.frame) return;
     // Rendering once per frame: a replay of 10,000 events costs one layout, not 10,000.
-    const wasAtBottom = this.atBottom();
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
-      this.render(wasAtBottom);
+      this.render();
     });
   }
 
@@ -169,11 +174,10 @@ export class Timeline {
     return s.scrollTop + s.clientHeight >= s.scrollHeight - 2 * ROW;
   }
 
-  render(stick) {
+  render() {
     const total = this.filtered.length;
     this.space.style.height = total * ROW + "px";
-    if (stick && this.follow) this.scroll.scrollTop = this.scroll.scrollHeight;
-    this.follow = this.atBottom();
+    if (this.follow) this.scroll.scrollTop = this.scroll.scrollHeight;
     const top = this.scroll.scrollTop;
     const first = Math.max(0, Math.floor(top / ROW) - OVERSCAN);
     const last = Math.min(total, Math.ceil((top + this.scroll.clientHeight) / ROW) + OVERSCAN);
@@ -218,6 +222,6 @@ export class Timeline {
         el("p", {}, text),
         el("pre", { className: "json" }, JSON.stringify(wire, null, 2)));
     }
-    this.render(false);
+    this.render();
   }
 }
