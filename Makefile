@@ -3,8 +3,9 @@ GO      ?= go
 ARGS    ?=
 BENCH   ?= .
 RUNNERS  = tests/testdata/runners/npm
+BROWSER  = tests/browser
 
-.PHONY: build run test vet lint-api fmt tidy bench fuzz clean
+.PHONY: build run test vet lint-api e2e-deps fmt tidy bench fuzz clean
 
 build:
 	CGO_ENABLED=0 $(GO) build -o bin/traced ./cmd/traced
@@ -12,7 +13,7 @@ build:
 run: build
 	./bin/traced serve $(ARGS)
 
-test: vet lint-api $(RUNNERS)/node_modules
+test: vet lint-api $(RUNNERS)/node_modules e2e-deps
 	$(GO) test -race -count=1 ./...
 
 vet:
@@ -39,6 +40,15 @@ $(RUNNERS)/node_modules: $(RUNNERS)/package-lock.json
 	cd $(RUNNERS) && npm ci --no-audit --no-fund
 	@touch $@
 
+# The dashboard's browser test (tests/dashboard_test.go): playwright-core and axe-core, exactly as
+# locked. The browser itself is Debian's chromium, which .ci/run installs.
+e2e-deps: $(BROWSER)/node_modules
+
+$(BROWSER)/node_modules: $(BROWSER)/package-lock.json
+	@command -v npm >/dev/null || { echo "the dashboard test needs npm"; exit 1; }
+	cd $(BROWSER) && npm ci --no-audit --no-fund
+	@touch $@
+
 fmt:
 	gofmt -w $$(git ls-files '*.go')
 
@@ -62,4 +72,4 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReverseIndex$$' -fuzztime $(FUZZN) ./internal/sourcemap
 
 clean:
-	rm -rf bin $(REDOCLY)/node_modules
+	rm -rf bin $(REDOCLY)/node_modules $(BROWSER)/node_modules
