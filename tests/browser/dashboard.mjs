@@ -257,6 +257,15 @@ try {
   check(perf.rows < 150, "rows in the DOM stay bounded: " + perf.rows);
   say({ step: "10k events", session: chatty, ...perf });
   await shot(page, "timeline-10k");
+  // Opened again, its timeline starts past the events the ring (10,000) has evicted: a gap.
+  await page.click(`#sessions button[data-open="${crash}"]`);
+  await page.waitForFunction((id) => document.getElementById("current").textContent.startsWith(id + ":"), crash, { timeout: T });
+  await page.click(`#sessions button[data-open="${chatty}"]`);
+  await page.waitForSelector("#gap:not([hidden])", { timeout: T });
+  const evicted = await page.textContent("#gap");
+  check(/Gap: events #1–#\d+ were evicted/.test(evicted), "eviction gap banner: " + evicted);
+  await page.waitForFunction(() => parseInt(document.getElementById("tl-count").textContent) >= 9000, null, { timeout: T });
+  say({ step: "eviction gap", text: evicted, count: await page.textContent("#tl-count") });
 
   // A service restart: the timeline of a live session shows the gap, then follows a new run.
   await page.click(`#sessions button[data-open="${busy}"]`);
