@@ -165,7 +165,8 @@ try {
   await page.fill("#f-text", "TypeError");
   await page.waitForSelector("#tl-space .row.k-exception", { timeout: T });
   await page.click("#tl-space .row.k-exception");
-  await page.waitForFunction(() => document.getElementById("tl-detail").textContent.includes('"class": "TypeError"'), null, { timeout: T });
+  await page.waitForFunction(() => document.getElementById("tl-expanded").textContent.includes('"class": "TypeError"'), null, { timeout: T });
+  check(await page.getAttribute("#tl-space .row.k-exception", "aria-expanded") === "true", "the exception row is expanded");
   await page.fill("#f-text", "");
   await page.selectOption("#f-kind", "console");
   await page.waitForFunction(() => /, 2 shown/.test(document.getElementById("tl-count").textContent), null, { timeout: T });

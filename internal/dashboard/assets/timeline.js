@@ -8,6 +8,7 @@ import { el, clock, summary } from "./format.js";
 
 export const MAX_EVENTS = 20000; // events kept by the page per session; older ones are trimmed
 const ROW = 24; // px, the height of .row in style.css
+const DETAIL = 280; // px, the height of an expanded event (.expanded in style.css), scrolled within
 const OVERSCAN = 12; // rows rendered above and below the visible ones
 const KINDS = ["console", "exception", "throw", "stdout", "stderr", "exit", "pause", "resume",
   "breakpoint", "logpoint", "hook", "script", "context", "target", "progress"];
@@ -20,7 +21,8 @@ export class Timeline {
     this.onState = onState;
     this.scroll = document.getElementById("tl-scroll");
     this.space = document.getElementById("tl-space");
-    this.detail = document.getElementById("tl-detail");
+    this.detail = el("div", { id: "tl-expanded", className: "expanded", tabindex: "0", role: "region", hidden: true });
+    this.space.append(this.detail);
     this.gapBox = document.getElementById("gap");
     this.count = document.getElementById("tl-count");
     this.kindSel = document.getElementById("f-kind");
@@ -38,7 +40,7 @@ export class Timeline {
     new ResizeObserver(() => this.schedule()).observe(this.scroll);
     this.space.onclick = (e) => {
       const row = e.target.closest(".row");
-      if (row) this.select(Number(row.dataset.seq));
+      if (row) this.toggle(Number(row.dataset.seq));
     };
     this.pool = [];
     this.sub = null;
@@ -57,7 +59,7 @@ export class Timeline {
     this.gapBox.hidden = true;
     this.gapBox.replaceChildren();
     this.targetSel.replaceChildren(el("option", { value: "" }, "all targets"));
-    this.detail.replaceChildren(el("p", { className: "muted" }, "Select an event to expand it."));
+    this.detail.hidden = true;
     this.schedule();
   }
 
@@ -156,7 +158,9 @@ export class Timeline {
 
   refilter() {
     this.filtered = this.events.filter((ev) => this.matches(ev));
-    this.follow = true;
+    // An expanded event stays in view across a filter change; else the newest are shown.
+    this.reveal = this.selIndex() >= 0;
+    this.follow = !this.reveal;
     this.schedule();
   }
 
@@ -174,16 +178,39 @@ export class Timeline {
     return s.scrollTop + s.clientHeight >= s.scrollHeight - 2 * ROW;
   }
 
+  // selIndex is where the expanded event is in the filtered list, -1 when none is shown.
+  selIndex() {
+    if (!this.selected) return -1;
+    let lo = 0;
+    let hi = this.filtered.length - 1;
+    while (lo <= hi) { // filtered is in seq order
+      const mid = (lo + hi) >> 1;
+      const seq = this.filtered[mid].seq;
+      if (seq === this.selected) return mid;
+      if (seq < this.selected) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
   render() {
     const total = this.filtered.length;
-    this.space.style.height = total * ROW + "px";
-    if (this.follow) this.scroll.scrollTop = this.scroll.scrollHeight;
+    const sel = this.selIndex();
+    const extra = sel >= 0 ? DETAIL : 0; // the expanded event's block, below its row
+    const y = (i) => i * ROW + (sel >= 0 && i > sel ? extra : 0);
+    const at = (px) => (sel < 0 || px < (sel + 1) * ROW ? Math.floor(px / ROW)
+      : px < (sel + 1) * ROW + extra ? sel : Math.floor((px - extra) / ROW));
+    this.space.style.height = total * ROW + extra + "px";
+    if (this.reveal) {
+      this.reveal = false;
+      this.scroll.scrollTop = Math.max(0, (sel - 2) * ROW);
+    } else if (this.follow) this.scroll.scrollTop = this.scroll.scrollHeight;
     const top = this.scroll.scrollTop;
-    const first = Math.max(0, Math.floor(top / ROW) - OVERSCAN);
-    const last = Math.min(total, Math.ceil((top + this.scroll.clientHeight) / ROW) + OVERSCAN);
+    const first = Math.max(0, at(top) - OVERSCAN);
+    const last = Math.min(total, at(top + this.scroll.clientHeight) + 1 + OVERSCAN);
     const need = Math.max(0, last - first);
     while (this.pool.length < need) {
-      const row = el("button", { type: "button", className: "row" },
+      const row = el("button", { type: "button", className: "row", "aria-controls": "tl-expanded" },
         el("span", { className: "seq" }), el("span", { className: "time" }),
         el("span", { className: "kind" }), el("span", { className: "tgt" }), el("span", { className: "sum" }));
       this.pool.push(row);
@@ -193,7 +220,7 @@ export class Timeline {
     for (let i = 0; i < need; i++) {
       const ev = this.filtered[first + i];
       const row = this.pool[i];
-      row.style.transform = `translateY(${(first + i) * ROW}px)`;
+      row.style.transform = `translateY(${y(first + i)}px)`;
       row.setAttribute("aria-expanded", String(ev.seq === this.selected));
       if (row.dataset.seq === String(ev.seq)) continue;
       row.dataset.seq = ev.seq;
@@ -205,22 +232,23 @@ export class Timeline {
       tgt.textContent = ev.target || "";
       sum.textContent = ev.text;
     }
+    this.detail.hidden = sel < 0;
+    if (sel >= 0) this.detail.style.transform = `translateY(${(sel + 1) * ROW}px)`;
     const trimmed = this.trimmed ? `, ${this.trimmed} older trimmed from this page` : "";
     const shown = total === this.events.length ? "" : `, ${total} shown`;
     this.count.textContent = `${this.events.length} events${shown}${trimmed}`;
   }
 
-  select(seq) {
-    this.selected = this.selected === seq ? 0 : seq;
+  // toggle expands the event seq in place (one at a time), or folds it when it is open.
+  toggle(seq) {
     const ev = this.events.find((e) => e.seq === seq);
-    if (!this.selected || !ev) {
-      this.detail.replaceChildren(el("p", { className: "muted" }, "Select an event to expand it."));
-    } else {
+    this.selected = this.selected === seq || !ev ? 0 : seq;
+    if (this.selected) {
       const { text, ...wire } = ev;
-      this.detail.replaceChildren(
-        el("h3", {}, `#${ev.seq} ${ev.kind}`),
-        el("p", {}, text),
+      this.detail.setAttribute("aria-label", `Event #${ev.seq}, ${ev.kind}`);
+      this.detail.replaceChildren(el("p", { className: "dsum" }, text),
         el("pre", { className: "json" }, JSON.stringify(wire, null, 2)));
+      this.follow = false; // reading an event: new ones must not scroll it away
     }
     this.render();
   }
