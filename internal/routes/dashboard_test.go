@@ -16,8 +16,10 @@ func TestDashboardRoutes(t *testing.T) {
 		r.Host = testHost
 		return r
 	}
-	if w := f.serve(bare("/")); w.Code != http.StatusFound || w.Header().Get("Location") != "/ui" {
-		t.Errorf("GET /: %d Location %q, want 302 /ui", w.Code, w.Header().Get("Location"))
+	for _, p := range []string{"/", "/ui/"} {
+		if w := f.serve(bare(p)); w.Code != http.StatusFound || w.Header().Get("Location") != "/ui" {
+			t.Errorf("GET %s: %d Location %q, want 302 /ui", p, w.Code, w.Header().Get("Location"))
+		}
 	}
 	for _, p := range []string{"/ui", "/ui/app.js"} {
 		if w := f.serve(bare(p)); w.Code != http.StatusOK || w.Body.String() != "page "+p {

@@ -64,6 +64,10 @@ func New(cfg Config) (chi.Router, error) {
 	r := chi.NewRouter()
 	r.Use(a.recoverPanics, a.checkHost, a.checkOrigin)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == "/ui/" { // typed by hand: the page is /ui
+			a.toDashboard(w, r)
+			return
+		}
 		a.writeError(w, r, newError(http.StatusNotFound, "not_found", "no route "+r.Method+" "+r.URL.Path, "GET /api/openapi.yaml lists the routes"))
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {

@@ -39,8 +39,8 @@ export function whenUnauthorized(f) {
   onUnauthorized = f;
 }
 
-// call sends one request; body, when given, is sent as JSON. It answers the decoded JSON body,
-// with the HTTP status as a non-enumerable `status`.
+// call sends one request; body, when given, is sent as JSON. It answers the decoded JSON body;
+// a failure throws an ApiError (and a 401 signs the page out).
 export async function call(method, path, body) {
   const headers = { Authorization: "Bearer " + token.get(), Accept: "application/json" };
   const init = { method, headers, cache: "no-store" };
@@ -65,7 +65,6 @@ export async function call(method, path, body) {
     if (res.status === 401) onUnauthorized();
     throw new ApiError(res.status, e.code || "http_" + res.status, e.message || res.statusText, e.hint);
   }
-  if (data && typeof data === "object") Object.defineProperty(data, "status_", { value: res.status });
   return data;
 }
 

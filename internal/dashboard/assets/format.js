@@ -106,7 +106,7 @@ export function summary(ev) {
   return ev.kind;
 }
 
-// isUserFrame tells user code from node's own (shown dimmed).
+// frameClass tells node's own frames (shown dimmed) from user code.
 export function frameClass(f) {
   return f && f.internal ? "internal" : "";
 }

@@ -43,7 +43,7 @@ export class Sessions {
         return true;
       },
     }).start();
-    this.refresh();
+    this.refresh().catch((e) => (this.err.textContent = String(e)));
     this.timer = setInterval(() => {
       if ([...this.byId.values()].some(live)) this.refresh().catch(() => {});
     }, REFRESH_MS);

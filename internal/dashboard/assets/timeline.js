@@ -110,8 +110,8 @@ export class Timeline {
   }
 
   addGap(text) {
-    this.gaps.push(text);
-    this.gapBox.replaceChildren(...this.gaps.slice(-3).map((g) => el("p", {}, g)));
+    this.gaps = [...this.gaps.slice(-2), text]; // the last three are shown
+    this.gapBox.replaceChildren(...this.gaps.map((g) => el("p", {}, g)));
     this.gapBox.hidden = false;
     this.schedule(); // the banner took room from the list
   }
