@@ -153,6 +153,16 @@ try {
   await p2.waitForSelector("#app:not([hidden])", { timeout: T });
   const after = await p2.evaluate(() => ({ href: location.href, stored: sessionStorage.getItem("traced.token") !== null }));
   check(after.href === base + "/ui" && after.stored, "the fragment's token is kept and removed: " + JSON.stringify(after));
+  // Sign out forgets the token; signing in again rebuilds nothing twice.
+  await p2.click("#signout");
+  await p2.waitForSelector("#signin-view:not([hidden])", { timeout: T });
+  check(await p2.evaluate(() => sessionStorage.getItem("traced.token") === null), "sign-out forgets the token");
+  await p2.fill("#token", tok);
+  await p2.click("#signin button[type=submit]");
+  await p2.waitForFunction(() => document.getElementById("conn").textContent === "live", null, { timeout: T });
+  const dup = await p2.evaluate(() => ({ kinds: document.querySelectorAll("#f-kind option").length,
+    expanded: document.querySelectorAll("#tl-expanded").length }));
+  check(dup.kinds === 16 && dup.expanded === 1, "views built once: " + JSON.stringify(dup));
   await p2.close();
   say({ step: "fragment sign-in", href: after.href });
 

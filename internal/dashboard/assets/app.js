@@ -20,12 +20,14 @@ let listTimer = 0;
 function signedOut(message) {
   if (sessions) sessions.close();
   if (timeline) timeline.stop();
-  sessions = timeline = null;
+  current = null;
+  for (const k of Object.keys(states)) delete states[k];
   $("app").hidden = true;
   $("signout").hidden = true;
   $("signin-view").hidden = false;
   $("signin-error").textContent = message || "";
   conn.textContent = "signed out";
+  conn.className = "conn";
   $("token").focus();
 }
 
@@ -40,13 +42,21 @@ async function signIn() {
   $("signin-view").hidden = true;
   $("app").hidden = false;
   $("signout").hidden = false;
-  start();
+  build();
+  $("current").textContent = "No session selected";
+  timeline.clear();
+  evidence.clear();
+  dbg.use(null);
+  profiles.use(null);
+  sessions.open();
 }
 
-function start() {
-  evidence = evidence || new Evidence();
-  dbg = dbg || new Debugger();
-  profiles = profiles || new Profiles();
+// build makes the views once: they hold the page's elements and their handlers.
+function build() {
+  if (sessions) return;
+  evidence = new Evidence();
+  dbg = new Debugger();
+  profiles = new Profiles();
   timeline = new Timeline({
     onEvent(ev) {
       if (ev.kind === "exception" || ev.kind === "exit" || ev.kind === "throw") later("evidence");
@@ -68,7 +78,6 @@ function start() {
     onState: (st) => showConn("timeline", st),
   });
   sessions = new Sessions({ onSelect: select, onState: (st) => showConn("sessions", st) });
-  sessions.open();
 }
 
 const states = {};

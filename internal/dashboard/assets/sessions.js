@@ -31,6 +31,8 @@ export class Sessions {
   }
 
   open() {
+    this.close();
+    this.selected = "";
     this.sub = new Subscription({
       url: () => streamURL({ kinds: "exit" }), // every session's status changes, few events
       onState: this.onState,
@@ -51,6 +53,7 @@ export class Sessions {
 
   close() {
     if (this.sub) this.sub.close();
+    this.sub = null;
     clearInterval(this.timer);
   }
 
