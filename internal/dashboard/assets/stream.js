@@ -57,6 +57,7 @@ export class Subscription {
     try {
       again = await this.beforeReconnect();
     } catch {
+      if (this.closed) return; // the service is still away; try again unless closed meanwhile
       this.onState("down");
       this.timer = setTimeout(() => this.reconnect(), this.retry);
       this.retry = Math.min(this.retry * 2, MAX_RETRY_MS);
