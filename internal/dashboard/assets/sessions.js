@@ -156,6 +156,8 @@ function fill(r, s, selected) {
   set(r.cells[2], short(s.target) + (s.args.length ? " " + s.args.join(" ") : ""));
   set(r.cells[3], s.pid ? String(s.pid) : "");
   set(r.cells[4], String(s.lastSeq));
+  r.cells[4].title = Object.entries(s.counts || {}).map(([k, n]) => `${k} ${n}`).join(", ") +
+    (s.dropped ? `; ${s.dropped} evicted` : "");
   set(r.cells[5], duration(s));
   if (live(s) && !r.stop.isConnected) {
     r.stop.disabled = false;

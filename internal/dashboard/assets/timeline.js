@@ -14,10 +14,9 @@ const KINDS = ["console", "exception", "throw", "stdout", "stderr", "exit", "pau
   "breakpoint", "logpoint", "hook", "script", "context", "target", "progress"];
 
 export class Timeline {
-  constructor({ onEvent, onSummary, onGone, onState }) {
+  constructor({ onEvent, onSummary, onState }) {
     this.onEvent = onEvent;
     this.onSummary = onSummary;
-    this.onGone = onGone;
     this.onState = onState;
     this.scroll = document.getElementById("tl-scroll");
     this.space = document.getElementById("tl-space");
@@ -83,7 +82,6 @@ export class Timeline {
         this.addGap(`Gap: the events of ${id} after #${this.lastSeq} are lost: the service ` +
           `restarted and no longer has this session. The events below are what this page kept.`);
         if (this.onState) this.onState("ended");
-        if (this.onGone) this.onGone(id);
         return false;
       },
     }).start();
