@@ -2,10 +2,12 @@
 GO      ?= go
 ARGS    ?=
 BENCH   ?= .
-# npm packages the tests use (runners, servers, the MCP TypeScript client), each from its lockfile.
-NPM_FIXTURES = tests/testdata/runners/npm tests/testdata/servers/npm tests/testdata/mcpclient
+# npm packages the tests use (runners, servers, the MCP TypeScript client, the dashboard's browser
+# driver), each from its lockfile.
+BROWSER  = tests/browser
+NPM_FIXTURES = tests/testdata/runners/npm tests/testdata/servers/npm tests/testdata/mcpclient $(BROWSER)
 
-.PHONY: build run test vet lint-api fmt tidy bench fuzz clean
+.PHONY: build run test vet lint-api e2e-deps fmt tidy bench fuzz clean
 
 build:
 	CGO_ENABLED=0 $(GO) build -o bin/traced ./cmd/traced
@@ -34,11 +36,16 @@ $(REDOCLY)/node_modules: $(REDOCLY)/package-lock.json
 	cd $(REDOCLY) && npm ci --no-audit --no-fund
 	@touch $@
 
-# The npm packages traced is tested with (test runners, servers, the MCP client), exactly as locked.
+# The npm packages traced is tested with (test runners, servers, the MCP client, playwright-core
+# and axe-core for the dashboard's browser test), exactly as locked. The browser itself is
+# Debian's chromium, which .ci/run installs.
 %/node_modules: %/package-lock.json
 	@command -v npm >/dev/null || { echo "the npm test fixtures need npm"; exit 1; }
 	cd $* && npm ci --no-audit --no-fund
 	@touch $@
+
+# The dashboard's browser test's npm packages alone (tests/dashboard_test.go).
+e2e-deps: $(BROWSER)/node_modules
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
@@ -63,4 +70,4 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReverseIndex$$' -fuzztime $(FUZZN) ./internal/sourcemap
 
 clean:
-	rm -rf bin $(REDOCLY)/node_modules
+	rm -rf bin $(REDOCLY)/node_modules $(addsuffix /node_modules,$(NPM_FIXTURES))

@@ -126,6 +126,7 @@ func serve(args []string) int {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "traced %s listening on http://%s\n", version, ln.Addr())
+	fmt.Fprintf(os.Stderr, "dashboard: http://%s/ui\n", ln.Addr())
 	if tokenFile != "" {
 		fmt.Fprintf(os.Stderr, "token file: %s (send Authorization: Bearer <token>)\n", tokenFile)
 	} else if token != "" {

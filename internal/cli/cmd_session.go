@@ -54,7 +54,30 @@ func sessionCommands() []*command {
 			run: func(c *call) error { return c.get("/healthz", nil) }},
 		{name: "contract", routes: []string{"GET /api/openapi.yaml"}, help: "the service's OpenAPI contract", group: gService,
 			run: func(c *call) error { return c.get("/api/openapi.yaml", nil) }},
+		{name: "dashboard", routes: []string{"GET /ui", "GET /", "GET /ui/{asset}"},
+			help: "the address of the service's live dashboard, signed in (open it in a browser)", group: gService,
+			run: runDashboard},
 	}
+}
+
+// runDashboard checks that the service serves its dashboard and prints the page's address with
+// the token in the URL fragment, which a browser never sends to a server: the page moves it into
+// the tab's session storage and removes it from the address bar.
+func runDashboard(c *call) error {
+	if _, err := c.do("GET", "/ui", nil, nil); err != nil {
+		return err
+	}
+	u := "http://" + c.svc.addr + "/ui"
+	if c.svc.token != "" {
+		u += "#token=" + url.QueryEscape(c.svc.token)
+	}
+	if c.json {
+		b, _ := json.Marshal(map[string]string{"url": u})
+		c.print(b)
+		return nil
+	}
+	fmt.Fprintln(c.env.Stdout, u)
+	return nil
 }
 
 // startBody is the start request common to launch and trace.

@@ -21,7 +21,10 @@ type Config struct {
 	Stream http.Handler
 	// MCP, when set, serves the Model Context Protocol (Streamable HTTP) at /mcp, after the Host,
 	// Origin and token checks; its JSON-RPC bodies are its own, not the contract's.
-	MCP          http.Handler
+	MCP http.Handler
+	// Dashboard serves GET /ui and GET /ui/{asset}, the dashboard's static files; it runs after
+	// the Host and Origin checks but needs no token (the page asks for it). nil answers 404.
+	Dashboard    http.Handler
 	Token        string // bearer token; "" turns auth off (--no-auth)
 	TokenFile    string // where the token is kept, named in 401 hints
 	AllowOrigins []string
@@ -64,6 +67,10 @@ func New(cfg Config) (chi.Router, error) {
 	r := chi.NewRouter()
 	r.Use(a.recoverPanics, a.checkHost, a.checkOrigin)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == "/ui/" { // typed by hand: the page is /ui
+			a.toDashboard(w, r)
+			return
+		}
 		a.writeError(w, r, newError(http.StatusNotFound, "not_found", "no route "+r.Method+" "+r.URL.Path, "GET /api/openapi.yaml lists the routes"))
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
@@ -71,6 +78,9 @@ func New(cfg Config) (chi.Router, error) {
 	})
 
 	r.Get("/healthz", a.health)        // liveness, no auth
+	r.Get("/", a.toDashboard)          // a browser opening the service lands on the dashboard
+	r.Get("/ui", a.dashboard)          // the dashboard's page, no auth (it asks for the token)
+	r.Get("/ui/{asset}", a.dashboard)  // its modules and styles
 	r.Get("/api/openapi.yaml", a.spec) // the contract, no auth
 	r.With(a.requireToken(true), a.validateRequest).
 		Get("/api/stream", cfg.Stream.ServeHTTP) // WebSocket event stream
@@ -98,6 +108,18 @@ func New(cfg Config) (chi.Router, error) {
 
 func (a *app) health(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, api.HealthResponse{OK: true})
+}
+
+func (a *app) toDashboard(w http.ResponseWriter, r *http.Request) {
+	http.Redirect(w, r, "/ui", http.StatusFound)
+}
+
+func (a *app) dashboard(w http.ResponseWriter, r *http.Request) {
+	if a.cfg.Dashboard == nil {
+		a.writeError(w, r, newError(http.StatusNotFound, "not_found", "this service has no dashboard", "use the API: GET /api/openapi.yaml"))
+		return
+	}
+	a.cfg.Dashboard.ServeHTTP(w, r)
 }
 
 func (a *app) spec(w http.ResponseWriter, r *http.Request) {

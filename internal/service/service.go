@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"traced/api"
+	"traced/internal/dashboard"
 	"traced/internal/engine"
 	"traced/internal/mcpserver"
 	"traced/internal/routes"
@@ -68,7 +69,7 @@ func New(o Options) (*Service, error) {
 	shutdown, endPolls := context.WithCancel(context.Background())
 	// The MCP tools call the router, which serves them at /mcp: the handler is set once both exist.
 	var mcpHTTP lateHandler
-	r, err := routes.New(routes.Config{Engine: mgr, Stream: hub, Token: o.Token, TokenFile: o.TokenFile,
+	r, err := routes.New(routes.Config{Engine: mgr, Stream: hub, Dashboard: dashboard.New(), Token: o.Token, TokenFile: o.TokenFile,
 		AllowOrigins: o.AllowOrigins, BoundAddr: o.BoundAddr, MaxBodyBytes: o.MaxBodyBytes,
 		Version: o.Version, Logger: o.Logger, Shutdown: shutdown, MCP: &mcpHTTP})
 	if err != nil {

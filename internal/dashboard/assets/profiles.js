@@ -1,0 +1,108 @@
+// profiles.js: a debug session's CPU profile (top functions by self time, as bars) and heap diff
+// (top constructors by size change). The page keeps what it took per session while open.
+
+import { call } from "./api.js";
+import { el, bytes, where } from "./format.js";
+
+const TOP = 10;
+
+export class Profiles {
+  constructor() {
+    this.cpu = document.getElementById("cpu");
+    this.heap = document.getElementById("heap");
+    this.err = document.getElementById("prof-error");
+    this.note = document.getElementById("prof-note");
+    this.buttons = ["cpu-start", "cpu-stop", "heap-snap", "heap-diff"].map((id) => document.getElementById(id));
+    const [start, stop, snap, diff] = this.buttons;
+    start.onclick = () => this.run(start, async () => {
+      await call("POST", this.path("cpu/start"), {});
+      this.note.textContent = "CPU profiler running: stop it to see the top functions.";
+    });
+    stop.onclick = () => this.run(stop, async () => {
+      const p = await call("POST", this.path("cpu/stop"), { top: TOP });
+      this.kept().cpu = p;
+      this.drawCPU(p);
+    });
+    snap.onclick = () => this.run(snap, async () => {
+      const s = await call("POST", this.path("heap/snapshot"), { top: 5 });
+      if (s.job) throw new Error(`snapshot still running as ${s.job}: try the diff once it is done`);
+      this.kept().snaps.push(s.ref);
+      this.note.textContent = `Heap snapshots taken: ${this.kept().snaps.join(", ")}.`;
+    });
+    diff.onclick = () => this.run(diff, async () => {
+      const snaps = this.kept().snaps;
+      if (snaps.length < 2) throw new Error("take two heap snapshots first (before and after what you suspect)");
+      const d = await call("POST", this.path("heap/diff"), { from: snaps.at(-2), to: snaps.at(-1), top: TOP });
+      if (d.job) throw new Error(`diff still running as ${d.job}`);
+      this.kept().heap = d;
+      this.drawHeap(d);
+    });
+    this.byId = new Map();
+    this.use(null);
+  }
+
+  kept() {
+    if (!this.byId.has(this.id)) this.byId.set(this.id, { cpu: null, heap: null, snaps: [] });
+    return this.byId.get(this.id);
+  }
+
+  path(op) {
+    return `/api/debug/${encodeURIComponent(this.id)}/${op}`;
+  }
+
+  use(s) {
+    this.id = s && s.mode === "debug" ? s.id : "";
+    this.err.textContent = "";
+    const liveDebug = this.id && !["exited", "stopped", "failed"].includes(s.status);
+    for (const b of this.buttons) b.disabled = !liveDebug;
+    this.note.textContent = liveDebug ? "Profile the running program: start and stop the CPU profiler, or take two heap snapshots and diff them."
+      : "Profiles need a debug session that is still running.";
+    const k = this.id ? this.kept() : { cpu: null, heap: null };
+    if (k.cpu) this.drawCPU(k.cpu);
+    else this.cpu.replaceChildren(el("p", { className: "muted" }, "No CPU profile yet."));
+    if (k.heap) this.drawHeap(k.heap);
+    else this.heap.replaceChildren(el("p", { className: "muted" }, "No heap diff yet."));
+  }
+
+  async run(button, f) {
+    const id = this.id;
+    button.disabled = true;
+    this.err.textContent = "";
+    try {
+      await f();
+    } catch (e) {
+      if (id === this.id) this.err.textContent = String(e);
+    } finally {
+      button.disabled = !this.id;
+    }
+  }
+
+  drawCPU(p) {
+    const rows = (p.self || []).slice(0, TOP);
+    this.cpu.replaceChildren(
+      el("p", { className: "muted" }, `${p.ref}: ${p.durationMs.toFixed(1)} ms, ${p.samples} samples (download: ${p.download})`),
+      ...rows.map((f) => bar(`${f.function || "(anonymous)"} ${f.file ? where(f) : ""}`.trim(),
+        f.selfPct, `${f.selfMs.toFixed(1)} ms self (${f.selfPct}%), ${f.totalPct}% total`)));
+  }
+
+  drawHeap(d) {
+    const rows = (d.classes || []).slice(0, TOP);
+    const most = Math.max(1, ...rows.map((c) => Math.abs(c.sizeDelta)));
+    this.heap.replaceChildren(
+      el("p", { className: "muted" }, `${d.from} → ${d.to}: ${bytes(d.sizeDelta)} in all`),
+      ...(rows.length ? rows.map((c) => bar(c.name, (100 * Math.abs(c.sizeDelta)) / most,
+        `${bytes(c.sizeDelta)}, ${c.countDelta >= 0 ? "+" : ""}${c.countDelta} objects (now ${c.count})`, c.sizeDelta < 0))
+        : [el("p", { className: "muted" }, "No constructor changed between the two snapshots.")]));
+  }
+}
+
+// bar is one labelled horizontal bar; its width is set through the CSSOM (no inline style
+// attribute, which the page's CSP forbids).
+function bar(label, pct, value, negative) {
+  const fill = el("span", { className: negative ? "fill neg" : "fill" });
+  fill.style.width = `${Math.max(0.5, Math.min(100, pct))}%`;
+  return el("div", { className: "barrow" },
+    el("span", { className: "blabel", title: label }, label),
+    el("span", { className: "btrack", "aria-hidden": "true" }, fill),
+    el("span", { className: "bval" }, value));
+}
