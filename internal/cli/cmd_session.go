@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"traced/internal/locspec"
 )
 
 func sessionCommands() []*command {
@@ -133,7 +135,7 @@ func runLaunch(c *call) error {
 	}
 	var lps []any
 	for _, l := range c.list("logpoint") {
-		loc, tmpl, ok := cutLocation(l)
+		loc, tmpl, ok := locspec.Cut(l)
 		if !ok || tmpl == "" {
 			return usageErr("--logpoint %q: want FILE:LINE:TEMPLATE", l)
 		}
@@ -208,7 +210,7 @@ func (c *call) showSession(s summary, raw []byte) error {
 
 // breakSpec parses --break FILE:LINE[:COL][:CONDITION] into a start breakpoint.
 func breakSpec(s string) (any, error) {
-	loc, cond, ok := cutLocation(s)
+	loc, cond, ok := locspec.Cut(s)
 	if !ok {
 		return nil, usageErr("--break %q: want FILE:LINE or FILE:LINE:CONDITION", s)
 	}
@@ -216,36 +218,6 @@ func breakSpec(s string) (any, error) {
 		return loc, nil
 	}
 	return map[string]any{"location": loc, "condition": cond}, nil
-}
-
-// cutLocation splits "file:line[:col][:rest]" at the first ":<digits>" that ends the line (the
-// file may hold colons, the rest too: a condition `a ? b : c`).
-func cutLocation(s string) (loc, rest string, ok bool) {
-	for i := 1; i < len(s); i++ {
-		if s[i] != ':' {
-			continue
-		}
-		j := i + 1
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
-		}
-		if j == i+1 || (j < len(s) && s[j] != ':') {
-			continue
-		}
-		loc = s[:j]
-		if j < len(s) { // a column, then maybe the rest
-			k := j + 1
-			for k < len(s) && s[k] >= '0' && s[k] <= '9' {
-				k++
-			}
-			if k > j+1 && (k == len(s) || s[k] == ':') {
-				loc = s[:k]
-				j = k
-			}
-		}
-		return loc, strings.TrimPrefix(s[j:], ":"), true
-	}
-	return "", "", false
 }
 
 // waitAnswer is the part of GET /api/trace/wait the CLI reads.

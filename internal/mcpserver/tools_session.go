@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"traced/api"
+	"traced/internal/locspec"
 	"traced/internal/routes"
 )
 
@@ -170,7 +171,7 @@ func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
 	}
 	var bps, lps []any
 	for _, b := range in.Breakpoints {
-		loc, cond, ok := cutLocation(b)
+		loc, cond, ok := locspec.Cut(b)
 		if !ok {
 			return errorResult(fmt.Sprintf("breakpoints: %q is not file:line[:condition]", b), `e.g. "app.js:12" or "app.js:12:i > 3"`)
 		}
@@ -181,7 +182,7 @@ func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
 		}
 	}
 	for _, l := range in.Logpoints {
-		loc, tmpl, ok := cutLocation(l)
+		loc, tmpl, ok := locspec.Cut(l)
 		if !ok || tmpl == "" {
 			return errorResult(fmt.Sprintf("logpoints: %q is not file:line:template", l), `e.g. "app.js:9:i=${i}"`)
 		}
@@ -228,36 +229,6 @@ func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
 	}
 	started.Session.Status = "paused" // the pause event came; the start answer's status predates it
 	return textResult(routes.Text(api.SessionResponse{Session: started.Session}) + string(r.body))
-}
-
-// cutLocation splits "file:line[:col][:rest]" at the first ":<digits>" that ends the line (the
-// file may hold colons, the rest too: a condition `a ? b : c`).
-func cutLocation(s string) (loc, rest string, ok bool) {
-	for i := 1; i < len(s); i++ {
-		if s[i] != ':' {
-			continue
-		}
-		j := i + 1
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
-		}
-		if j == i+1 || (j < len(s) && s[j] != ':') {
-			continue
-		}
-		loc = s[:j]
-		if j < len(s) { // a column, then maybe the rest
-			k := j + 1
-			for k < len(s) && s[k] >= '0' && s[k] <= '9' {
-				k++
-			}
-			if k > j+1 && (k == len(s) || s[k] == ':') {
-				loc = s[:k]
-				j = k
-			}
-		}
-		return loc, strings.TrimPrefix(s[j:], ":"), true
-	}
-	return "", "", false
 }
 
 func (c *caller) attach(ctx context.Context, in attachIn) *mcp.CallToolResult {
