@@ -267,17 +267,12 @@ func (s *Session) passMisplaced(p *debuggerPaused) {
 	if c == nil {
 		return
 	}
-	if here := s.bindAtPause(ctx, c, p); len(here) > 0 {
+	here := s.bindAtPause(ctx, c, p)
+	if len(here) > 0 {
 		s.mu.Lock()
 		s.passing = false // the pause is the user's after all
 		close(s.passed)
 		s.mu.Unlock()
-		user := *p
-		user.Reason, user.HitBreakpoints = "breakpoint", here
-		s.onPaused(&user)
-		return
 	}
-	if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
-		s.log.Debug("resume past a misplaced breakpoint", "session", s.id, "target", s.ref, "err", err)
-	}
+	s.stopOrPass(ctx, c, p, here)
 }
