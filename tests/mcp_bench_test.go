@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"io"
 	"net/http"
 	"testing"
 	"time"
@@ -33,16 +32,7 @@ func BenchmarkMCPOverhead(b *testing.B) {
 		}
 		tool = append(tool, time.Since(start))
 
-		start = time.Now()
-		hreq, _ := http.NewRequest("GET", "http://"+addr+"/api/trace/list?format=text", nil)
-		hreq.Header.Set("Authorization", "Bearer "+testToken)
-		resp, err := client.Do(hreq)
-		if err != nil {
-			b.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		req = append(req, time.Since(start))
+		req = append(req, timeGet(b, client, "http://"+addr+"/api/trace/list?format=text"))
 	}
 	t, r := median(tool), median(req)
 	b.ReportMetric(float64(t.Microseconds())/1000, "mcp-ms")
