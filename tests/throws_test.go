@@ -234,3 +234,16 @@ func TestCaughtModeOnESMEntry(t *testing.T) {
 		t.Fatalf("exit %+v, want the failing test's", sum)
 	}
 }
+
+// TestCaughtModeSkipsBlackboxed: pause-on-exceptions caught does not stop at a throw a
+// blackboxed library catches itself; the user's own caught throw after it stops.
+func TestCaughtModeSkipsBlackboxed(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "throws/usesvendor.js", PauseOnStart: true})
+	h.waitPaused(s.ID, 0)
+	h.post(s.ID, "blackbox", api.BlackboxRequest{Patterns: []string{`/vendor\.js$`}}, nil)
+	h.post(s.ID, "pause-on-exceptions", api.PauseOnExceptionsRequest{Mode: "caught"}, nil)
+	st := h.exec(s.ID, "continue", nil)
+	wantPausedIn(t, st, "throws/usesvendor.js", "", 5)
+	h.runToEnd(s.ID, 2)
+}
