@@ -75,7 +75,11 @@ type Options struct {
 	ParentFromEnv bool
 	// Evidence builds a finished session's evidence chain, summarised on its root span; nil: none.
 	Evidence func(engine.Summary) *evidence.Evidence
-	Logger   *slog.Logger
+	// Summary gives a session's summary now, for a trace still open at shutdown whose final
+	// status was not published yet (the engine publishes it just after the session's end); nil:
+	// such a trace ends with what its last published status said.
+	Summary func(session string) (engine.Summary, bool)
+	Logger  *slog.Logger
 	// SpanExporter replaces the OTLP/HTTP exporter (tests pass the SDK's in-memory one).
 	SpanExporter sdktrace.SpanExporter
 }
@@ -107,9 +111,9 @@ type Exporter struct {
 	gate     *gate
 
 	queue    chan item
-	wake     chan struct{} // buffer 1: a status is pending
+	wake     chan struct{}      // buffer 1: a status is pending
 	flushes  chan chan struct{} // Flush's: closed once what was queued before is mapped
-	stop     chan struct{} // closed by Shutdown: the mapper drains and ends
+	stop     chan struct{}      // closed by Shutdown: the mapper drains and ends
 	stopOnce sync.Once
 	mapped   chan struct{} // closed when the mapper has ended
 

@@ -16,6 +16,7 @@ type sessionSpans struct {
 	ctx     context.Context // holds the root span: children start from it
 	root    trace.Span
 	started time.Time
+	status  engine.Status         // as the last status read said
 	seen    uint64                // the newest seq mapped
 	targets map[string]trace.Span // a worker's or child process's span, by ref (t1, t2...)
 	pauses  map[string]trace.Span // the pause under way in a target ("" the main thread)
@@ -35,6 +36,7 @@ func (e *Exporter) mapper() {
 		case mapped := <-e.flushes:
 			e.mapQueued()
 			e.readStatuses()
+			e.askFinished()
 			e.endFinished()
 			close(mapped)
 		case <-e.stop:
@@ -60,7 +62,17 @@ func (e *Exporter) drain() {
 	e.endFinished()
 	now := time.Now()
 	for id, s := range e.sessions {
-		e.endSession(s, engine.Summary{ID: id, Status: "unfinished", StartedAt: s.started, EndedAt: &now})
+		sum, ok := engine.Summary{}, false
+		if e.opts.Summary != nil {
+			sum, ok = e.opts.Summary(id)
+		}
+		if !ok {
+			sum = engine.Summary{ID: id, Status: s.status, StartedAt: s.started}
+		}
+		if sum.EndedAt == nil {
+			sum.EndedAt = &now
+		}
+		e.endSession(s, sum)
 	}
 	e.mu.Lock()
 	launched := e.launched
@@ -111,9 +123,25 @@ func (e *Exporter) readStatuses() {
 		if s == nil {
 			continue
 		}
-		s.started = sum.StartedAt
+		s.started, s.status = sum.StartedAt, sum.Status
 		s.root.SetName(rootName(sum))
 		if sum.Status.Finished() {
+			e.ending[id] = sum
+		}
+	}
+}
+
+// askFinished marks to end the open sessions whose summary says they have finished: the engine
+// publishes a session's last status just after its end, which a Flush may come between.
+func (e *Exporter) askFinished() {
+	if e.opts.Summary == nil {
+		return
+	}
+	for id := range e.sessions {
+		if _, ok := e.ending[id]; ok {
+			continue
+		}
+		if sum, ok := e.opts.Summary(id); ok && sum.Status.Finished() {
 			e.ending[id] = sum
 		}
 	}
@@ -159,6 +187,8 @@ func (e *Exporter) endSession(s *sessionSpans, sum engine.Summary) {
 	}
 	if sum.Target != "" {
 		s.root.SetAttributes(e.rootAttributes(sum)...)
+	} else {
+		s.root.SetAttributes(attrStatus.String(string(sum.Status)))
 	}
 	if e.opts.Evidence != nil && sum.Target != "" {
 		if ev := e.opts.Evidence(sum); ev != nil {
