@@ -4,7 +4,7 @@ ARGS    ?=
 BENCH   ?= .
 RUNNERS  = tests/testdata/runners/npm
 
-.PHONY: build run test vet lint-api fmt tidy bench fuzz clean
+.PHONY: build run test vet lint-api fmt tidy bench fuzz clean jaeger
 
 build:
 	CGO_ENABLED=0 $(GO) build -o bin/traced ./cmd/traced
@@ -38,6 +38,19 @@ $(RUNNERS)/node_modules: $(RUNNERS)/package-lock.json
 	@command -v npm >/dev/null || { echo "the runner fixtures need npm"; exit 1; }
 	cd $(RUNNERS) && npm ci --no-audit --no-fund
 	@touch $@
+
+# Jaeger all-in-one, the tracing backend the OTLP export is tested against (tests/otlp_jaeger_test.go),
+# built from tools/jaeger, a module of its own so that Jaeger's dependencies stay out of go.mod.
+# Built once into the CI cache (minutes the first time: see tools/jaeger/README.md); the version
+# is in the path, so a new one builds anew. The test finds it there, or at $$TRACED_JAEGER.
+JAEGER_VERSION = 1.75.0
+TRACED_CI_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/traced-ci
+JAEGER = $(TRACED_CI_CACHE)/jaeger-$(JAEGER_VERSION)/jaeger
+jaeger: $(JAEGER)
+$(JAEGER):
+	@mkdir -p $(dir $@)
+	cd tools/jaeger && CGO_ENABLED=0 $(GO) build -o $@.tmp github.com/jaegertracing/jaeger/cmd/jaeger
+	mv $@.tmp $@
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
