@@ -62,6 +62,12 @@ const (
 // maxStackFrames is how many frames an exception's stacktrace attribute lists.
 const maxStackFrames = 32
 
+// exported tells whether events of the kind are exported, as span events or spans; the rest
+// (scripts, contexts, bound breakpoints) are counted on the root span only.
+func exported(k engine.Kind) bool {
+	return k != engine.KindScript && k != engine.KindContext && k != engine.KindBreakpoint
+}
+
 // eventAttributes names the span event a captured event becomes and gives its attributes; ""
 // for a kind not exported as an event (scripts, contexts, bound breakpoints: counted on the
 // root span only).
@@ -106,6 +112,8 @@ func eventAttributes(ev *engine.Event, stringCap int) (string, []attribute.KeyVa
 	case engine.KindHook:
 		attrs = append(attrs, attrHookName.String(ev.Hook.Name), attrHookPayload.String(ev.Hook.Payload.Value))
 		return "hook", appendLength(attrs, ev.Hook.Payload)
+	case engine.KindTarget: // one never debugged (a target with a span is a span)
+		return "target " + ev.TargetInfo.Status, append(attrs, targetAttributes(ev.TargetInfo)...)
 	case engine.KindExit:
 		if ev.Exit.Code != nil {
 			attrs = append(attrs, semconv.ProcessExitCode(*ev.Exit.Code))
@@ -205,9 +213,9 @@ func pauseAttributes(session string, ev *engine.Event) []attribute.KeyValue {
 	return appendFrame(attrs, p.Location)
 }
 
-func targetAttributes(session string, info *engine.TargetInfo) []attribute.KeyValue {
-	attrs := []attribute.KeyValue{attrSession.String(session), attrTargetRef.String(info.Ref),
-		attrTargetKind.String(info.Kind), attrTargetStatus.String(info.Status)}
+func targetAttributes(info *engine.TargetInfo) []attribute.KeyValue {
+	attrs := []attribute.KeyValue{attrTargetRef.String(info.Ref), attrTargetKind.String(info.Kind),
+		attrTargetStatus.String(info.Status)}
 	if info.URL != "" {
 		attrs = append(attrs, attrTargetURL.String(info.URL))
 	}

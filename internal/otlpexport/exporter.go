@@ -251,7 +251,11 @@ func (e *Exporter) resource() (*resource.Resource, error) {
 }
 
 // PublishEvent queues ev for the mapper without ever waiting: a full queue drops it, counted.
+// Kinds never exported are not queued.
 func (e *Exporter) PublishEvent(session string, ev engine.Event) {
+	if !exported(ev.Kind) {
+		return
+	}
 	select {
 	case e.queue <- item{session: session, ev: ev}:
 	default:

@@ -16,11 +16,12 @@ type sessionSpans struct {
 	ctx     context.Context // holds the root span: children start from it
 	root    trace.Span
 	started time.Time
-	status  engine.Status         // as the last status read said
-	seen    uint64                // the newest seq mapped
-	targets map[string]trace.Span // a worker's or child process's span, by ref (t1, t2...)
-	pauses  map[string]trace.Span // the pause under way in a target ("" the main thread)
-	jobs    map[string]trace.Span // heap snapshots under way, by ref (hs1...)
+	status  engine.Status             // as the last status read said
+	seen    uint64                    // the newest seq mapped
+	targets map[string]trace.Span     // a worker's or child process's span, by ref (t1, t2...)
+	events  map[trace.Span]*eventRing // the events of the root and target spans, until they end
+	pauses  map[string]trace.Span     // the pause under way in a target ("" the main thread)
+	jobs    map[string]trace.Span     // heap snapshots under way, by ref (hs1...)
 }
 
 // mapper is the one goroutine that builds spans: it takes captured events from the queue and
@@ -104,6 +105,7 @@ func (e *Exporter) session(id string, at time.Time) *sessionSpans {
 	s := &sessionSpans{
 		id: id, root: root, started: at, ctx: trace.ContextWithSpan(context.Background(), root),
 		targets: make(map[string]trace.Span), pauses: make(map[string]trace.Span), jobs: make(map[string]trace.Span),
+		events: make(map[trace.Span]*eventRing),
 	}
 	e.sessions[id] = s
 	return s
@@ -183,7 +185,7 @@ func (e *Exporter) endSession(s *sessionSpans, sum engine.Summary) {
 		sp.End(at)
 	}
 	for _, sp := range s.targets {
-		sp.End(at)
+		e.endWithEvents(s, sp, at)
 	}
 	if sum.Target != "" {
 		s.root.SetAttributes(e.rootAttributes(sum)...)
@@ -197,7 +199,7 @@ func (e *Exporter) endSession(s *sessionSpans, sum engine.Summary) {
 	}
 	code, desc := rootStatus(sum)
 	s.root.SetStatus(code, desc)
-	s.root.End(at)
+	e.endWithEvents(s, s.root, at)
 	delete(e.sessions, s.id)
 	e.ended.add(s.id)
 }
@@ -223,10 +225,31 @@ func (e *Exporter) mapEvent(it item) {
 	case engine.KindProgress:
 		e.progress(s, ev)
 	default:
-		if name, attrs := eventAttributes(ev, e.opts.StringCap); name != "" {
-			s.span(ev.Target).AddEvent(name, trace.WithTimestamp(ev.Time), trace.WithAttributes(attrs...))
+		s.keep(s.span(ev.Target), ev, e.opts.MaxSpanEvents)
+	}
+}
+
+// keep holds ev for sp's span events.
+func (s *sessionSpans) keep(sp trace.Span, ev *engine.Event, n int) {
+	r := s.events[sp]
+	if r == nil {
+		r = &eventRing{}
+		s.events[sp] = r
+	}
+	r.add(ev, n)
+}
+
+// endWithEvents adds the events kept for sp and ends it; those shed count as dropped.
+func (e *Exporter) endWithEvents(s *sessionSpans, sp trace.Span, opts ...trace.SpanEndOption) {
+	if r := s.events[sp]; r != nil {
+		delete(s.events, sp)
+		if shed := r.addTo(sp, e.opts.StringCap); shed > 0 {
+			e.mu.Lock()
+			e.counts.drop(s.id, shed)
+			e.mu.Unlock()
 		}
 	}
+	sp.End(opts...)
 }
 
 // span is where an event of the target goes: the target's own span, else the root.
@@ -266,17 +289,16 @@ func (e *Exporter) target(s *sessionSpans, ev *engine.Event) {
 	case engine.TargetAttached:
 		if sp == nil {
 			_, sp = e.tracer.Start(s.ctx, targetName(info), trace.WithTimestamp(ev.Time),
-				trace.WithAttributes(targetAttributes(s.id, info)...))
+				trace.WithAttributes(append(targetAttributes(info), attrSession.String(s.id))...))
 			s.targets[info.Ref] = sp
 		}
 	default: // released or exited
-		if sp == nil { // released at once, never debugged: one span event on the root
-			s.root.AddEvent("target "+info.Status, trace.WithTimestamp(ev.Time),
-				trace.WithAttributes(targetAttributes(s.id, info)...))
+		if sp == nil { // released at once, never debugged: a span event of the root
+			s.keep(s.root, ev, e.opts.MaxSpanEvents)
 			return
 		}
 		sp.SetAttributes(attrTargetStatus.String(info.Status), attrTargetReason.String(info.Reason))
-		sp.End(trace.WithTimestamp(ev.Time))
+		e.endWithEvents(s, sp, trace.WithTimestamp(ev.Time))
 		delete(s.targets, info.Ref)
 	}
 }
