@@ -52,6 +52,7 @@ const (
 	attrJobRef      = attribute.Key("traced.job.ref")
 	attrJobFinished = attribute.Key("traced.job.finished")
 	attrJobTotal    = attribute.Key("traced.job.total")
+	attrJobURL      = attribute.Key("traced.job.url") // where traced serves what the job made
 
 	attrEvidenceFailure    = attribute.Key("traced.evidence.failure")
 	attrEvidenceSummary    = attribute.Key("traced.evidence.summary")

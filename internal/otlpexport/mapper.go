@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
 	"traced/internal/engine"
@@ -303,13 +304,17 @@ func (e *Exporter) target(s *sessionSpans, ev *engine.Event) {
 	}
 }
 
-// progress spans a heap snapshot from its first progress event to its finished one.
+// progress spans a heap snapshot from its first progress event to its finished one. (CPU
+// profiles record no event: they have no span.)
 func (e *Exporter) progress(s *sessionSpans, ev *engine.Event) {
 	p := ev.Progress
 	sp := s.jobs[p.Ref]
 	if sp == nil {
-		_, sp = e.tracer.Start(s.parent(ev.Target), p.Op+" "+p.Ref, trace.WithTimestamp(ev.Time),
-			trace.WithAttributes(attrSession.String(s.id), attrJobOp.String(p.Op), attrJobRef.String(p.Ref)))
+		attrs := []attribute.KeyValue{attrSession.String(s.id), attrJobOp.String(p.Op), attrJobRef.String(p.Ref)}
+		if p.Op == engine.OpHeapSnapshot { // the file stays with traced: the span links to it
+			attrs = append(attrs, attrJobURL.String("/api/debug/"+s.id+"/heap/snapshots/"+p.Ref))
+		}
+		_, sp = e.tracer.Start(s.parent(ev.Target), p.Op+" "+p.Ref, trace.WithTimestamp(ev.Time), trace.WithAttributes(attrs...))
 		s.jobs[p.Ref] = sp
 	}
 	if p.Finished {

@@ -135,7 +135,7 @@ func TestMapping(t *testing.T) {
 	if root.Status.Code != codes.Error || root.Status.Description != "exit code 1" {
 		t.Errorf("root status %+v", root.Status)
 	}
-	if !root.StartTime.Equal(root.StartTime) || !root.EndTime.Equal(t0.Add(time.Second)) {
+	if !root.EndTime.Equal(t0.Add(time.Second)) {
 		t.Errorf("root ends %v, want the summary's end", root.EndTime)
 	}
 	var names []string
@@ -285,3 +285,25 @@ func closedPort(t *testing.T) string {
 }
 
 var _ sdktrace.SpanExporter = kept{}
+
+// TestParentFromEnv: traced run under a job with TRACEPARENT puts the session's trace under it.
+func TestParentFromEnv(t *testing.T) {
+	const trace, parent = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+	t.Setenv("TRACEPARENT", "00-"+trace+"-"+parent+"-01")
+	mem := kept{tracetest.NewInMemoryExporter()}
+	e, err := New(Options{SpanExporter: mem, ParentFromEnv: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := e.ChildEnv("s1")
+	if !strings.HasPrefix(env["TRACEPARENT"], "00-"+trace+"-") || strings.Contains(env["TRACEPARENT"], parent) {
+		t.Errorf("the child's TRACEPARENT %q, want the job's trace and the root span", env["TRACEPARENT"])
+	}
+	if err := e.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	spans := mem.GetSpans()
+	if len(spans) != 1 || spans[0].Parent.SpanID().String() != parent || !spans[0].Parent.IsRemote() {
+		t.Fatalf("want the root span under the job's span %s: %+v", parent, spans)
+	}
+}
