@@ -202,6 +202,11 @@ func New(o Options) (*Exporter, error) {
 // otlpExporter makes the OTLP/HTTP exporter, with a client of its own so that Shutdown can
 // close its idle connections (no goroutine outlives the exporter).
 func (e *Exporter) otlpExporter() (sdktrace.SpanExporter, error) {
+	for _, v := range []string{"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL"} {
+		if p := os.Getenv(v); p != "" && p != "http/protobuf" {
+			return nil, fmt.Errorf("%s=%s: traced exports OTLP over HTTP with protobuf only; unset it or set http/protobuf, and point the endpoint at the collector's OTLP/HTTP port (usually 4318)", v, p)
+		}
+	}
 	e.client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	opts := []otlptracehttp.Option{otlptracehttp.WithHTTPClient(e.client), otlptracehttp.WithTimeout(e.opts.ExportTimeout)}
 	if e.opts.Endpoint != "" {

@@ -255,6 +255,14 @@ func TestUnreachableCollector(t *testing.T) {
 	}
 }
 
+// TestProtocol: a protocol traced does not speak is refused at start, naming the variable.
+func TestProtocol(t *testing.T) {
+	t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
+	if _, err := New(Options{Endpoint: "http://localhost:4318"}); err == nil || !strings.Contains(err.Error(), "OTEL_EXPORTER_OTLP_PROTOCOL=grpc") {
+		t.Errorf("New under protocol grpc: %v", err)
+	}
+}
+
 func TestTracesURL(t *testing.T) {
 	for in, want := range map[string]string{
 		"http://c:4318":           "http://c:4318/v1/traces",
