@@ -78,7 +78,7 @@ func (e *Exporter) drain() {
 	}
 	e.mu.Lock()
 	launched := e.launched
-	e.launched = nil
+	e.launched = make(map[string]trace.Span) // a launch racing shutdown gets a span never sent
 	e.mu.Unlock()
 	for _, root := range launched { // launched, never seen: the start failed
 		root.End()

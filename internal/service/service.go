@@ -34,8 +34,8 @@ type Options struct {
 	StreamQueue int
 	// StreamWriteTimeout bounds one message write to a subscriber; 0: the hub's default.
 	StreamWriteTimeout time.Duration
-	// OTLP turns on the export of every session to an OpenTelemetry collector; nil: off. Its
-	// NodeVersion, StringCap and Evidence are filled in here.
+	// OTLP turns on the export of every session to an OpenTelemetry collector; nil: off. What
+	// only the engine knows (node's version, the string cap, evidence, summaries) is filled in.
 	OTLP *otlpexport.Options
 }
 
