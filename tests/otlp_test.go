@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,6 +52,9 @@ func TestOTLPUnreachableCollector(t *testing.T) {
 	got := h.trace(sum.ID, "exit").Session.Export
 	if got == nil || got.Spans != 0 || got.Events != 0 || got.Dropped < 2*lines+2 {
 		t.Errorf("summary export %+v, want nothing sent and at least %d dropped", got, 2*lines+2)
+	}
+	if _, text := h.text("GET", "/api/trace?id="+sum.ID+"&kinds=exit", nil, true); !strings.Contains(text, fmt.Sprintf(", %d not exported", got.Dropped)) {
+		t.Errorf("the session's line does not tell what the export lost:\n%s", text)
 	}
 	var st api.StatusResponse
 	h.call("GET", "/api/trace/status", nil, &st)
