@@ -4,12 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"traced/api"
 	"traced/internal/engine"
@@ -133,4 +137,92 @@ func BenchmarkOTLPExport(b *testing.B) {
 	b.ReportMetric(rateOn/rateOff, "on/off")
 	b.ReportMetric(float64(sent)/float64(n), "sent/run")
 	b.ReportMetric(float64(dropped)/float64(n), "dropped/run")
+}
+
+// keptSpans is the SDK's in-memory exporter, keeping its spans past the provider's shutdown.
+type keptSpans struct{ *tracetest.InMemoryExporter }
+
+func (keptSpans) Shutdown(context.Context) error { return nil }
+
+// TestOTLPProcessTree: each worker of a session is a span of its trace, holding its own events.
+func TestOTLPProcessTree(t *testing.T) {
+	mem := keptSpans{tracetest.NewInMemoryExporter()}
+	h := newHarness(t, func(o *service.Options) {
+		o.OTLP = &otlpexport.Options{SpanExporter: mem, BatchTimeout: 10 * time.Millisecond}
+	})
+	sum := h.start(api.StartRequest{Target: "workers.js"})
+	h.waitExit(sum.ID)
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	if err := h.svc.Export.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	spans := map[string]tracetest.SpanStub{}
+	for _, s := range mem.GetSpans() {
+		spans[strings.Fields(s.Name)[0]+" "+strings.Fields(s.Name)[1]] = s
+	}
+	root, t1, t2 := spans["node workers.js"], spans["worker t1"], spans["worker t2"]
+	if !root.SpanContext.IsValid() || !t1.SpanContext.IsValid() || !t2.SpanContext.IsValid() {
+		t.Fatalf("want the root span and a span for each worker, got %v", slices.Collect(maps.Keys(spans)))
+	}
+	for _, w := range []tracetest.SpanStub{t1, t2} {
+		if w.Parent.SpanID() != root.SpanContext.SpanID() || w.SpanContext.TraceID() != root.SpanContext.TraceID() {
+			t.Errorf("%s is not a child of the session's root span", w.Name)
+		}
+	}
+	has := func(s tracetest.SpanStub, name, key, value string) bool {
+		for _, ev := range s.Events {
+			for _, a := range ev.Attributes {
+				if ev.Name == name && string(a.Key) == key && strings.Contains(a.Value.Emit(), value) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if !has(t1, "console", "console.text", "worker: hello") || has(root, "console", "console.text", "worker: hello") {
+		t.Errorf("the worker's console line is not on its own span: %+v", t1.Events)
+	}
+	if !has(t2, "console", "console.text", "nested: hello") {
+		t.Errorf("the nested worker's line is not on its span: %+v", t2.Events)
+	}
+	if !has(root, "console", "console.text", "main: starting worker") {
+		t.Errorf("the main thread's line is not on the root span: %+v", root.Events)
+	}
+}
+
+// TestOTLPPauseSpan: a debugger pause is a span of the session's trace, from the pause to the
+// resume, where it paused.
+func TestOTLPPauseSpan(t *testing.T) {
+	mem := keptSpans{tracetest.NewInMemoryExporter()}
+	h := newHarness(t, func(o *service.Options) {
+		o.OTLP = &otlpexport.Options{SpanExporter: mem, BatchTimeout: 10 * time.Millisecond}
+	})
+	sum := h.debug(api.StartRequest{Target: "debugger.js"})
+	h.waitPaused(sum.ID, 0)
+	h.exec(sum.ID, "continue", nil)
+	h.waitExit(sum.ID)
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	if err := h.svc.Export.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var pauses []tracetest.SpanStub
+	for _, s := range mem.GetSpans() {
+		if strings.HasPrefix(s.Name, "pause ") {
+			pauses = append(pauses, s)
+		}
+	}
+	if len(pauses) != 1 {
+		t.Fatalf("want one pause span, got %d", len(pauses))
+	}
+	line := ""
+	for _, a := range pauses[0].Attributes {
+		if a.Key == "code.line.number" {
+			line = a.Value.Emit()
+		}
+	}
+	if line != "2" || !pauses[0].EndTime.After(pauses[0].StartTime) {
+		t.Errorf("pause span %s at line %q from %v to %v, want line 2 with a duration", pauses[0].Name, line, pauses[0].StartTime, pauses[0].EndTime)
+	}
 }
