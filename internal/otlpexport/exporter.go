@@ -1,10 +1,11 @@
 // Package otlpexport exports traced sessions to an OpenTelemetry backend over OTLP/HTTP: a session
-// is a trace with a root span, its captured events are span events and child spans (mapping.go).
+// is a trace with a root span, its captured events are span events and child spans (mapper.go,
+// attributes.go).
 //
 // Capture never waits for it. The engine hands each event to PublishEvent, which makes one
 // non-blocking send into a bounded queue; one goroutine (the mapper) turns what it takes from
-// there into spans, and ended spans go through the SDK's batch processor to the collector, whose
-// queue is never overfilled (gate.go). What does not fit anywhere, or what the collector never
+// there into spans (a span's events are built when it ends, ring.go), and ended spans go through
+// the SDK's batch processor to the collector, whose queue is never overfilled (gate.go). What does not fit anywhere, or what the collector never
 // takes, is counted per session and in total (counts.go).
 package otlpexport
 
@@ -118,7 +119,7 @@ type Exporter struct {
 	stopOnce sync.Once
 	mapped   chan struct{} // closed when the mapper has ended
 
-	// counts: per session and in total, and what the mapper has yet to read.
+	// mu guards the counts and what the mapper has yet to take.
 	mu       sync.Mutex
 	counts   counts
 	pending  map[string]engine.Summary // the latest status of each session, not yet read
