@@ -2,7 +2,10 @@ package otlpexport
 
 import (
 	"context"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"regexp"
 	"strings"
@@ -313,5 +316,44 @@ func TestParentFromEnv(t *testing.T) {
 	spans := mem.GetSpans()
 	if len(spans) != 1 || spans[0].Parent.SpanID().String() != parent || !spans[0].Parent.IsRemote() {
 		t.Fatalf("want the root span under the job's span %s: %+v", parent, spans)
+	}
+}
+
+// TestHeadersFromEnv: OTEL_EXPORTER_OTLP_HEADERS reaches the collector, and the endpoint flag
+// gets /v1/traces.
+func TestHeadersFromEnv(t *testing.T) {
+	t.Setenv("OTEL_EXPORTER_OTLP_HEADERS", "authorization=Bearer s3cret")
+	got := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		select {
+		case got <- r.URL.Path + " " + r.Header.Get("Authorization"):
+		default:
+		}
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	defer srv.Close()
+	e, err := New(Options{Endpoint: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	e.PublishStatus(engine.Summary{ID: "s1", Status: engine.StatusExited, Target: "/w/a.js", StartedAt: t0, EndedAt: &t0})
+	if err := e.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case req := <-got:
+		if req != "/v1/traces Bearer s3cret" {
+			t.Errorf("the collector got %q", req)
+		}
+	default:
+		t.Fatal("nothing reached the collector")
+	}
+	if c := e.Counts("s1"); c.Spans != 1 {
+		t.Errorf("counts %+v, want the root span sent", c)
 	}
 }
