@@ -7,7 +7,7 @@ BENCH   ?= .
 BROWSER  = tests/browser
 NPM_FIXTURES = tests/testdata/runners/npm tests/testdata/servers/npm tests/testdata/mcpclient $(BROWSER)
 
-.PHONY: build run test vet lint-api e2e-deps fmt tidy bench fuzz clean
+.PHONY: build run test vet lint-api e2e-deps fmt tidy bench fuzz clean jaeger
 
 build:
 	CGO_ENABLED=0 $(GO) build -o bin/traced ./cmd/traced
@@ -46,6 +46,20 @@ $(REDOCLY)/node_modules: $(REDOCLY)/package-lock.json
 
 # The dashboard's browser test's npm packages alone (tests/dashboard_test.go).
 e2e-deps: $(BROWSER)/node_modules
+
+# Jaeger all-in-one, the tracing backend the OTLP export is tested against (tests/otlp_jaeger_test.go),
+# built from tools/jaeger, a module of its own so that Jaeger's dependencies stay out of go.mod.
+# Built once into the CI cache (minutes the first time: see tools/jaeger/README.md), unoptimised
+# and without symbols, which builds a third faster: the test sends it one trace. The version is
+# in the path, so a new one builds anew. The test finds it there, or at $$TRACED_JAEGER.
+JAEGER_VERSION = 1.75.0
+TRACED_CI_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/traced-ci
+JAEGER = $(TRACED_CI_CACHE)/jaeger-$(JAEGER_VERSION)/jaeger
+jaeger: $(JAEGER)
+$(JAEGER):
+	@mkdir -p $(dir $@)
+	cd tools/jaeger && CGO_ENABLED=0 $(GO) build -gcflags=all='-N -l' -ldflags='-s -w' -o $@.tmp github.com/jaegertracing/jaeger/cmd/jaeger
+	mv $@.tmp $@
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -16,6 +16,19 @@ type StatusResponse struct {
 	Auth       bool     `json:"auth"`
 	Root       string   `json:"root"`
 	Limits     Limits   `json:"limits"`
+	// Export is the OpenTelemetry export's state; absent when export is off.
+	Export *ExportStatus `json:"export,omitempty"`
+}
+
+// ExportStatus is how the OTLP export fares since the service started.
+type ExportStatus struct {
+	Endpoint  string `json:"endpoint"`            // where spans go (OTLP/HTTP), without credentials
+	Queued    int    `json:"queued"`              // captured events waiting to be mapped to spans
+	QueueSize int    `json:"queueSize"`           // past this many, captured events are dropped from the export
+	Spans     int    `json:"spans"`               // spans the collector took
+	Events    int    `json:"events"`              // span events the collector took
+	Dropped   int    `json:"dropped"`             // captured events that did not reach it
+	LastError string `json:"lastError,omitempty"` // the last failed export's error
 }
 
 // NodeInfo says which node the service runs.

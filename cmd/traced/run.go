@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -13,12 +14,15 @@ import (
 
 	"traced/internal/engine"
 	"traced/internal/evidence"
+	"traced/internal/otlpexport"
 )
 
 func run(args []string) int {
 	fs := newFlagSet("run", "traced run [flags] <script> [args...]")
 	var ef engineFlags
 	ef.register(fs)
+	var of otlpFlags
+	of.register(fs)
 	asJSON := fs.Bool("json", false, "print a machine-readable report (summary, events, evidence) on stdout")
 	verbose := fs.Bool("verbose", false, "also print context and script events")
 	if err := fs.Parse(args); err != nil {
@@ -40,11 +44,26 @@ func run(args []string) int {
 		printer = io.Discard
 	}
 	lines := newLinePrinter(printer, *verbose)
-	defer lines.Close() // on the early returns; Close is idempotent
-	mgr, err := engine.NewManager(cfg, lines, nil)
+	defer lines.Close()             // on the early returns; Close is idempotent
+	var export *otlpexport.Exporter // set before the session starts, read by the engine's hooks
+	var pub engine.Publisher = lines
+	otlp := of.options(slog.New(slog.DiscardHandler), true)
+	if otlp != nil {
+		cfg.ChildEnv = func(id string) map[string]string { return export.ChildEnv(id) }
+		cfg.ExportOf = func(id string) *engine.ExportCounts { return export.Counts(id) }
+		pub = &exportTee{lines, nil}
+	}
+	mgr, err := engine.NewManager(cfg, pub, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "traced:", err)
 		return 1
+	}
+	if otlp != nil {
+		if export, err = otlpexport.NewForManager(*otlp, mgr); err != nil {
+			fmt.Fprintln(os.Stderr, "traced:", err)
+			return 2
+		}
+		pub.(*exportTee).export = export
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -52,6 +71,9 @@ func run(args []string) int {
 	if err != nil {
 		lines.Close() // node's own output, if any, comes before the reason
 		fmt.Fprintln(os.Stderr, "traced:", err)
+		if export != nil {
+			flushExport(export, os.Stderr)
+		}
 		return 1
 	}
 	select {
@@ -59,7 +81,10 @@ func run(args []string) int {
 	case <-ctx.Done(): // interrupted: stop the child, report what was seen
 		mgr.Shutdown(context.Background())
 	}
-	lines.Close() // every event line is out before the evidence
+	lines.Close()      // every event line is out before the evidence
+	if export != nil { // before the summary, which tells what the export sent
+		flushExport(export, os.Stderr)
+	}
 	sum := s.Summary()
 	res := evidence.Build(evidence.Input{Summary: sum, Events: s.Snapshot()})
 	if *asJSON {
@@ -89,4 +114,20 @@ func run(args []string) int {
 // signalNumber maps a signal name such as "SIGABRT" back to its number (0 when unknown).
 func signalNumber(name string) int {
 	return int(unix.SignalNum(name))
+}
+
+// exportTee hands what the session captures to the line printer and the export.
+type exportTee struct {
+	lines  engine.Publisher
+	export *otlpexport.Exporter
+}
+
+func (t *exportTee) PublishEvent(session string, ev engine.Event) {
+	t.lines.PublishEvent(session, ev)
+	t.export.PublishEvent(session, ev)
+}
+
+func (t *exportTee) PublishStatus(s engine.Summary) {
+	t.lines.PublishStatus(s)
+	t.export.PublishStatus(s)
 }

@@ -28,6 +28,8 @@ func serve(args []string) int {
 	fs := newFlagSet("serve", "traced [serve] [flags]")
 	var ef engineFlags
 	ef.register(fs)
+	var of otlpFlags
+	of.register(fs)
 	addr := fs.String("addr", "127.0.0.1:7777", "listen address; non-loopback needs --allow-remote too")
 	allowRemote := fs.Bool("allow-remote", false, "allow a non-loopback --addr (the API runs code: refused with --no-auth)")
 	noAuth := fs.Bool("no-auth", false, "serve without the bearer token (any local process can then run code); loopback only")
@@ -114,7 +116,7 @@ func serve(args []string) int {
 
 	svc, err := service.New(service.Options{Engine: cfg, Token: token, TokenFile: tokenFile,
 		AllowOrigins: origins, BoundAddr: bound, MaxBodyBytes: *maxBody, Version: version, Logger: log,
-		MCPTools: *mcpTools})
+		MCPTools: *mcpTools, OTLP: of.options(log, false)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "traced:", err)
 		return 1
@@ -131,6 +133,9 @@ func serve(args []string) int {
 		fmt.Fprintf(os.Stderr, "token file: %s (send Authorization: Bearer <token>)\n", tokenFile)
 	} else if token != "" {
 		fmt.Fprintln(os.Stderr, "token: from TRACED_TOKEN")
+	}
+	if svc.Export != nil {
+		fmt.Fprintf(os.Stderr, "otlp: exporting every session to %s\n", svc.Export.Status().Endpoint)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -275,8 +275,15 @@ func runStatus(c *call) error {
 			Path    string `json:"path"`
 			Version string `json:"version"`
 		} `json:"node"`
-		Auth bool   `json:"auth"`
-		Root string `json:"root"`
+		Auth   bool   `json:"auth"`
+		Root   string `json:"root"`
+		Export *struct {
+			Endpoint  string `json:"endpoint"`
+			Spans     int    `json:"spans"`
+			Events    int    `json:"events"`
+			Dropped   int    `json:"dropped"`
+			LastError string `json:"lastError"`
+		} `json:"export"`
 	}
 	r, err := c.doJSON("GET", "/api/trace/status", nil, nil, &st)
 	if err != nil {
@@ -300,6 +307,12 @@ func runStatus(c *call) error {
 		fmt.Fprintf(c.env.Stdout, "node     %s %s\n", st.Node.Version, st.Node.Path)
 	} else {
 		fmt.Fprintln(c.env.Stdout, "node     not found: launch and trace will fail")
+	}
+	if x := st.Export; x != nil {
+		fmt.Fprintf(c.env.Stdout, "otlp     %s  %d spans, %d events sent, %d dropped\n", x.Endpoint, x.Spans, x.Events, x.Dropped)
+		if x.LastError != "" {
+			fmt.Fprintf(c.env.Stdout, "         last error: %s\n", x.LastError)
+		}
 	}
 	live := 0
 	for _, s := range sessions {

@@ -236,6 +236,16 @@ type Summary struct {
 	// this one, which took its name.
 	RestartOf   string `json:"restartOf,omitempty"`
 	RestartedAs string `json:"restartedAs,omitempty"`
+
+	// Export is how the session fares in the OTLP export; absent when export is off.
+	Export *ExportCounts `json:"export,omitempty"`
+}
+
+// ExportCounts is what an exporter (internal/otlpexport) reports of one session.
+type ExportCounts struct {
+	Spans   int `json:"spans"`   // spans the collector took
+	Events  int `json:"events"`  // span events the collector took
+	Dropped int `json:"dropped"` // captured events that did not reach it
 }
 
 // BreakpointInfo is where V8 bound a breakpoint or logpoint once a matching script loaded

@@ -267,3 +267,18 @@ func childEnv(base []string, extra map[string]string) []string {
 	}
 	return env
 }
+
+// withChildEnv adds what Config.ChildEnv gives a session's child to the request's env, which wins.
+func withChildEnv(req map[string]string, add func(string) map[string]string, session string) map[string]string {
+	if add == nil {
+		return req
+	}
+	env := add(session)
+	for k, v := range req {
+		if env == nil {
+			env = make(map[string]string, len(req))
+		}
+		env[k] = v
+	}
+	return env
+}

@@ -244,6 +244,7 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		discardEvery:   m.cfg.DiscardEvery,
 		log:            m.log,
 		pub:            m.pub,
+		exportOf:       m.cfg.ExportOf,
 		status:         StatusStarting,
 		startedAt:      time.Now().UTC(),
 		detach:         make(chan struct{}, 1),
@@ -298,7 +299,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		close(s.done)
 		return &StartError{Stage: "spawn", Err: err}
 	}
-	env := preloadEnv(p, s.announce.path, req.Env)
+	env := preloadEnv(p, s.announce.path, withChildEnv(req.Env, m.cfg.ChildEnv, s.id))
 	s.mu.Lock()
 	s.preloadURL = p // its script is traced's, not the program's
 	s.mu.Unlock()

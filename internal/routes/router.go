@@ -34,6 +34,8 @@ type Config struct {
 	Logger       *slog.Logger
 	// Shutdown is cancelled when the service shuts down, ending long polls.
 	Shutdown context.Context
+	// Export reports the OTLP export's state for the status; nil when export is off.
+	Export func() *api.ExportStatus
 }
 
 // DefaultMaxBodyBytes caps request bodies: a start request with many args fits in a few KiB.

@@ -31,7 +31,12 @@ func (a *app) status(w http.ResponseWriter, r *http.Request) {
 		f := a.cfg.Engine.NodeFeatures()
 		node.Features = &api.NodeFeatures{LiveEdit: f.LiveEdit, TypeScript: f.TypeScript}
 	}
+	var export *api.ExportStatus
+	if a.cfg.Export != nil {
+		export = a.cfg.Export()
+	}
 	writeJSON(w, http.StatusOK, api.StatusResponse{
+		Export:  export,
 		Service: "traced",
 		Version: a.cfg.Version,
 		Node:    node,

@@ -31,7 +31,8 @@ func speaksText(path string) bool {
 }
 
 // sessionLine renders a summary: id and name, mode, status (with the exit code, signal or
-// error), the command (the target relative to the cwd), the events retained.
+// error), the command (the target relative to the cwd), the events retained (and those the
+// OTLP export lost).
 func sessionLine(s api.Summary) string {
 	id := s.ID
 	if s.Name != "" {
@@ -50,6 +51,9 @@ func sessionLine(s api.Summary) string {
 	events := fmt.Sprintf("%d events", s.Events)
 	if s.Dropped > 0 {
 		events += fmt.Sprintf(", %d dropped", s.Dropped)
+	}
+	if s.Export != nil && s.Export.Dropped > 0 {
+		events += fmt.Sprintf(", %d not exported", s.Export.Dropped)
 	}
 	target := s.Target // absolute; relative to the cwd reads shorter
 	if rel, ok := strings.CutPrefix(target, s.Cwd+"/"); ok && s.Cwd != "" {

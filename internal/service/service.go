@@ -18,6 +18,7 @@ import (
 	"traced/internal/dashboard"
 	"traced/internal/engine"
 	"traced/internal/mcpserver"
+	"traced/internal/otlpexport"
 	"traced/internal/routes"
 	"traced/internal/stream"
 )
@@ -38,12 +39,16 @@ type Options struct {
 	StreamWriteTimeout time.Duration
 	// MCPTools is the tool set served at /mcp ("all" or "core"; "" is all).
 	MCPTools string
+	// OTLP turns on the export of every session to an OpenTelemetry collector; nil: off. What
+	// only the engine knows (node's version, the string cap, evidence, summaries) is filled in.
+	OTLP *otlpexport.Options
 }
 
 // Service is a wired traced instance.
 type Service struct {
 	Engine *engine.Manager
 	Hub    *stream.Hub
+	Export *otlpexport.Exporter // nil when export is off
 	Router chi.Router
 	// MCP is the Model Context Protocol server whose tools call Router in process; /mcp serves
 	// it over Streamable HTTP, `traced mcp` over stdio.
@@ -61,19 +66,44 @@ func New(o Options) (*Service, error) {
 	src := &retained{}
 	hub := stream.NewHub(stream.Config{Source: src, Logger: o.Logger, OriginPatterns: o.AllowOrigins,
 		QueueSize: o.StreamQueue, WriteTimeout: o.StreamWriteTimeout})
-	mgr, err := engine.NewManager(o.Engine, hub, o.Logger)
+	pub := &publishers{hub: hub}
+	var export *otlpexport.Exporter // set before any session starts, read by the engine's hooks
+	if o.OTLP != nil {
+		o.Engine.ChildEnv = func(id string) map[string]string { return export.ChildEnv(id) }
+		o.Engine.ExportOf = func(id string) *engine.ExportCounts { return export.Counts(id) }
+	}
+	mgr, err := engine.NewManager(o.Engine, pub, o.Logger)
 	if err != nil {
 		return nil, err
 	}
 	src.engine = mgr
+	var exportStatus func() *api.ExportStatus
+	if o.OTLP != nil {
+		opts := *o.OTLP
+		if opts.Logger == nil {
+			opts.Logger = o.Logger
+		}
+		if export, err = otlpexport.NewForManager(opts, mgr); err != nil {
+			return nil, err
+		}
+		pub.export = export
+		exportStatus = func() *api.ExportStatus {
+			st := export.Status()
+			return &api.ExportStatus{Endpoint: st.Endpoint, Queued: st.Queued, QueueSize: st.QueueSize,
+				Spans: st.Total.Spans, Events: st.Total.Events, Dropped: st.Total.Dropped, LastError: st.LastError}
+		}
+	}
 	shutdown, endPolls := context.WithCancel(context.Background())
 	// The MCP tools call the router, which serves them at /mcp: the handler is set once both exist.
 	var mcpHTTP lateHandler
 	r, err := routes.New(routes.Config{Engine: mgr, Stream: hub, Dashboard: dashboard.New(), Token: o.Token, TokenFile: o.TokenFile,
 		AllowOrigins: o.AllowOrigins, BoundAddr: o.BoundAddr, MaxBodyBytes: o.MaxBodyBytes,
-		Version: o.Version, Logger: o.Logger, Shutdown: shutdown, MCP: &mcpHTTP})
+		Version: o.Version, Logger: o.Logger, Shutdown: shutdown, MCP: &mcpHTTP, Export: exportStatus})
 	if err != nil {
 		endPolls()
+		if export != nil {
+			export.Shutdown(context.Background())
+		}
 		return nil, err
 	}
 	m, err := mcpserver.New(mcpserver.Options{API: r, Token: o.Token, Tools: o.MCPTools, Version: o.Version})
@@ -85,6 +115,7 @@ func New(o Options) (*Service, error) {
 	return &Service{
 		Engine:   mgr,
 		Hub:      hub,
+		Export:   export,
 		Router:   r,
 		MCP:      m,
 		endPolls: endPolls,
@@ -115,7 +146,32 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	s.Hub.Shutdown(ctx)
 	errHTTP := s.http.Shutdown(ctx)
 	errEngine := s.Engine.Shutdown(ctx)
-	return errors.Join(errHTTP, errEngine)
+	var errExport error
+	if s.Export != nil { // after the engine: every session's trace has its end
+		errExport = s.Export.Shutdown(ctx)
+	}
+	return errors.Join(errHTTP, errEngine, errExport)
+}
+
+// publishers hands what sessions capture to the stream hub and, when on, the OTLP export;
+// neither ever blocks.
+type publishers struct {
+	hub    *stream.Hub
+	export *otlpexport.Exporter // set before any session starts
+}
+
+func (p *publishers) PublishEvent(session string, ev engine.Event) {
+	p.hub.PublishEvent(session, ev)
+	if p.export != nil {
+		p.export.PublishEvent(session, ev)
+	}
+}
+
+func (p *publishers) PublishStatus(s engine.Summary) {
+	p.hub.PublishStatus(s)
+	if p.export != nil {
+		p.export.PublishStatus(s)
+	}
 }
 
 // lateHandler is a handler set after the router that routes to it is built.

@@ -1,0 +1,134 @@
+package otlpexport
+
+import (
+	"context"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"traced/internal/engine"
+)
+
+// maxRemembered is how many sessions the counts (and the mapper's finished set) remember: far
+// more than the engine retains (engine.DefaultMaxSessions), few bytes each.
+const maxRemembered = 4096
+
+// counts are the export's figures per session and in total, under Exporter.mu.
+type counts struct {
+	total   engine.ExportCounts
+	lastErr string
+	by      map[string]*engine.ExportCounts
+	order   recentSet // the sessions in by, to forget the oldest
+}
+
+func newCounts() counts {
+	return counts{by: make(map[string]*engine.ExportCounts), order: newRecentSet(maxRemembered)}
+}
+
+func (c *counts) of(session string) *engine.ExportCounts {
+	if x, ok := c.by[session]; ok {
+		return x
+	}
+	x := &engine.ExportCounts{}
+	c.by[session] = x
+	if old, ok := c.order.add(session); ok {
+		delete(c.by, old)
+	}
+	return x
+}
+
+// session returns a copy of the session's counts (zero for a session not seen yet).
+func (c *counts) session(id string) engine.ExportCounts {
+	if x, ok := c.by[id]; ok {
+		return *x
+	}
+	return engine.ExportCounts{}
+}
+
+func (c *counts) drop(session string, n int) {
+	c.of(session).Dropped += n
+	c.total.Dropped += n
+}
+
+// recentSet remembers the last n keys added, in order.
+type recentSet struct {
+	n    int
+	keys []string
+	has  map[string]bool
+}
+
+func newRecentSet(n int) recentSet { return recentSet{n: n, has: make(map[string]bool)} }
+
+// add remembers key; when that forgets the oldest, it is returned with ok.
+func (r *recentSet) add(key string) (old string, ok bool) {
+	if r.has[key] {
+		return "", false
+	}
+	r.has[key] = true
+	r.keys = append(r.keys, key)
+	if len(r.keys) <= r.n {
+		return "", false
+	}
+	old = r.keys[0]
+	r.keys = r.keys[1:]
+	delete(r.has, old)
+	return old, true
+}
+
+func (r *recentSet) contains(key string) bool { return r.has[key] }
+
+// countingExporter counts what each export hands to the collector, per session (every span
+// carries traced.session.id), and what it failed to hand over, after the exporter's retries.
+type countingExporter struct {
+	sdktrace.SpanExporter
+	e *Exporter
+}
+
+func (c countingExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+	err := c.SpanExporter.ExportSpans(ctx, spans)
+	c.e.exported(spans, err)
+	return err
+}
+
+// exported counts one export's spans. A lost span counts its events and one for itself (it
+// stood for captured events: a pause, a target, a job). Events a span shed past its cap count
+// as dropped either way.
+func (e *Exporter) exported(spans []sdktrace.ReadOnlySpan, err error) {
+	e.gate.done(len(spans))
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err != nil {
+		e.counts.lastErr = err.Error()
+		e.opts.Logger.Warn("otlp export failed", "spans", len(spans), "err", err)
+	}
+	for _, s := range spans {
+		c := e.counts.of(sessionOf(s))
+		n, shed := len(s.Events()), s.DroppedEvents()
+		if err != nil {
+			c.Dropped += n + shed + 1
+			e.counts.total.Dropped += n + shed + 1
+			continue
+		}
+		c.Spans++
+		c.Events += n
+		c.Dropped += shed
+		e.counts.total.Spans++
+		e.counts.total.Events += n
+		e.counts.total.Dropped += shed
+	}
+}
+
+// lost counts a span the gate refused: the batch processor's queue was full.
+func (e *Exporter) lost(s sdktrace.ReadOnlySpan) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.counts.drop(sessionOf(s), len(s.Events())+s.DroppedEvents()+1)
+}
+
+func sessionOf(s sdktrace.ReadOnlySpan) string {
+	for _, a := range s.Attributes() {
+		if a.Key == attrSession {
+			return a.Value.AsString()
+		}
+	}
+	return ""
+}
