@@ -2,6 +2,7 @@
 GO      ?= go
 ARGS    ?=
 BENCH   ?= .
+BENCHFLAGS ?=
 # npm packages the tests use (runners, servers, the MCP TypeScript client), each from its lockfile.
 NPM_FIXTURES = tests/testdata/runners/npm tests/testdata/servers/npm tests/testdata/mcpclient
 
@@ -47,8 +48,11 @@ tidy:
 	$(GO) mod tidy
 
 # Benchmarks against real node: CDP round trip, console capture throughput, session start, API latency.
+# `make bench BENCH=RawVsTraced` sets traced beside a bare CDP client in the same run and prints
+# raw and traced time per operation and their ratio (issue 16); BENCHFLAGS=-benchtime=3x repeats
+# the slow ones (100k console lines: ~10 s an iteration).
 bench:
-	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem ./...
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem $(BENCHFLAGS) ./...
 
 # A short run of every fuzz target (their seed corpora already run in `make test`). Budgets are
 # counts, not times: a -fuzztime deadline can end a run with a spurious error (golang/go#75804).
