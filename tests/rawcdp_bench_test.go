@@ -18,8 +18,8 @@ import (
 
 // BenchmarkRawVsTraced puts traced beside a bare CDP client (rawcdp_test.go) in the same run,
 // the two alternating within every iteration so that a noisy machine slows both alike. Each
-// sub-benchmark reports raw and traced time per operation and their ratio (traced / raw), the
-// figures of issue 16:
+// sub-benchmark reports the median time per operation of each side and their ratio (traced /
+// raw), the figures of issue 16:
 //
 //	console  node count.js 100000, spawn to exit, every console call and stdout line captured
 //	eval     one paused evaluateOnCallFrame against POST /api/debug/{s}/eval
@@ -27,7 +27,8 @@ import (
 //	start    spawn to the first pause (--inspect-brk) against POST /api/trace/start pauseOnStart
 //	loop     what cpuloop.js measures of its own loops under each (and with no inspector at all)
 //
-// Run: make bench BENCH=RawVsTraced (BENCHFLAGS=-benchtime=3x for more than one console run).
+// Run: make bench BENCH=RawVsTraced; BENCHFLAGS=-count=3 repeats it (console and loop are one
+// or two runs of each side per count).
 func BenchmarkRawVsTraced(b *testing.B) {
 	b.Run("console", benchConsole)
 	b.Run("eval", benchEval)
@@ -36,33 +37,32 @@ func BenchmarkRawVsTraced(b *testing.B) {
 	b.Run("loop", benchLoop)
 }
 
-// sideBySide sums both sides' times over the iterations of one sub-benchmark.
+// sideBySide keeps both sides' times over the iterations of one sub-benchmark.
 type sideBySide struct {
-	raw, traced time.Duration
-	n           int
+	raw, traced []time.Duration
 }
 
-// both runs raw then traced, or traced first on odd iterations, adding each one's duration.
+// both runs raw then traced, or traced first on odd iterations, keeping each one's duration.
 func (s *sideBySide) both(raw, traced func() time.Duration) {
-	if s.n%2 == 0 {
-		s.raw += raw()
-		s.traced += traced()
+	if len(s.raw)%2 == 0 {
+		s.raw = append(s.raw, raw())
+		s.traced = append(s.traced, traced())
 	} else {
-		s.traced += traced()
-		s.raw += raw()
+		s.traced = append(s.traced, traced())
+		s.raw = append(s.raw, raw())
 	}
-	s.n++
 }
 
-// report gives the mean of each side in unit ("ms" or "us") and the ratio traced / raw, each
-// metric's name ending in suffix.
+// report gives the median of each side in unit ("ms" or "us") and their ratio traced / raw,
+// each metric's name ending in suffix. Medians: a neighbour's burst on this shared machine
+// lands on a few iterations of one side, and would move a mean.
 func (s *sideBySide) report(b *testing.B, unit string, suffix ...string) {
 	end := strings.Join(suffix, "")
 	scale := map[string]time.Duration{"ms": time.Millisecond, "us": time.Microsecond}[unit]
-	per := func(d time.Duration) float64 { return float64(d) / float64(s.n) / float64(scale) }
-	b.ReportMetric(per(s.raw), "raw-"+unit+"/op"+end)
-	b.ReportMetric(per(s.traced), "traced-"+unit+"/op"+end)
-	b.ReportMetric(float64(s.traced)/float64(s.raw), "ratio"+end)
+	raw, traced := median(s.raw), median(s.traced) // cli_bench_test.go's: the upper one of an even count
+	b.ReportMetric(float64(raw)/float64(scale), "raw-"+unit+"/op"+end)
+	b.ReportMetric(float64(traced)/float64(scale), "traced-"+unit+"/op"+end)
+	b.ReportMetric(float64(traced)/float64(raw), "ratio"+end)
 }
 
 // rawRun runs a fixture to its end under the bare client with what a trace session with throw
@@ -97,13 +97,12 @@ func rawRun(b *testing.B, args ...string) (time.Duration, int, *lineSink) {
 	return time.Since(t0), consoles, p.stdout
 }
 
-// tracedRun runs a fixture to its end in a trace session, spawn to exit as the service sees it.
+// tracedRun runs a fixture to its end in a trace session (throw events on, as by default),
+// spawn to exit as the service sees it. The caller stops the session once it has read it.
 func tracedRun(b *testing.B, svc *service.Service, target string, args ...string) (time.Duration, *engine.Session) {
 	t0 := time.Now()
 	s := runTraced(b, svc, engine.StartRequest{Target: target, Args: args})
-	d := time.Since(t0)
-	b.Cleanup(func() { svc.Engine.Stop(context.Background(), s.ID()) })
-	return d, s
+	return time.Since(t0), s
 }
 
 func benchConsole(b *testing.B) {
@@ -130,7 +129,7 @@ func benchConsole(b *testing.B) {
 	s.report(b, "ms")
 }
 
-// rawPaused is node paused at steploop.js's first line under the bare client, for eval and step.
+// rawPaused is node paused at a script's first line under the bare client, for eval and step.
 type rawPaused struct {
 	conn   *rawConn
 	pauses chan string
@@ -159,17 +158,19 @@ func (r *rawPaused) waitPause(b *testing.B) {
 }
 
 // tracedPaused starts a debug session paused at script's first line; it answers the session's
-// REST base URL and a client for it.
-func tracedPaused(b *testing.B, svc *service.Service, addr, script string) (string, *http.Client) {
+// REST base URL, a client for it, and what ends both (before the service's shutdown).
+func tracedPaused(b *testing.B, svc *service.Service, addr, script string) (string, *http.Client, func()) {
 	ctx := context.Background()
 	s, err := svc.Engine.Start(ctx, engine.StartRequest{Target: script, Mode: engine.ModeDebug, PauseOnStart: true})
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { svc.Engine.Stop(ctx, s.ID()) })
 	client := &http.Client{Transport: &http.Transport{}}
-	b.Cleanup(client.CloseIdleConnections)
-	return "http://" + addr + "/api/debug/" + s.ID(), client
+	stop := func() {
+		client.CloseIdleConnections()
+		svc.Engine.Stop(ctx, s.ID())
+	}
+	return "http://" + addr + "/api/debug/" + s.ID(), client, stop
 }
 
 // benchPostBody is benchPost answering the body.
@@ -196,7 +197,8 @@ func timed(f func()) time.Duration {
 func benchEval(b *testing.B) {
 	svc, addr, done := benchHarness(b)
 	defer done()
-	base, client := tracedPaused(b, svc, addr, "steploop.js")
+	base, client, stop := tracedPaused(b, svc, addr, "steploop.js")
+	defer stop()
 	raw := startRawPaused(b, "steploop.js")
 	ctx := context.Background()
 	var s sideBySide
@@ -241,7 +243,8 @@ func benchEval(b *testing.B) {
 func benchStep(b *testing.B) {
 	svc, addr, done := benchHarness(b)
 	defer done()
-	base, client := tracedPaused(b, svc, addr, "steploop.js")
+	base, client, stop := tracedPaused(b, svc, addr, "steploop.js")
+	defer stop()
 	raw := startRawPaused(b, "steploop.js")
 	ctx := context.Background()
 	var s sideBySide
@@ -335,7 +338,7 @@ func benchLoop(b *testing.B) {
 	svc, _, done := benchHarness(b)
 	defer done()
 	var top, fn sideBySide
-	var aloneTop, aloneFn time.Duration
+	var alone sideBySide // top level as raw, in a function as traced: node with no inspector
 	for b.Loop() {
 		var rawFn, tracedFn time.Duration
 		top.both(func() time.Duration {
@@ -351,6 +354,7 @@ func benchLoop(b *testing.B) {
 				b.Fatal("traced: cpuloop.js printed nothing")
 			}
 			t, f := loopMs(b, p.Events[0].Output.Text.Value)
+			svc.Engine.Stop(context.Background(), ses.ID())
 			tracedFn = f
 			return t
 		})
@@ -360,14 +364,12 @@ func benchLoop(b *testing.B) {
 			b.Fatal(err)
 		}
 		t, f := loopMs(b, out)
-		aloneTop += t
-		aloneFn += f
+		alone.raw, alone.traced = append(alone.raw, t), append(alone.traced, f)
 	}
 	top.report(b, "ms", "-top")
 	fn.report(b, "ms", "-fn")
-	n := float64(top.n) * float64(time.Millisecond)
-	b.ReportMetric(float64(aloneTop)/n, "untraced-ms/op-top")
-	b.ReportMetric(float64(aloneFn)/n, "untraced-ms/op-fn")
+	b.ReportMetric(float64(median(alone.raw))/float64(time.Millisecond), "untraced-ms/op-top")
+	b.ReportMetric(float64(median(alone.traced))/float64(time.Millisecond), "untraced-ms/op-fn")
 }
 
 // execNode runs node on args in testdata with no inspector and answers its output.
