@@ -49,8 +49,8 @@ tidy:
 
 # Benchmarks against real node: CDP round trip, console capture throughput, session start, API latency.
 # `make bench BENCH=RawVsTraced` sets traced beside a bare CDP client in the same run and prints
-# raw and traced time per operation and their ratio (issue 16); BENCHFLAGS=-benchtime=3x repeats
-# the slow ones (100k console lines: ~10 s an iteration).
+# raw and traced median time per operation and their ratio (issue 16); BENCHFLAGS passes flags,
+# e.g. BENCH=RawVsTraced/console BENCHFLAGS=-benchtime=5x (100k console lines: ~10 s a run).
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem $(BENCHFLAGS) ./...
 
