@@ -2,6 +2,7 @@
 GO      ?= go
 ARGS    ?=
 BENCH   ?= .
+BENCHFLAGS ?=
 # npm packages the tests use (runners, servers, the MCP TypeScript client, the dashboard's browser
 # driver), each from its lockfile.
 BROWSER  = tests/browser
@@ -68,8 +69,11 @@ tidy:
 	$(GO) mod tidy
 
 # Benchmarks against real node: CDP round trip, console capture throughput, session start, API latency.
+# `make bench BENCH=RawVsTraced` sets traced beside a bare CDP client in the same run and prints
+# raw and traced median time per operation and their ratio (issue 16); BENCHFLAGS passes flags,
+# e.g. BENCH=RawVsTraced/console BENCHFLAGS=-benchtime=5x (100k console lines: ~10 s a run).
 bench:
-	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem ./...
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem $(BENCHFLAGS) ./...
 
 # A short run of every fuzz target (their seed corpora already run in `make test`). Budgets are
 # counts, not times: a -fuzztime deadline can end a run with a spurious error (golang/go#75804).
