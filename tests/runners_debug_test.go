@@ -150,16 +150,16 @@ func TestNpmRunBreakpoint(t *testing.T) {
 func TestJestTransformedInPlace(t *testing.T) {
 	needRunners(t)
 	h := newHarness(t)
-	s := h.debug(api.StartRequest{Target: "node_modules/jest/bin/jest.js", Args: []string{"--no-cache", "jestmock"}, Cwd: runnersDir,
-		Breakpoints: api.BreakpointsAt("jestmock/scale.test.js:11")})
+	s := h.debug(api.StartRequest{Target: "node_modules/jest/bin/jest.js", Args: []string{"--no-cache", "hoisted"}, Cwd: runnersDir,
+		Breakpoints: api.BreakpointsAt("hoisted/scale.test.js:11")})
 	st, _ := h.waitPaused(s.ID, 0)
-	if st.Location == nil || st.Location.File != "jestmock/scale.test.js" || st.Location.Line != 11 {
-		t.Fatalf("paused at %+v, want jestmock/scale.test.js:11", st.Location)
+	if st.Location == nil || st.Location.File != "hoisted/scale.test.js" || st.Location.Line != 11 {
+		t.Fatalf("paused at %+v, want hoisted/scale.test.js:11", st.Location)
 	}
 	if v := local(t, st, "got"); v.Value != "6" {
 		t.Fatalf("got = %+v, want 6", v)
 	}
-	bp := h.setBreakpoint(s.ID, api.BreakpointRequest{Location: "jestmock/scale.test.js:10"})
+	bp := h.setBreakpoint(s.ID, api.BreakpointRequest{Location: "hoisted/scale.test.js:10"})
 	if len(bp.Resolved) == 0 || bp.Resolved[0].Line != 10 {
 		t.Fatalf("breakpoint on line 10 resolved at %+v", bp.Resolved)
 	}
@@ -167,7 +167,7 @@ func TestJestTransformedInPlace(t *testing.T) {
 	h.call("GET", "/api/debug/"+s.ID+"/breakpoints", nil, &list)
 	for _, b := range list.Breakpoints {
 		for _, r := range b.Resolved {
-			if want, _ := strings.CutPrefix(b.Location, "jestmock/scale.test.js:"); fmt.Sprint(r.Line) != want {
+			if want, _ := strings.CutPrefix(b.Location, "hoisted/scale.test.js:"); fmt.Sprint(r.Line) != want {
 				t.Fatalf("%s listed at line %d", b.Ref, r.Line)
 			}
 		}

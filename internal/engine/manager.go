@@ -285,7 +285,14 @@ func (m *Manager) remove(s *Session) {
 // launch spawns node, waits for its inspector URL, attaches and lets the program run. On error
 // the child is dead and every goroutine of the session has ended.
 func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) error {
-	args := []string{"--inspect-brk=127.0.0.1:0", "--inspect-publish-uid=stderr", "--enable-source-maps", s.target}
+	// A trace session's program waits for the debugger without a first-line break: a pause
+	// there, even one let go at once, leaves the main script's top level instrumented for the
+	// debugger, and a loop in it several times slower for the whole run (17x on node 22).
+	wait := "--inspect-wait=127.0.0.1:0"
+	if s.mode == ModeDebug {
+		wait = "--inspect-brk=127.0.0.1:0"
+	}
+	args := []string{wait, "--inspect-publish-uid=stderr", "--enable-source-maps", s.target}
 	if s.mode == ModeDebug {
 		// Node 20 aborts ("async hook stack has become corrupted") when a timer callback is
 		// terminated (kill-execution); the check is a consistency assertion, not a behaviour.
