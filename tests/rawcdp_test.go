@@ -32,9 +32,15 @@ type rawProc struct {
 // Cleanup kills it if the benchmark has not seen it end.
 func startRaw(ctx context.Context, b *testing.B, args ...string) *rawProc {
 	b.Helper()
+	return startRawWith(ctx, b, "--inspect-brk=127.0.0.1:0", args...)
+}
+
+// startRawWith is startRaw with another inspector flag (--inspect-wait: no first-line break).
+func startRawWith(ctx context.Context, b *testing.B, flag string, args ...string) *rawProc {
+	b.Helper()
 	urls := &urlSink{found: make(chan string, 1)}
 	p := &rawProc{stdout: &lineSink{}, exited: make(chan struct{})}
-	p.cmd = exec.Command(nodeOrSkip(b), append([]string{"--inspect-brk=127.0.0.1:0"}, args...)...)
+	p.cmd = exec.Command(nodeOrSkip(b), append([]string{flag}, args...)...)
 	p.cmd.Dir = "testdata"
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, urls
 	if err := p.cmd.Start(); err != nil {
@@ -235,6 +241,7 @@ func (c *rawConn) call(ctx context.Context, method string, params, result any) e
 var rawParams = map[string]any{
 	"NodeRuntime.notifyWhenWaitingForDisconnect": map[string]any{"enabled": true},
 	"Debugger.setSkipAllPauses":                  map[string]any{"skip": true},
+	"Debugger.setPauseOnExceptions":              map[string]any{"state": "all"},
 }
 
 // must makes the set-up calls in order and fails the benchmark at the first error.
