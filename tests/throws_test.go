@@ -2,8 +2,8 @@ package tests
 
 import (
 	"net/http"
-	"slices"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
