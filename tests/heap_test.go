@@ -101,11 +101,13 @@ func TestDebugCPUProfile(t *testing.T) {
 	}
 	h.evalWith(s.ID, api.EvalRequest{Expression: "work()", TimeoutMs: 30000})
 	var prof api.CPUProfile
-	h.post(s.ID, "cpu/stop", api.CPUStopRequest{Top: 5}, &prof)
+	// Top 20: node serves the inspector between any two JS steps, so the eval may run inside
+	// the end of console.log("ready") still writing, whose frames then share work's total.
+	h.post(s.ID, "cpu/stop", api.CPUStopRequest{Top: 20}, &prof)
 	if len(prof.Self) == 0 || prof.Self[0].Function != "hot" || prof.Self[0].File != "hot.js" || prof.Self[0].Line != 2 {
 		t.Fatalf("top by self time %+v, want hot at hot.js:2", prof.Self)
 	}
-	if prof.Self[0].SelfPct < 50 || prof.Samples == 0 || len(prof.Self) > 5 {
+	if prof.Self[0].SelfPct < 50 || prof.Samples == 0 || len(prof.Self) > 20 {
 		t.Fatalf("profile %+v, want hot to hold most of the samples", prof)
 	}
 	if !slices.ContainsFunc(prof.Total, func(f api.FunctionTime) bool {

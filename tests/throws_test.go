@@ -247,3 +247,23 @@ func TestCaughtModeSkipsBlackboxed(t *testing.T) {
 	wantPausedIn(t, st, "throws/usesvendor.js", "", 5)
 	h.runToEnd(s.ID, 2)
 }
+
+// TestUncaughtModeStopsOnTopLevelAwait: pause-on-exceptions uncaught stops before an ESM
+// top-level await's rejection ends the process (V8 predicts it caught: node's loader holds the
+// promise), with the error; the throw event has the throw site's locals; continuing ends the
+// process as it would have.
+func TestUncaughtModeStopsOnTopLevelAwait(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "throws/tla.mjs", PauseOnExceptions: "uncaught"})
+	st, _ := h.waitPaused(s.ID, 0)
+	if st.Reason != "exception" || !strings.Contains(local(t, st, "error").Value, "no config prod") {
+		t.Fatalf("stop %q with locals %+v, want the uncaught error", st.Reason, st.Locals)
+	}
+	if th := h.trace(s.ID, "throw").Events; len(th) != 1 || th[0].Throw.Location.Line != 4 {
+		t.Fatalf("throw events %+v, want the one at tla.mjs:4", th)
+	}
+	h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)})
+	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 1 || sum.Counts["pause"] != 1 {
+		t.Fatalf("summary %+v, want exit 1 after the one stop", sum)
+	}
+}

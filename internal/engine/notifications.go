@@ -154,6 +154,14 @@ func (s *Session) onPaused(p *debuggerPaused) {
 		go s.passMisplaced(p)
 		return
 	}
+	s.mu.Lock()
+	if s.isFatalPause(p) { // the preload's uncaught exception monitor (fatal.go)
+		s.passing, s.passed = true, make(chan struct{})
+		s.mu.Unlock()
+		go s.passFatal(p)
+		return
+	}
+	s.mu.Unlock()
 	info := &PauseInfo{Reason: p.Reason}
 	if len(p.CallFrames) > 0 {
 		fr := s.pausedFrame(p.CallFrames[0])
@@ -181,6 +189,9 @@ func (s *Session) onPaused(p *debuggerPaused) {
 		s.mu.Unlock()
 		go s.passStart(p)
 		return
+	}
+	if (p.Reason == "exception" || p.Reason == "promiseRejection") && p.Data != nil && p.Data.Uncaught {
+		s.stoppedUncaught = true // the preload's monitor will not stop for it again (fatal.go)
 	}
 	s.paused = p // the status says paused from here: before anyone is woken
 	s.pauses++

@@ -67,11 +67,13 @@ type Session struct {
 	coverFunctionsOnly bool
 	leaving            chan struct{} // closed once V8 has left the pause a call left (leaving.go)
 
-	gating      bool          // a worker's or child's gate is served (targetmaps.go)
-	passing     bool          // a pause traced lets go by itself is being passed (throws.go)
-	passed      chan struct{} // closed when that pause has resumed: requests' calls wait for it
-	ended       chan struct{} // closed when a worker or child is no longer debugged
-	consoleSeen int           // dispatcher only
+	gating  bool          // a worker's or child's gate is served (targetmaps.go)
+	passing bool          // a pause traced lets go by itself is being passed (throws.go)
+	passed  chan struct{} // closed when that pause has resumed: requests' calls wait for it
+	// stoppedUncaught: the user saw an uncaught exception stop in this target (fatal.go).
+	stoppedUncaught bool
+	ended           chan struct{} // closed when a worker or child is no longer debugged
+	consoleSeen     int           // dispatcher only
 	// Requests to the chores loop, one channel each (buffer 1, sends never block) so that a
 	// pending discard can never crowd out the detach a finished program waits for.
 	discard chan struct{} // Runtime.discardConsoleEntries

@@ -8,6 +8,10 @@
 //    on loopback, says where on traced's announce FIFO and waits for traced to set it up. When
 //    traced is not reading the FIFO (gone, or the process left the session), opening it fails at
 //    once and the process runs on untraced: it never waits for a debugger that will not come.
+// 3. An exception about to end the process: node emits uncaughtExceptionMonitor first, for an
+//    ESM top-level await's rejection too, which V8 predicts caught and so never pauses at. The
+//    debugger statement lets traced stop there when the user's exception mode asks for uncaught
+//    exceptions and it has not stopped at this one yet; otherwise traced lets it go at once.
 "use strict";
 process.execArgv = process.execArgv.filter((a) => !/^--(inspect|debug)/.test(a));
 
@@ -31,3 +35,7 @@ if (isMainThread && announce && !inspector.url()) {
     if (inspector.url()) inspector.close();
   }
 }
+
+process.on("uncaughtExceptionMonitor", function tracedUncaught(error, origin) {
+  debugger; // eslint-disable-line no-debugger
+});

@@ -1,0 +1,68 @@
+package engine
+
+import (
+	"context"
+	"slices"
+)
+
+// An exception that ends the process without V8 ever pausing at it as uncaught: an ESM top-level
+// await's rejection (V8 predicts node's loader catches it; node ends the process from C++). The
+// preload's uncaughtExceptionMonitor listener (boot/preload.cjs) holds a debugger statement:
+// that pause is the user's exception stop when their mode asks for uncaught exceptions and no
+// uncaught stop came before it in this target; otherwise it is passed like traced's own pauses.
+
+// fatalListener is the preload's listener function.
+const fatalListener = "tracedUncaught"
+
+// isFatalPause reports, under mu, whether a pause is the preload's debugger statement.
+func (s *Session) isFatalPause(p *debuggerPaused) bool {
+	return p.Reason == "other" && s.inPreload(p) && p.CallFrames[0].FunctionName == fatalListener
+}
+
+// passFatal shows the preload's pause as an uncaught exception stop, or lets it go.
+func (s *Session) passFatal(p *debuggerPaused) {
+	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), passingKey{}, true), callTimeout)
+	defer cancel()
+	c := s.liveConn()
+	if c == nil {
+		return
+	}
+	data := &pauseData{Uncaught: true}
+	if err, ok := s.fatalError(ctx, c, p.CallFrames[0]); ok {
+		data.remoteObject = err
+	}
+	s.mu.Lock()
+	show := s.mode == ModeDebug && !s.stoppedUncaught && s.userStopsAt(&debuggerPaused{Data: data})
+	if show {
+		s.passing = false // the pause is the user's after all
+		close(s.passed)
+	}
+	s.mu.Unlock()
+	if show {
+		user := *p
+		user.Reason, user.Data = "exception", data
+		s.onPaused(&user)
+		return
+	}
+	if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
+		s.log.Debug("resume past the uncaught exception monitor", "session", s.id, "target", s.ref, "err", err)
+	}
+}
+
+// fatalError reads the listener's error argument from its frame.
+func (s *Session) fatalError(ctx context.Context, c clientCaller, f pausedFrame) (remoteObject, bool) {
+	i := slices.IndexFunc(f.ScopeChain, func(sc scope) bool { return sc.Type == "local" })
+	if i < 0 || f.ScopeChain[i].Object.ObjectID == "" {
+		return remoteObject{}, false
+	}
+	var props propertiesResult
+	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": f.ScopeChain[i].Object.ObjectID, "ownProperties": true}, &props); err != nil {
+		return remoteObject{}, false
+	}
+	for _, pd := range props.Result {
+		if pd.Name == "error" && pd.Value != nil {
+			return *pd.Value, true
+		}
+	}
+	return remoteObject{}, false
+}
