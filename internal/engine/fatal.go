@@ -34,8 +34,7 @@ func (s *Session) passFatal(p *debuggerPaused) {
 	s.mu.Lock()
 	show := s.mode == ModeDebug && !s.stoppedUncaught && s.userStopsAt(&debuggerPaused{Data: data})
 	if show {
-		s.passing = false // the pause is the user's after all
-		close(s.passed)
+		s.endPass() // the pause is the user's after all
 	}
 	s.mu.Unlock()
 	if show {

@@ -149,14 +149,14 @@ func (s *Session) onPaused(p *debuggerPaused) {
 	}
 	if s.misplacedHit(p) { // a transformed file's line binding, before its map moved it
 		s.mu.Lock()
-		s.passing, s.passed = true, make(chan struct{})
+		s.beginPass()
 		s.mu.Unlock()
 		go s.passMisplaced(p)
 		return
 	}
 	s.mu.Lock()
 	if s.isFatalPause(p) { // the preload's uncaught exception monitor (fatal.go)
-		s.passing, s.passed = true, make(chan struct{})
+		s.beginPass()
 		s.mu.Unlock()
 		go s.passFatal(p)
 		return
@@ -221,8 +221,7 @@ func (s *Session) onResumed() {
 	s.mu.Lock()
 	s.closeLeaving()
 	if s.passing { // traced let its own pause go: nobody saw it
-		s.passing = false
-		close(s.passed)
+		s.endPass()
 		s.mu.Unlock()
 		return
 	}

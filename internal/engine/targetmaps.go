@@ -270,8 +270,7 @@ func (s *Session) passMisplaced(p *debuggerPaused) {
 	here := s.bindAtPause(ctx, c, p)
 	if len(here) > 0 {
 		s.mu.Lock()
-		s.passing = false // the pause is the user's after all
-		close(s.passed)
+		s.endPass() // the pause is the user's after all
 		s.mu.Unlock()
 	}
 	s.stopOrPass(ctx, c, p, here)

@@ -153,7 +153,7 @@ func (s *Session) ownPause(p *debuggerPaused) bool {
 	// A caught exception node's own code throws (and catches) is never the user's stop.
 	userWants := s.mode == ModeDebug && s.userStopsAt(p) && (uncaught || user >= 0)
 	if !userWants {
-		s.passing, s.passed = true, make(chan struct{})
+		s.beginPass()
 	}
 	s.mu.Unlock()
 	go s.passThrow(p, info, !userWants)
@@ -181,6 +181,18 @@ func (s *Session) passThrow(p *debuggerPaused, info *ThrowInfo, resume bool) {
 			s.log.Debug("resume past a throw", "session", s.id, "target", s.ref, "err", err)
 		}
 	}
+}
+
+// beginPass marks, under mu, a pause traced lets go by itself (or decides about) as passing:
+// its resume is not shown, and requests' calls wait for it (afterPassing).
+func (s *Session) beginPass() {
+	s.passing, s.passed = true, make(chan struct{})
+}
+
+// endPass ends passing, under mu: the pause resumed, or it turned out to be the user's.
+func (s *Session) endPass() {
+	s.passing = false
+	close(s.passed)
 }
 
 // passingKey marks passThrow's own calls: they are what ends the pause others wait for.
