@@ -117,9 +117,11 @@ func (e *Exporter) session(id string, at time.Time) *sessionSpans {
 func (e *Exporter) readStatuses() {
 	e.mu.Lock()
 	pending := e.pending
-	if len(pending) > 0 {
-		e.pending = make(map[string]engine.Summary)
+	if len(pending) == 0 { // not ranged over outside the lock: PublishStatus writes to it
+		e.mu.Unlock()
+		return
 	}
+	e.pending = make(map[string]engine.Summary)
 	e.mu.Unlock()
 	for id, sum := range pending {
 		s := e.session(id, sum.StartedAt)
