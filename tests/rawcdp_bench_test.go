@@ -221,6 +221,19 @@ func benchEval(b *testing.B) {
 	tracedOp := func() time.Duration {
 		return timed(func() { benchPost(b, client, base+"/eval", `{"expression":"n + 1"}`) })
 	}
+	// The engine's own eval, no HTTP: what the REST layer adds is traced minus this.
+	ses, err := svc.Engine.Get(base[strings.LastIndex(base, "/")+1:])
+	if err != nil {
+		b.Fatal(err)
+	}
+	var engineSide []time.Duration
+	engineOp := func() {
+		engineSide = append(engineSide, timed(func() {
+			if _, err := ses.Eval(ctx, engine.EvalSpec{Expression: "n + 1"}); err != nil {
+				b.Fatalf("engine eval: %v", err)
+			}
+		}))
+	}
 	// Into the loop on both sides, where n is set (node 22's first break is before `let n`).
 	for range 2 {
 		if err := raw.conn.call(ctx, "Debugger.stepOver", nil, nil); err != nil {
@@ -236,8 +249,10 @@ func benchEval(b *testing.B) {
 	}
 	for b.Loop() {
 		s.both(rawOp, tracedOp)
+		engineOp()
 	}
 	s.report(b, "us")
+	b.ReportMetric(float64(median(engineSide))/float64(time.Microsecond), "engine-us/op")
 }
 
 func benchStep(b *testing.B) {
