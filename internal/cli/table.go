@@ -3,6 +3,8 @@ package cli
 import (
 	"strings"
 	"sync"
+
+	"traced/internal/routepath"
 )
 
 // command is one CLI command: its words, what it takes, the routes it calls and how it runs.
@@ -134,25 +136,11 @@ func routeCommand(method, path string) *command {
 		for _, cmd := range commands() {
 			for i, r := range cmd.routes {
 				m, p, _ := strings.Cut(r, " ")
-				if m == method && pathMatches(p, path) && (i == 0 || !primary) {
+				if m == method && routepath.Match(p, path) && (i == 0 || !primary) {
 					return cmd
 				}
 			}
 		}
 	}
 	return nil
-}
-
-// pathMatches matches a concrete path against a contract path with {placeholders}.
-func pathMatches(pattern, path string) bool {
-	ps, xs := strings.Split(pattern, "/"), strings.Split(path, "/")
-	if len(ps) != len(xs) {
-		return false
-	}
-	for i := range ps {
-		if !strings.HasPrefix(ps[i], "{") && ps[i] != xs[i] {
-			return false
-		}
-	}
-	return true
 }

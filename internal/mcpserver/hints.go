@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"regexp"
 	"strings"
+
+	"traced/internal/routepath"
 )
 
 // routeTools names, for each route a service hint may name, the tool call that reaches it. The
@@ -59,7 +61,7 @@ func toolHint(hint string) string {
 	return routeInHint.ReplaceAllStringFunc(hint, func(m string) string {
 		sub := routeInHint.FindStringSubmatch(m)
 		for _, rt := range routeTools {
-			if rt.method == sub[1] && pathMatches(rt.path, sub[2]) {
+			if rt.method == sub[1] && routepath.Match(rt.path, sub[2]) {
 				tool := rt.tool
 				if strings.Contains(sub[4], `"mode":"debug"`) {
 					tool += ` {"mode":"debug"}`
@@ -69,18 +71,4 @@ func toolHint(hint string) string {
 		}
 		return m
 	})
-}
-
-// pathMatches matches a concrete path against a route with {placeholders}.
-func pathMatches(pattern, path string) bool {
-	ps, xs := strings.Split(pattern, "/"), strings.Split(path, "/")
-	if len(ps) != len(xs) {
-		return false
-	}
-	for i := range ps {
-		if !strings.HasPrefix(ps[i], "{") && ps[i] != xs[i] {
-			return false
-		}
-	}
-	return true
 }
