@@ -240,10 +240,9 @@ func (s *Session) onResumed() {
 }
 
 func (s *Session) consoleInfo(p *consoleAPICalled) *ConsoleInfo {
-	info := &ConsoleInfo{Level: intern(p.Type), Text: capText(preview.Console(p.Args, s.stringCap), s.stringCap)}
-	info.Args = make([]string, 0, len(p.Args))
+	info := &ConsoleInfo{Level: p.Type, Text: capText(preview.Console(p.Args, s.stringCap), s.stringCap)}
 	for _, a := range p.Args {
-		info.Args = append(info.Args, intern(a.Type))
+		info.Args = append(info.Args, a.Type)
 	}
 	if p.StackTrace != nil && len(p.StackTrace.CallFrames) > 0 {
 		f := p.StackTrace.CallFrames[0]

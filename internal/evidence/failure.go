@@ -92,6 +92,11 @@ func lastThrow(evs []engine.Event) int {
 // minLogged is the shortest message lastLoggedThrow looks for: shorter ones match by chance.
 const minLogged = 4
 
+// loggedWithin is how many events after a caught throw its print is looked for: a handler logs
+// its error at once (Express on the next tick), and the bound keeps the scan linear in a full
+// ring of throws nobody printed.
+const loggedWithin = 200
+
 // lastLoggedThrow is the index of the last caught throw whose message the program then printed
 // (a console call, or a line on stderr: a server's error handler, the program's own catch), and
 // the seq of that print; -1 when there is none.
@@ -105,7 +110,7 @@ func lastLoggedThrow(evs []engine.Event) (int, uint64) {
 		if len(msg) < minLogged {
 			continue
 		}
-		for _, e := range evs[i+1:] {
+		for _, e := range evs[i+1 : min(len(evs), i+1+loggedWithin)] {
 			var text string
 			switch {
 			case e.Kind == engine.KindConsole && e.Console != nil && (e.Console.Level == "error" || e.Console.Level == "warning"):
