@@ -82,15 +82,6 @@ type reply struct {
 	err    error
 }
 
-// message is the union of a reply and an event as the peer sends them.
-type message struct {
-	ID     int64           `json:"id"`
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
-	Result json.RawMessage `json:"result"`
-	Error  *Error          `json:"error"`
-}
-
 // Dial connects to an inspector WebSocket URL such as ws://127.0.0.1:9229/<uuid>. ctx bounds the
 // handshake only; the connection outlives it.
 func Dial(ctx context.Context, url string, opts Options) (*Client, error) {
@@ -144,8 +135,28 @@ func dial(ctx context.Context, url string, opts Options, wrap func(net.Conn) net
 // is not sent, and one cancelled while waiting returns at once and leaves the connection open.
 // Only the send itself is not cut short by ctx; it is bounded by writeTimeout instead.
 func (c *Client) Call(ctx context.Context, method string, params, result any) error {
+	p, err := c.Send(ctx, method, params)
+	if err != nil {
+		return err
+	}
+	return p.Wait(ctx, result)
+}
+
+// Pending is a call sent and not answered yet.
+type Pending struct {
+	c      *Client
+	id     int64
+	method string
+	ch     chan reply
+}
+
+// Send sends method with params and returns once it is written, without waiting for the reply:
+// calls sent one after another reach the peer in that order, and V8 answers them in that order,
+// so a caller can send what depends on no answer (a resume after reading a pause's scopes) at
+// once. Wait must follow, or the call stays pending until its reply comes.
+func (c *Client) Send(ctx context.Context, method string, params any) (*Pending, error) {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("%s: %w", method, err)
+		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 	if params == nil {
 		params = struct{}{}
@@ -157,46 +168,54 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		Params any    `json:"params"`
 	}{id, method, params})
 	if err != nil {
-		return fmt.Errorf("%s: encode params: %w", method, err)
+		return nil, fmt.Errorf("%s: encode params: %w", method, err)
 	}
-	ch := make(chan reply, 1) // buffered: the reader never waits for us
+	p := &Pending{c: c, id: id, method: method, ch: make(chan reply, 1)} // buffered: the reader never waits for us
 	c.mu.Lock()
 	if c.err != nil {
 		err := c.err
 		c.mu.Unlock()
-		return fmt.Errorf("%s: %w", method, err)
+		return nil, fmt.Errorf("%s: %w", method, err)
 	}
-	c.pending[id] = ch // registered before the send so a fast reply finds its waiter
+	c.pending[id] = p.ch // registered before the send so a fast reply finds its waiter
 	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		delete(c.pending, id)
-		c.mu.Unlock()
-	}()
-
 	if err := c.send(raw); err != nil {
+		p.forget()
 		if ctx.Err() != nil {
-			return fmt.Errorf("%s: %w", method, ctx.Err())
+			return nil, fmt.Errorf("%s: %w", method, ctx.Err())
 		}
-		return fmt.Errorf("%s: %w", method, err)
+		return nil, fmt.Errorf("%s: %w", method, err)
 	}
+	return p, nil
+}
+
+// Wait waits for the call's reply and decodes its result into result (which may be nil).
+func (p *Pending) Wait(ctx context.Context, result any) error {
+	defer p.forget()
 	select {
 	case <-ctx.Done():
-		return fmt.Errorf("%s: %w", method, ctx.Err())
-	case r := <-ch:
+		return fmt.Errorf("%s: %w", p.method, ctx.Err())
+	case r := <-p.ch:
 		if r.err != nil {
 			if ctx.Err() != nil {
-				return fmt.Errorf("%s: %w", method, ctx.Err())
+				return fmt.Errorf("%s: %w", p.method, ctx.Err())
 			}
-			return fmt.Errorf("%s: %w", method, r.err)
+			return fmt.Errorf("%s: %w", p.method, r.err)
 		}
 		if result != nil && len(r.result) > 0 {
-			if err := json.Unmarshal(r.result, result); err != nil {
-				return fmt.Errorf("%s: decode result: %w", method, err)
+			if err := Decode(r.result, result); err != nil {
+				return fmt.Errorf("%s: decode result: %w", p.method, err)
 			}
 		}
 		return nil
 	}
+}
+
+// forget drops the call's waiter: a reply that comes later finds nobody.
+func (p *Pending) forget() {
+	p.c.mu.Lock()
+	delete(p.c.pending, p.id)
+	p.c.mu.Unlock()
 }
 
 // writeTimeout bounds sending one call. The caller's context cannot be used for this: the
@@ -267,7 +286,7 @@ func (c *Client) read() {
 // handle routes one inbound message: an event to the queue, a reply to its waiter. An error means
 // the message is not CDP.
 func (c *Client) handle(data []byte) error {
-	m, err := decodeMessage(data)
+	m, err := ParseMessage(data)
 	if err != nil {
 		return err
 	}
@@ -291,15 +310,6 @@ func (c *Client) handle(data []byte) error {
 	return nil
 }
 
-func decodeMessage(data []byte) (message, error) {
-	if m, ok := splitEvent(data); ok {
-		return m, nil
-	}
-	var m message
-	err := json.Unmarshal(data, &m)
-	return m, err
-}
-
 // V8 writes every notification as {"method":"<name>","params":{...}}, in that order.
 var (
 	eventPrefix = []byte(`{"method":"`)
@@ -309,26 +319,26 @@ var (
 // splitEvent recognises a notification in V8's own layout without decoding it: events are most
 // of the traffic (a console line each), and the receiver decodes their params anyway, so a full
 // decode here would parse every event twice. Anything else takes the general path.
-func splitEvent(data []byte) (message, bool) {
+func splitEvent(data []byte) (Message, bool) {
 	rest, ok := bytes.CutPrefix(data, eventPrefix)
 	if !ok {
-		return message{}, false
+		return Message{}, false
 	}
 	end := bytes.IndexByte(rest, '"')
 	if end <= 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
-		return message{}, false
+		return Message{}, false
 	}
 	params, ok := bytes.CutPrefix(rest[end:], paramsKey)
 	if !ok || len(params) < 3 || params[0] != '{' || params[len(params)-1] != '}' {
-		return message{}, false
+		return Message{}, false
 	}
 	params = params[:len(params)-1] // the envelope's closing brace
 	// One JSON object and nothing after it (a key after params would fail here, not later).
 	// jsontext's check is the fast one: encoding/json's was a fifth of capture's CPU.
 	if !jsontext.Value(params).IsValid(jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)) {
-		return message{}, false
+		return Message{}, false
 	}
-	return message{Method: string(rest[:end]), Params: params}, true
+	return Message{Method: string(rest[:end]), Params: params}, true
 }
 
 // Drained returns once every event received so far has been dispatched. A reply overtakes the

@@ -31,9 +31,9 @@ func FuzzDecode(f *testing.F) {
 		waiter := make(chan reply, 1)
 		c := &Client{pending: map[int64]chan reply{1: waiter}, queue: newEventQueue()}
 		err := c.handle(data)
-		m, decodeErr := decodeMessage(data)
+		m, decodeErr := ParseMessage(data)
 		if (err == nil) != (decodeErr == nil) {
-			t.Fatalf("handle = %v but decodeMessage = %v", err, decodeErr)
+			t.Fatalf("handle = %v but ParseMessage = %v", err, decodeErr)
 		}
 		c.queue.close()
 		ev, queued := c.queue.pop()
