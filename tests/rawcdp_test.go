@@ -200,28 +200,9 @@ func (c *rawConn) read() {
 
 // call sends method and waits for its reply; result (may be nil) receives the reply's result.
 func (c *rawConn) call(ctx context.Context, method string, params, result any) error {
-	if params == nil {
-		params = struct{}{}
-	}
-	id := c.nextID.Add(1)
-	msg, err := json.Marshal(struct {
-		ID     int64  `json:"id"`
-		Method string `json:"method"`
-		Params any    `json:"params"`
-	}{id, method, params})
+	ch, err := c.send(ctx, method, params)
 	if err != nil {
-		return fmt.Errorf("%s: %w", method, err)
-	}
-	ch := make(chan rawReply, 1)
-	c.mu.Lock()
-	if c.err != nil {
-		c.mu.Unlock()
-		return fmt.Errorf("%s: %w", method, c.err)
-	}
-	c.waiting[id] = ch
-	c.mu.Unlock()
-	if err := c.ws.Write(ctx, websocket.MessageText, msg); err != nil {
-		return fmt.Errorf("%s: %w", method, err)
+		return err
 	}
 	select {
 	case r := <-ch:
@@ -235,6 +216,35 @@ func (c *rawConn) call(ctx context.Context, method string, params, result any) e
 	case <-ctx.Done():
 		return fmt.Errorf("%s: %w", method, ctx.Err())
 	}
+}
+
+// send writes a call and returns where its reply will come, without waiting for it: calls sent
+// one after another reach the inspector in that order.
+func (c *rawConn) send(ctx context.Context, method string, params any) (<-chan rawReply, error) {
+	if params == nil {
+		params = struct{}{}
+	}
+	id := c.nextID.Add(1)
+	msg, err := json.Marshal(struct {
+		ID     int64  `json:"id"`
+		Method string `json:"method"`
+		Params any    `json:"params"`
+	}{id, method, params})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	ch := make(chan rawReply, 1)
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("%s: %w", method, c.err)
+	}
+	c.waiting[id] = ch
+	c.mu.Unlock()
+	if err := c.ws.Write(ctx, websocket.MessageText, msg); err != nil {
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	return ch, nil
 }
 
 // rawParams are the parameters of the set-up calls that take some.

@@ -11,9 +11,10 @@ import (
 	"traced/internal/evidence"
 )
 
-// TestThrowCaught: a throw in user code that the program catches becomes a throw event (asked
-// for at start), in a trace session: its class, message, place, caught, and the throwing frame's locals; the
-// program goes on and ends well.
+// TestThrowCaught: a throw in user code that the program catches becomes a throw event, in a
+// trace session: its class, message, place, caught, and the throwing frame's locals; the program
+// goes on and ends well. The event comes before the catch block's print, though its locals are
+// read after the program was let go.
 func TestThrowCaught(t *testing.T) {
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "throws/caught.js"})
@@ -35,6 +36,17 @@ func TestThrowCaught(t *testing.T) {
 	}
 	if vars["text"] != "'abcdef'" || vars["limit"] != "3" {
 		t.Fatalf("locals %+v, want text and limit", th.Locals)
+	}
+	var order []string
+	for _, ev := range h.trace(s.ID, "throw,console").Events {
+		if ev.Throw != nil {
+			order = append(order, "throw")
+		} else {
+			order = append(order, ev.Console.Text.Value)
+		}
+	}
+	if want := []string{"throw", "caught too long: abcdef", "done ab"}; !slices.Equal(order, want) {
+		t.Fatalf("events %q, want %q", order, want)
 	}
 }
 
@@ -147,6 +159,31 @@ func TestCaughtModeStopsInUserCode(t *testing.T) {
 	st, _ := h.waitPaused(s.ID, 0)
 	wantPausedIn(t, st, "throws/caught.js", "parse", 5)
 	h.runToEnd(s.ID, 1)
+}
+
+// TestStepOverCaughtThrows: with throw events on, a step over a call that throws and catches
+// inside ends at the next line (traced passes its own throw pauses, which would let the step
+// go); stepping on from there stays as quick, and once the program runs on its throws are
+// recorded again.
+func TestStepOverCaughtThrows(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "throws/stepping.js", Breakpoints: api.BreakpointsAt("throws/stepping.js:10")})
+	h.waitPaused(s.ID, 0)
+	st := h.exec(s.ID, "step", api.StepRequest{Kind: api.StepOver})
+	wantPausedIn(t, st, "throws/stepping.js", "", 11)
+	st = h.exec(s.ID, "step", api.StepRequest{Kind: api.StepOver})
+	wantPausedIn(t, st, "throws/stepping.js", "", 13)
+	if v := local(t, st, "total").Value; v != "3" {
+		t.Fatalf("total = %s after two steps, want 3", v)
+	}
+	h.runToEnd(s.ID, 3)
+	var got []string
+	for _, ev := range h.trace(s.ID, "throw").Events {
+		got = append(got, ev.Throw.Class+": "+ev.Throw.Message.Value)
+	}
+	if want := []string{"TypeError: later 3"}; !slices.Equal(got, want) {
+		t.Fatalf("throw events %q, want %q (the throws inside the steps are not recorded)", got, want)
+	}
 }
 
 // TestThrowRejection: with throw events on, node rethrows an unhandled rejection from its own

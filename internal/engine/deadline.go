@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -69,6 +70,46 @@ func (b boundedCaller) Call(ctx context.Context, method string, params, result a
 		return b.s.closedError(err)
 	}
 	return err
+}
+
+// waiter waits for the answer of a call sent (send).
+type waiter interface {
+	Wait(ctx context.Context, result any) error
+}
+
+// send sends a call without waiting for its answer where the connection allows it: calls sent
+// one after another reach V8 in that order, so what needs no answer (the resume after a pause's
+// scopes are read) can follow at once. Elsewhere it makes the call and keeps its answer. It is
+// for traced's own calls in a pause it passes: no request's bound or wait applies.
+func send(ctx context.Context, c clientCaller, method string, params any) (waiter, error) {
+	if b, ok := c.(boundedCaller); ok {
+		c = b.c
+	}
+	switch c := c.(type) {
+	case *cdp.Client:
+		p, err := c.Send(ctx, method, params)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	case *workerTarget:
+		return c.Send(ctx, method, params)
+	}
+	var raw json.RawMessage
+	if err := c.Call(ctx, method, params, &raw); err != nil {
+		return nil, err
+	}
+	return answered(raw), nil
+}
+
+// answered is a call made already: Wait decodes its answer.
+type answered json.RawMessage
+
+func (a answered) Wait(_ context.Context, result any) error {
+	if result == nil || len(a) == 0 {
+		return nil
+	}
+	return cdp.Decode(a, result)
 }
 
 // pid is the process the session debugs, 0 before it exists.

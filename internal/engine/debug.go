@@ -485,6 +485,11 @@ func (s *Session) SetPauseOnExceptions(ctx context.Context, mode string, classes
 	s.setClasses, s.classesSet = slices.Clone(classes), true
 	s.mu.Unlock()
 	s.toEveryTarget(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": s.v8ExceptionState(mode)})
+	s.mu.Lock()
+	for _, t := range append(s.others(), s) {
+		t.narrowed = false // each has the new mode's full state now
+	}
+	s.mu.Unlock()
 	return nil
 }
 

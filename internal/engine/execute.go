@@ -73,11 +73,10 @@ func (s *Session) run(ctx context.Context, c clientCaller, cmd, method string, p
 			return State{}, fmt.Errorf("%s: %w", cmd, err)
 		}
 	}
-	restore, err := s.narrowExceptions(ctx, c, method)
-	if err != nil {
+	if err := s.exceptionsFor(ctx, c, method); err != nil {
 		return State{}, fmt.Errorf("%s: %w", cmd, err)
 	}
-	defer restore()
+	defer s.widen(ctx, c)
 	if method == "Debugger.pause" {
 		unbox, err := s.unboxNode(ctx, c)
 		if err != nil {

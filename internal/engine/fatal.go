@@ -50,12 +50,13 @@ func (s *Session) passFatal(p *debuggerPaused) {
 
 // fatalError reads the listener's error argument from its frame.
 func (s *Session) fatalError(ctx context.Context, c clientCaller, f pausedFrame) (remoteObject, bool) {
-	i := slices.IndexFunc(f.ScopeChain, func(sc scope) bool { return sc.Type == "local" })
-	if i < 0 || f.ScopeChain[i].Object.ObjectID == "" {
+	scopes := f.scopes()
+	i := slices.IndexFunc(scopes, func(sc scope) bool { return sc.Type == "local" })
+	if i < 0 || scopes[i].Object.ObjectID == "" {
 		return remoteObject{}, false
 	}
 	var props propertiesResult
-	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": f.ScopeChain[i].Object.ObjectID, "ownProperties": true}, &props); err != nil {
+	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": scopes[i].Object.ObjectID, "ownProperties": true}, &props); err != nil {
 		return remoteObject{}, false
 	}
 	for _, pd := range props.Result {

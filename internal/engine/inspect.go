@@ -196,7 +196,7 @@ func (s *Session) variables(ctx context.Context, c clientCaller, p *debuggerPaus
 		return nil, err
 	}
 	var out []Variable
-	for i, sc := range f.ScopeChain {
+	for i, sc := range f.scopes() {
 		if sc.Type == "global" || (sc.Type == "script" && !allScopes) || sc.Object.ObjectID == "" {
 			continue // globals are not locals; ask for them by name
 		}

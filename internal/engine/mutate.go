@@ -92,7 +92,11 @@ func (s *Session) SetVariable(ctx context.Context, spec SetSpec) (SetResult, err
 			return SetResult{}, err
 		}
 	}
-	sc := f.ScopeChain[scopeIdx]
+	scopes := f.scopes()
+	if scopeIdx >= len(scopes) {
+		return SetResult{}, fmt.Errorf("%w: frame f%d has %d scopes", ErrNoRef, frame, len(scopes))
+	}
+	sc := scopes[scopeIdx]
 	if !settableScopes[sc.Type] {
 		return SetResult{}, fmt.Errorf("%w: %s is in the %s scope; V8 sets only local, closure, catch and block variables (evaluate an assignment instead)",
 			ErrNotSettable, name, sc.Type)
@@ -127,7 +131,7 @@ func (s *Session) SetVariable(ctx context.Context, spec SetSpec) (SetResult, err
 func (s *Session) findVariable(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, name string) (int, error) {
 	f := p.CallFrames[frame]
 	var seen []Variable
-	for i, sc := range f.ScopeChain {
+	for i, sc := range f.scopes() {
 		if sc.Object.ObjectID == "" {
 			continue
 		}

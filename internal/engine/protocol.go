@@ -1,6 +1,10 @@
 package engine
 
-import "traced/internal/v8"
+import (
+	"github.com/go-json-experiment/json/jsontext"
+
+	"traced/internal/v8"
+)
 
 // Our own small structs for the CDP messages the engine reads. Enums are plain strings: a newer
 // V8 sends values an older list would not know. Field names follow the devtools-protocol JSON.
@@ -82,10 +86,30 @@ type pausedFrame struct {
 	CallFrameID  string        `json:"callFrameId"`
 	FunctionName string        `json:"functionName"`
 	Location     location      `json:"location"`
-	URL          string        `json:"url"` // empty in node 20: resolve by scriptId
-	ScopeChain   []scope       `json:"scopeChain"`
-	This         remoteObject  `json:"this"`
+	URL          string        `json:"url"`                   // empty in node 20: resolve by scriptId
 	ReturnValue  *remoteObject `json:"returnValue,omitempty"` // only when paused at a return point
+	// The scopes and this, decoded on use (scopes, this): they are most of a pause's bytes, and
+	// a pause needs one frame's at most (a step's state, a throw's locals), often none.
+	ScopeChain jsontext.Value `json:"scopeChain"`
+	This       jsontext.Value `json:"this"`
+}
+
+// scopes decodes the frame's scope chain (nil if V8 sent none).
+func (f pausedFrame) scopes() []scope {
+	var out []scope
+	if len(f.ScopeChain) > 0 && decodeParams(f.ScopeChain, &out) != nil {
+		return nil
+	}
+	return out
+}
+
+// this decodes the frame's this.
+func (f pausedFrame) this() remoteObject {
+	var o remoteObject
+	if len(f.This) > 0 {
+		decodeParams(f.This, &o) // a malformed one stays the zero value: no this shown
+	}
+	return o
 }
 
 type scope struct {

@@ -61,6 +61,7 @@ type Session struct {
 	gateID     string              // the source map gate breakpoint (mapbind.go); "" when unset
 	gatePause  *debuggerPaused     // a pause at the gate the chores loop is to pass
 	stepping   bool                // a step of the user's is under way: a gate pause is theirs
+	narrowed   bool                // V8 has the user's exception state, not "all" (throws.go)
 	// Block coverage on since launch, until the first resume or a user's coverage start
 	// (coverlaunch.go); a function-level start that took it over cuts takes down to functions.
 	launchCoverage     bool
@@ -265,10 +266,20 @@ func (s *Session) setStatus(st Status) {
 
 // record stores an event, marked with the target it comes from unless that is the main thread.
 func (s *Session) record(ev Event) {
+	s.store.append(s.targeted(ev))
+}
+
+// fill records ev in the place reserve kept for it.
+func (s *Session) fill(h *heldEvent, ev Event) {
+	s.store.fill(h, s.targeted(ev))
+}
+
+// targeted names the target an event comes from, but the main thread's.
+func (s *Session) targeted(ev Event) Event {
 	if ev.Target == "" && !s.main() {
 		ev.Target = s.ref
 	}
-	s.store.append(ev)
+	return ev
 }
 
 func (s *Session) output(kind Kind, line string) {

@@ -95,6 +95,7 @@ type store struct {
 	counts  map[Kind]int
 	changed chan struct{} // made by the first waiter, closed by the next append; nil if none waits
 	publish func(Event)   // called under mu so subscribers see seq order; must not block
+	held    []*heldEvent  // a reservation and the events behind it, in order (reserve)
 }
 
 func newStore(max int, publish func(Event)) *store {
@@ -106,13 +107,56 @@ func newStore(max int, publish func(Event)) *store {
 	}
 }
 
-// append stamps ev with the next seq and the current time, stores it and publishes it.
-func (s *store) append(ev Event) Event {
+// append stamps ev with the current time and stores it with the next seq, or, while a reserved
+// event is still being made, queues it behind that one.
+func (s *store) append(ev Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	ev.Time = time.Now().UTC()
+	if len(s.held) > 0 {
+		s.held = append(s.held, &heldEvent{ev: ev, ready: true})
+		return
+	}
+	s.commit(ev)
+}
+
+// heldEvent is an event waiting in order behind a reservation; ready once it is made.
+type heldEvent struct {
+	ev    Event
+	ready bool
+}
+
+// reserve keeps the next place in order for an event that takes a while to make (a throw's
+// locals are read after the pause is let go): the events appended meanwhile wait behind it, so
+// seq order stays the order things happened. fill must follow.
+func (s *store) reserve() *heldEvent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := &heldEvent{ev: Event{Time: time.Now().UTC()}}
+	s.held = append(s.held, h)
+	return h
+}
+
+// fill stores a reserved event (stamped when reserved) and every event that waited behind it.
+func (s *store) fill(h *heldEvent, ev Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ev.Time = h.ev.Time
+	h.ev, h.ready = ev, true
+	n := 0
+	for ; n < len(s.held) && s.held[n].ready; n++ {
+		s.commit(s.held[n].ev)
+	}
+	s.held = s.held[n:]
+	if len(s.held) == 0 {
+		s.held = nil
+	}
+}
+
+// commit gives ev the next seq, stores it and publishes it, under mu.
+func (s *store) commit(ev Event) {
 	s.lastSeq++
 	ev.Seq = s.lastSeq
-	ev.Time = time.Now().UTC()
 	s.counts[ev.Kind]++
 	switch {
 	case s.n < s.max: // still growing (start is 0): allocate lazily, most sessions are small
@@ -130,7 +174,6 @@ func (s *store) append(ev Event) Event {
 	if s.publish != nil {
 		s.publish(ev)
 	}
-	return ev
 }
 
 func (s *store) at(i int) *Event { return &s.ring[(s.start+i)%s.max] }

@@ -24,7 +24,8 @@ func fill(t *testing.T, s *store, kinds ...Kind) []Event {
 	t.Helper()
 	out := make([]Event, 0, len(kinds))
 	for i, k := range kinds {
-		out = append(out, s.append(outputEvent(k, fmt.Sprint("event ", i))))
+		s.append(outputEvent(k, fmt.Sprint("event ", i)))
+		out = append(out, *s.at(s.n - 1))
 	}
 	return out
 }
@@ -398,5 +399,40 @@ func TestFilterTarget(t *testing.T) {
 		if got := seqsOf(s.page(0, c.f, 0).Events); !slices.Equal(got, c.want) {
 			t.Errorf("%+v: %v, want %v", c.f, got, c.want)
 		}
+	}
+}
+
+// TestStoreReserve: events appended while a reserved one is being made wait behind it, so seqs,
+// pages and the published stream keep the order things happened in; the reserved event keeps the
+// time it was reserved at.
+func TestStoreReserve(t *testing.T) {
+	var published []string
+	s := newStore(10, func(ev Event) { published = append(published, ev.Output.Text.Value) })
+	s.append(outputEvent(KindStdout, "before"))
+	h := s.reserve()
+	s.append(outputEvent(KindStdout, "after 1"))
+	s.append(outputEvent(KindStdout, "after 2"))
+	if p := s.page(0, Filter{}, 0); len(p.Events) != 1 || p.Newest != 1 {
+		t.Fatalf("while reserved: %d events, newest %d; want only the one before", len(p.Events), p.Newest)
+	}
+	s.fill(h, outputEvent(KindConsole, "reserved"))
+	p := s.page(0, Filter{}, 0)
+	var got []string
+	for _, ev := range p.Events {
+		got = append(got, fmt.Sprint(ev.Seq, " ", ev.Output.Text.Value))
+	}
+	want := []string{"1 before", "2 reserved", "3 after 1", "4 after 2"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("events %q, want %q", got, want)
+	}
+	if !slices.Equal(published, []string{"before", "reserved", "after 1", "after 2"}) {
+		t.Fatalf("published %q", published)
+	}
+	if p.Events[1].Time.After(p.Events[2].Time) {
+		t.Fatalf("reserved event stamped %v, after the next one's %v", p.Events[1].Time, p.Events[2].Time)
+	}
+	s.append(outputEvent(KindStdout, "later"))
+	if n := s.newest(); n != 5 {
+		t.Fatalf("newest %d after the reservation was filled, want 5", n)
 	}
 }

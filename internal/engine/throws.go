@@ -156,28 +156,43 @@ func (s *Session) ownPause(p *debuggerPaused) bool {
 		s.beginPass()
 	}
 	s.mu.Unlock()
-	go s.passThrow(p, info, !userWants)
+	var slot *heldEvent
+	if info != nil {
+		slot = s.store.reserve() // here, on the dispatcher: the events after it wait behind it
+	}
+	go s.passThrow(p, info, slot, !userWants)
 	return !userWants
 }
 
-// passThrow records a throw with its locals (info nil: none) and lets the pause go (resume).
-func (s *Session) passThrow(p *debuggerPaused, info *ThrowInfo, resume bool) {
+// passThrow records a throw with its locals in its reserved place (info nil: none) and lets the
+// pause go (resume). The resume is sent right behind the reads of the locals, not after their
+// answers: V8 answers them before it runs on, and a recorded throw then costs the program one
+// round trip less.
+func (s *Session) passThrow(p *debuggerPaused, info *ThrowInfo, slot *heldEvent, resume bool) {
 	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), passingKey{}, true), callTimeout)
 	defer cancel()
 	s.mu.Lock()
 	c := s.callerOf(s.conn()) // a trace session's targets are not registered: not debugged
 	s.mu.Unlock()
-	if c == nil {
-		return
-	}
-	if info != nil {
+	locals := func() []Variable { return nil }
+	if info != nil && c != nil {
 		if i := slices.IndexFunc(p.CallFrames, func(f pausedFrame) bool { return s.isUserURL(s.frameURL(f)) }); i >= 0 {
-			info.Locals = s.throwLocals(ctx, c, p.CallFrames[i])
+			locals = s.throwLocals(ctx, c, p.CallFrames[i])
 		}
-		s.record(Event{Kind: KindThrow, Throw: info})
 	}
-	if resume {
-		if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
+	var resumed waiter
+	if resume && c != nil {
+		var err error
+		if resumed, err = send(ctx, c, "Debugger.resume", nil); err != nil {
+			s.log.Debug("resume past a throw", "session", s.id, "target", s.ref, "err", err)
+		}
+	}
+	if info != nil { // filled even without its locals: the events behind it wait for it
+		info.Locals = locals()
+		s.fill(slot, Event{Kind: KindThrow, Throw: info})
+	}
+	if resumed != nil {
+		if err := resumed.Wait(ctx, nil); err != nil {
 			s.log.Debug("resume past a throw", "session", s.id, "target", s.ref, "err", err)
 		}
 	}
@@ -327,37 +342,54 @@ func libraryURL(url string) bool {
 		strings.HasPrefix(url, "node:internal/assert")
 }
 
-// throwLocals reads the user frame's own scopes, shallow, without refs: the program goes on
-// right after, so refs would be stale at once.
-func (s *Session) throwLocals(ctx context.Context, c clientCaller, f pausedFrame) []Variable {
-	var out []Variable
-	for _, sc := range f.ScopeChain {
+// throwLocals sends the reads of the user frame's own scopes and returns what waits for their
+// answers: its locals, shallow, without refs (the program goes on right after, so refs would be
+// stale at once).
+func (s *Session) throwLocals(ctx context.Context, c clientCaller, f pausedFrame) func() []Variable {
+	type read struct {
+		scope string
+		w     waiter
+	}
+	var reads []read
+	for _, sc := range f.scopes() {
 		if sc.Type == "global" || sc.Type == "script" || sc.Type == "closure" || sc.Object.ObjectID == "" {
 			continue
 		}
-		var props propertiesResult
-		if err := c.Call(ctx, "Runtime.getProperties", map[string]any{
+		w, err := send(ctx, c, "Runtime.getProperties", map[string]any{
 			"objectId": sc.Object.ObjectID, "ownProperties": true, "generatePreview": true,
-		}, &props); err != nil {
-			return out
+		})
+		if err != nil {
+			break
 		}
-		for _, pd := range props.Result {
-			if len(out) == maxThrowLocals {
-				return out
-			}
-			if pd.Value == nil {
-				continue // an accessor, or a binding not initialised yet (node 22+)
-			}
-			out = append(out, s.variable("", pd.Name, sc.Type, *pd.Value, 1)) // no ref: no expand hint
-		}
+		reads = append(reads, read{sc.Type, w})
 		if sc.Type == "local" {
 			break
 		}
 	}
-	if o := f.This; o.Type == "object" && o.Subtype != "null" && len(out) < maxThrowLocals {
-		out = append(out, s.variable("", "this", "local", o, 1))
+	return func() []Variable {
+		var out []Variable
+		failed := false
+		for _, r := range reads {
+			var props propertiesResult
+			if err := r.w.Wait(ctx, &props); err != nil || failed { // every one waited for: none stays pending
+				failed = true
+				continue
+			}
+			for _, pd := range props.Result {
+				if len(out) == maxThrowLocals {
+					break
+				}
+				if pd.Value == nil {
+					continue // an accessor, or a binding not initialised yet (node 22+)
+				}
+				out = append(out, s.variable("", pd.Name, r.scope, *pd.Value, 1)) // no ref: no expand hint
+			}
+		}
+		if o := f.this(); o.Type == "object" && o.Subtype != "null" && len(out) < maxThrowLocals {
+			out = append(out, s.variable("", "this", "local", o, 1))
+		}
+		return out
 	}
-	return out
 }
 
 // traceSteps set up a trace session's target: its pauses are skipped, or, with throw events on,
@@ -416,32 +448,50 @@ func (s *Session) v8Blackbox(user []string) []string {
 	return append(slices.Clone(user), nodeOwnThrows)
 }
 
-// narrowExceptions gives V8 the user's own exception mode for a step or a run-to, and returns
-// what puts "all" back once it has answered: a throw pause traced passes by itself would resume
-// the program and end the step.
-func (s *Session) narrowExceptions(ctx context.Context, c clientCaller, method string) (func(), error) {
+// exceptionsFor gives V8 the exception state an execution command needs while throw events are
+// on: the user's own for a step or a run-to (a throw pause traced passed by itself would resume
+// the program and end the step), "all" for the rest. The user's state stays while the program
+// stands paused after a step, so stepping on costs no call; widen puts "all" back once it runs.
+func (s *Session) exceptionsFor(ctx context.Context, c clientCaller, method string) error {
+	narrow := false
 	switch method {
 	case "Debugger.stepOver", "Debugger.stepInto", "Debugger.stepOut", "Debugger.continueToLocation":
-	default:
-		return func() {}, nil
+		narrow = true
 	}
 	s.mu.Lock()
 	mode := s.exceptionMode
 	if mode == "" {
 		mode = s.req.PauseOnExceptions
 	}
-	on := s.throws.on
+	on, narrowed := s.throws.on, s.narrowed
 	s.mu.Unlock()
 	user := exceptionState[mode]
-	if !on || user == "all" {
-		return func() {}, nil
+	if !on || user == "all" || narrow == narrowed {
+		return nil
 	}
-	if err := c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": user}, nil); err != nil {
-		return nil, err
+	state := "all"
+	if narrow {
+		state = user
 	}
-	return func() {
-		if err := c.Call(context.WithoutCancel(ctx), "Debugger.setPauseOnExceptions", map[string]any{"state": "all"}, nil); err != nil {
-			s.log.Debug("throw events back after a step", "session", s.id, "target", s.ref, "err", err)
-		}
-	}, nil
+	if err := c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": state}, nil); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.narrowed = narrow
+	s.mu.Unlock()
+	return nil
+}
+
+// widen gives V8 "all" back when an execution command ended with this target running (no pause
+// within the wait, or the pause came in another target): its throws are recorded again.
+func (s *Session) widen(ctx context.Context, c clientCaller) {
+	s.mu.Lock()
+	running := s.paused == nil
+	s.mu.Unlock()
+	if !running {
+		return
+	}
+	if err := s.exceptionsFor(context.WithoutCancel(ctx), c, "Debugger.resume"); err != nil {
+		s.log.Debug("throw events back after a step", "session", s.id, "target", s.ref, "err", err)
+	}
 }

@@ -69,40 +69,65 @@ type workerReply struct {
 
 // Call sends a CDP command to the worker and waits for its reply.
 func (w *workerTarget) Call(ctx context.Context, method string, params, result any) error {
-	w.mu.Lock()
-	if w.gone {
-		w.mu.Unlock()
-		return fmt.Errorf("%w: worker %s has ended", ErrInspectorLost, w.info.Ref)
-	}
-	w.nextID++
-	id := w.nextID
-	ch := make(chan workerReply, 1)
-	w.pending[id] = ch
-	w.mu.Unlock()
-	defer func() {
-		w.mu.Lock()
-		delete(w.pending, id)
-		w.mu.Unlock()
-	}()
-	msg, err := json.Marshal(map[string]any{"id": id, "method": method, "params": params})
+	p, err := w.Send(ctx, method, params)
 	if err != nil {
 		return err
 	}
-	if err := w.parent.Call(ctx, "NodeWorker.sendMessageToWorker", map[string]any{"sessionId": w.sessionID, "message": string(msg)}, nil); err != nil {
-		return fmt.Errorf("%s in worker %s: %w", method, w.info.Ref, err)
+	return p.Wait(ctx, result)
+}
+
+// workerCall is a command sent to a worker, not answered yet.
+type workerCall struct {
+	w      *workerTarget
+	id     int64
+	method string
+	ch     chan workerReply
+}
+
+// Send sends a CDP command to the worker and returns once the main thread has taken it: commands
+// sent one after another reach the worker in that order.
+func (w *workerTarget) Send(ctx context.Context, method string, params any) (waiter, error) {
+	w.mu.Lock()
+	if w.gone {
+		w.mu.Unlock()
+		return nil, fmt.Errorf("%w: worker %s has ended", ErrInspectorLost, w.info.Ref)
 	}
+	w.nextID++
+	p := &workerCall{w: w, id: w.nextID, method: method, ch: make(chan workerReply, 1)}
+	w.pending[p.id] = p.ch
+	w.mu.Unlock()
+	msg, err := json.Marshal(map[string]any{"id": p.id, "method": method, "params": params})
+	if err == nil {
+		err = w.parent.Call(ctx, "NodeWorker.sendMessageToWorker", map[string]any{"sessionId": w.sessionID, "message": string(msg)}, nil)
+	}
+	if err != nil {
+		p.forget()
+		return nil, fmt.Errorf("%s in worker %s: %w", method, w.info.Ref, err)
+	}
+	return p, nil
+}
+
+// Wait waits for the worker's reply and decodes its result into result (which may be nil).
+func (p *workerCall) Wait(ctx context.Context, result any) error {
+	defer p.forget()
 	select {
-	case r := <-ch:
+	case r := <-p.ch:
 		if r.err != nil {
-			return fmt.Errorf("%s in worker %s: %w", method, w.info.Ref, r.err)
+			return fmt.Errorf("%s in worker %s: %w", p.method, p.w.info.Ref, r.err)
 		}
 		if result != nil && len(r.result) > 0 {
-			return json.Unmarshal(r.result, result)
+			return cdp.Decode(r.result, result)
 		}
 		return nil
 	case <-ctx.Done():
-		return fmt.Errorf("%s in worker %s: %w", method, w.info.Ref, ctx.Err())
+		return fmt.Errorf("%s in worker %s: %w", p.method, p.w.info.Ref, ctx.Err())
 	}
+}
+
+func (p *workerCall) forget() {
+	p.w.mu.Lock()
+	delete(p.w.pending, p.id)
+	p.w.mu.Unlock()
 }
 
 type attachedToWorker struct {
@@ -208,16 +233,8 @@ func (w *workerTarget) snapshot() *TargetInfo {
 
 // receive handles one message from the worker: a reply to a Call, or an event.
 func (w *workerTarget) receive(raw []byte) {
-	var m struct {
-		ID     int64           `json:"id"`
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-		Result json.RawMessage `json:"result"`
-		Error  *struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(raw, &m) != nil {
+	m, err := cdp.ParseMessage(raw)
+	if err != nil {
 		return
 	}
 	if m.Method == "" {
@@ -227,7 +244,7 @@ func (w *workerTarget) receive(raw []byte) {
 		if ch != nil {
 			r := workerReply{result: m.Result}
 			if m.Error != nil {
-				r.err = fmt.Errorf("%s", m.Error.Message)
+				r.err = m.Error
 			}
 			select { // the dispatcher never waits: an ended worker may have filled it
 			case ch <- r:
