@@ -22,7 +22,8 @@ import (
 // raw), the figures of issue 16:
 //
 //	console  node count.js 100000, spawn to exit, every console call and stdout line captured
-//	eval     one paused evaluateOnCallFrame against POST /api/debug/{s}/eval
+//	eval     one paused evaluateOnCallFrame against POST /api/debug/{s}/eval (also: the
+//	         engine's own eval with no HTTP, and an HTTP request with nothing to do)
 //	step     stepOver to the next Debugger.paused against POST /api/debug/{s}/step
 //	start    spawn to the first pause (--inspect-brk) against POST /api/trace/start pauseOnStart
 //	loop     what cpuloop.js measures of its own loops under each (and with no inspector at all)
@@ -247,12 +248,29 @@ func benchEval(b *testing.B) {
 	if answer := benchPostBody(b, client, base+"/eval", `{"expression":"n + 1"}`); !strings.Contains(answer, `"type":"number"`) {
 		b.Fatalf("traced eval answered %s, want a number", answer)
 	}
+	// The HTTP floor: a request the service answers with nothing to do (GET /healthz), on the
+	// same client and connection. traced - engine - http is the eval route's own work
+	// (authentication, contract validation, decoding, rendering).
+	health := "http://" + base[len("http://"):strings.Index(base, "/api/")] + "/healthz"
+	var httpSide []time.Duration
+	httpOp := func() {
+		httpSide = append(httpSide, timed(func() {
+			resp, err := client.Get(health)
+			if err != nil {
+				b.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}))
+	}
 	for b.Loop() {
 		s.both(rawOp, tracedOp)
 		engineOp()
+		httpOp()
 	}
 	s.report(b, "us")
 	b.ReportMetric(float64(median(engineSide))/float64(time.Microsecond), "engine-us/op")
+	b.ReportMetric(float64(median(httpSide))/float64(time.Microsecond), "http-us/op")
 }
 
 func benchStep(b *testing.B) {
