@@ -58,6 +58,10 @@ func TestRoutesMatchContract(t *testing.T) {
 		if found.Method != method || found.Path != path {
 			t.Errorf("%s: the contract router finds %s %s", route, found.Method, found.Path)
 		}
+		// validateRequest finds it by chi's pattern first, with no global security.
+		if op := c.routes[route]; op == nil || op.Operation != nil && op.Operation.OperationID != found.Operation.OperationID || len(op.Spec.Security) != 0 {
+			t.Errorf("%s: the route table has %+v", route, op)
+		}
 	}
 }
 
