@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -50,17 +49,27 @@ func (s *Session) callerOf(c clientCaller) clientCaller {
 }
 
 func (b boundedCaller) Call(ctx context.Context, method string, params, result any) error {
-	_, has := ctx.Deadline()
-	bound := b.s.callBound
-	if !has && ctx.Value(unboundedKey{}) == nil && bound > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, bound)
-		defer cancel()
-	}
+	ctx, cancel := b.bound(ctx)
+	defer cancel()
 	err := b.s.afterPassing(ctx)
 	if err == nil {
 		err = b.c.Call(ctx, method, params, result)
 	}
+	return b.outcome(ctx, method, err)
+}
+
+// bound gives a call without a deadline of its own the session's callBound.
+func (b boundedCaller) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	_, has := ctx.Deadline()
+	if bound := b.s.callBound; !has && ctx.Value(unboundedKey{}) == nil && bound > 0 {
+		return context.WithTimeout(ctx, bound)
+	}
+	return ctx, func() {}
+}
+
+// outcome says why a call failed in the user's terms: a program that does not answer, or an
+// inspector that is gone.
+func (b boundedCaller) outcome(ctx context.Context, method string, err error) error {
 	switch {
 	case err == nil:
 		return nil
@@ -70,46 +79,6 @@ func (b boundedCaller) Call(ctx context.Context, method string, params, result a
 		return b.s.closedError(err)
 	}
 	return err
-}
-
-// waiter waits for the answer of a call sent (send).
-type waiter interface {
-	Wait(ctx context.Context, result any) error
-}
-
-// send sends a call without waiting for its answer where the connection allows it: calls sent
-// one after another reach V8 in that order, so what needs no answer (the resume after a pause's
-// scopes are read) can follow at once. Elsewhere it makes the call and keeps its answer. It is
-// for traced's own calls in a pause it passes: no request's bound or wait applies.
-func send(ctx context.Context, c clientCaller, method string, params any) (waiter, error) {
-	if b, ok := c.(boundedCaller); ok {
-		c = b.c
-	}
-	switch c := c.(type) {
-	case *cdp.Client:
-		p, err := c.Send(ctx, method, params)
-		if err != nil {
-			return nil, err
-		}
-		return p, nil
-	case *workerTarget:
-		return c.Send(ctx, method, params)
-	}
-	var raw json.RawMessage
-	if err := c.Call(ctx, method, params, &raw); err != nil {
-		return nil, err
-	}
-	return answered(raw), nil
-}
-
-// answered is a call made already: Wait decodes its answer.
-type answered json.RawMessage
-
-func (a answered) Wait(_ context.Context, result any) error {
-	if result == nil || len(a) == 0 {
-		return nil
-	}
-	return cdp.Decode(a, result)
 }
 
 // pid is the process the session debugs, 0 before it exists.

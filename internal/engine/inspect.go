@@ -189,28 +189,32 @@ func (s *Session) Stack(asyncDepth int) ([]StackFrame, error) {
 }
 
 // variables reads the scopes of a frame: up to the function's own scope, or every scope but the
-// global one with allScopes. Each value gets a v ref.
+// global one with allScopes. Each value gets a v ref. The reads go out back to back (one round
+// trip for a frame's block, catch and local scopes), or were sent when the pause came (prefetch).
 func (s *Session) variables(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, allScopes bool, depth int) ([]Variable, error) {
 	f, err := frameOf(p, frame)
 	if err != nil {
 		return nil, err
 	}
-	var out []Variable
-	for i, sc := range f.scopes() {
-		if sc.Type == "global" || (sc.Type == "script" && !allScopes) || sc.Object.ObjectID == "" {
-			continue // globals are not locals; ask for them by name
+	scopes := f.scopes()
+	read := scopesToRead(scopes, allScopes)
+	answers := make([]waiter, len(read))
+	for k, i := range read {
+		if answers[k] = s.prefetched(ctx, c, p, frame, scopes[i].Object.ObjectID, depth > 0); answers[k] != nil {
+			continue
 		}
+		if answers[k], err = send(ctx, c, "Runtime.getProperties", map[string]any{
+			"objectId": scopes[i].Object.ObjectID, "ownProperties": true, "generatePreview": depth > 0,
+		}); err != nil {
+			return nil, s.scopeError(p, scopes[i], err)
+		}
+	}
+	var out []Variable
+	for k, i := range read {
+		sc := scopes[i]
 		var props propertiesResult
-		if err := c.Call(ctx, "Runtime.getProperties", map[string]any{
-			"objectId": sc.Object.ObjectID, "ownProperties": true, "generatePreview": depth > 0,
-		}, &props); err != nil {
-			s.mu.Lock()
-			moved := s.paused != p
-			s.mu.Unlock()
-			if moved { // resumed meanwhile (another request): the pause's objects are gone
-				return nil, fmt.Errorf("%w: the program resumed while its state was read", ErrRunning)
-			}
-			return nil, fmt.Errorf("scope %s: %w", sc.Type, err)
+		if err := answers[k].Wait(ctx, &props); err != nil {
+			return nil, s.scopeError(p, sc, err)
 		}
 		tdz := make([]bool, len(props.Result))
 		for j, pd := range props.Result {
@@ -235,11 +239,37 @@ func (s *Session) variables(ctx context.Context, c clientCaller, p *debuggerPaus
 			out = append(out, s.variable(ref, pd.Name, sc.Type, val, depth))
 		}
 		s.mu.Unlock()
-		if sc.Type == "local" && !allScopes {
-			break // the function's own scope ends the locals; closures are for allScopes
-		}
 	}
 	return out, nil
+}
+
+// scopesToRead lists the indexes of the scopes variables reads: up to the function's own (the
+// local scope ends the locals; closures are for allScopes), never the global one (ask for globals
+// by name), the script scope only with allScopes.
+func scopesToRead(scopes []scope, allScopes bool) []int {
+	var out []int
+	for i, sc := range scopes {
+		if sc.Type == "global" || (sc.Type == "script" && !allScopes) || sc.Object.ObjectID == "" {
+			continue
+		}
+		out = append(out, i)
+		if sc.Type == "local" && !allScopes {
+			break
+		}
+	}
+	return out
+}
+
+// scopeError says why a scope could not be read: the program resumed meanwhile (another
+// request), and the pause's objects are gone, or the call's own failure.
+func (s *Session) scopeError(p *debuggerPaused, sc scope, err error) error {
+	s.mu.Lock()
+	moved := s.paused != p
+	s.mu.Unlock()
+	if moved {
+		return fmt.Errorf("%w: the program resumed while its state was read", ErrRunning)
+	}
+	return fmt.Errorf("scope %s: %w", sc.Type, err)
 }
 
 // preview renders a value at a depth (0 names objects by their type only) as a debugger lists

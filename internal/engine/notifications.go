@@ -206,9 +206,14 @@ func (s *Session) onPaused(p *debuggerPaused) {
 			}
 		}
 	}
+	var pf *prefetch
+	if !first || s.pauseOnStart {
+		pf = s.beginPrefetch(p) // before anyone is woken: they wait for its reads to be sent
+	}
 	close(s.nextPause)
 	s.nextPause = make(chan struct{})
 	s.mu.Unlock()
+	s.sendPrefetch(pf)
 	if first && !s.pauseOnStart {
 		return // not a pause anyone asked for
 	}
@@ -232,6 +237,7 @@ func (s *Session) onResumed() {
 	}
 	was := s.paused
 	s.paused = nil // the status says running from here, in the same step
+	s.prefetch = nil
 	s.mu.Unlock()
 	s.record(Event{Kind: KindResume})
 	if was != nil {

@@ -62,6 +62,7 @@ type Session struct {
 	gatePause  *debuggerPaused     // a pause at the gate the chores loop is to pass
 	stepping   bool                // a step of the user's is under way: a gate pause is theirs
 	narrowed   bool                // V8 has the user's exception state, not "all" (throws.go)
+	prefetch   *prefetch           // the current pause's scopes, read as it came (prefetch.go)
 	// Block coverage on since launch, until the first resume or a user's coverage start
 	// (coverlaunch.go); a function-level start that took it over cuts takes down to functions.
 	launchCoverage     bool

@@ -240,6 +240,7 @@ func (w *workerTarget) receive(raw []byte) {
 	if m.Method == "" {
 		w.mu.Lock()
 		ch := w.pending[m.ID]
+		delete(w.pending, m.ID) // answered: a caller that stopped waiting leaves nothing behind
 		w.mu.Unlock()
 		if ch != nil {
 			r := workerReply{result: m.Result}

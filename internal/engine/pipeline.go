@@ -1,0 +1,85 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+
+	"traced/internal/cdp"
+)
+
+// waiter waits for the answer of a call sent (send).
+type waiter interface {
+	Wait(ctx context.Context, result any) error
+}
+
+// send sends a call without waiting for its answer where the connection allows it: calls sent
+// one after another reach V8 in that order and are answered in it, so calls that need no answer
+// from each other (a pause's scopes, the resume after reading them) go back to back and cost
+// one round trip, not one each. A request's call (through boundedCaller) keeps its bound.
+func send(ctx context.Context, c clientCaller, method string, params any) (waiter, error) {
+	if b, ok := c.(boundedCaller); ok {
+		return b.send(ctx, method, params)
+	}
+	switch c := c.(type) {
+	case *cdp.Client:
+		p, err := c.Send(ctx, method, params)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	case *workerTarget:
+		return c.Send(ctx, method, params)
+	}
+	var raw json.RawMessage // another caller: the call is made, its answer kept
+	if err := c.Call(ctx, method, params, &raw); err != nil {
+		return nil, err
+	}
+	return answered(raw), nil
+}
+
+// answered is a call made already: Wait decodes its answer.
+type answered json.RawMessage
+
+func (a answered) Wait(_ context.Context, result any) error {
+	if result == nil || len(a) == 0 {
+		return nil
+	}
+	return cdp.Decode(a, result)
+}
+
+// send is Call's first half: the call bounded and sent after any pause traced is passing.
+func (b boundedCaller) send(ctx context.Context, method string, params any) (waiter, error) {
+	bctx, cancel := b.bound(ctx)
+	err := b.s.afterPassing(bctx)
+	var w waiter
+	if err == nil {
+		w, err = send(bctx, b.c, method, params)
+	}
+	cancel()
+	if err != nil {
+		return nil, b.outcome(bctx, method, err)
+	}
+	return boundedWait{w: w, b: b, method: method}, nil
+}
+
+// boundedWait is Call's second half: the answer waited for within the bound.
+type boundedWait struct {
+	w      waiter
+	b      boundedCaller
+	method string
+}
+
+func (w boundedWait) Wait(ctx context.Context, result any) error {
+	ctx, cancel := w.b.bound(ctx)
+	defer cancel()
+	return w.b.outcome(ctx, w.method, w.w.Wait(ctx, result))
+}
+
+// bounded gives an answer sent for nobody in particular (a prefetch) the bound of the request
+// that takes it, when it takes it through boundedCaller.
+func bounded(c clientCaller, w waiter, method string) waiter {
+	if b, ok := c.(boundedCaller); ok {
+		return boundedWait{w: w, b: b, method: method}
+	}
+	return w
+}

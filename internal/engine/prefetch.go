@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"context"
+	"time"
+)
+
+// prefetch is the reading of a pause's top frame's scopes, sent when the pause comes: whoever
+// asks for the state next (the step or continue that waited for the pause, a GET state after a
+// breakpoint's event) finds the answers on their way or arrived, not one round trip away.
+type prefetch struct {
+	p     *debuggerPaused
+	ready chan struct{}     // closed once the reads are sent (or not: reads stays empty)
+	reads map[string]waiter // by scope object id; each taken once, under mu
+}
+
+// beginPrefetch marks, under mu, a user's pause whose scopes the dispatcher reads next, for a
+// target on its own connection: sending there never waits (a worker's calls go through the
+// main thread's connection, answered through the same dispatcher).
+func (s *Session) beginPrefetch(p *debuggerPaused) *prefetch {
+	if s.client == nil || s.worker != nil || s.mode != ModeDebug || len(p.CallFrames) == 0 {
+		s.prefetch = nil
+		return nil
+	}
+	s.prefetch = &prefetch{p: p, ready: make(chan struct{})}
+	return s.prefetch
+}
+
+// sendPrefetch sends the reads of the scopes a state shows by default (frame 0, previews on),
+// outside mu, on the dispatcher.
+func (s *Session) sendPrefetch(pf *prefetch) {
+	if pf == nil {
+		return
+	}
+	defer close(pf.ready)
+	s.mu.Lock()
+	c := s.client
+	s.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	scopes := pf.p.CallFrames[0].scopes()
+	reads := map[string]waiter{}
+	for _, i := range scopesToRead(scopes, false) {
+		id := scopes[i].Object.ObjectID
+		w, err := send(ctx, c, "Runtime.getProperties", map[string]any{"objectId": id, "ownProperties": true, "generatePreview": true})
+		if err != nil {
+			break // the reader asks again, and gets the error itself
+		}
+		reads[id] = w
+	}
+	s.mu.Lock()
+	pf.reads = reads
+	s.mu.Unlock()
+}
+
+// prefetchWait bounds how long a reader waits for the dispatcher to send a prefetch: it sends
+// right after the pause is known, so this only matters to a dispatcher stuck on a dead socket.
+const prefetchWait = time.Second
+
+// prefetched takes the answer on its way for a scope of the current pause, or nil (another
+// pause, another frame, no previews, read once already): the caller then reads it itself.
+func (s *Session) prefetched(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, objectID string, previews bool) waiter {
+	s.mu.Lock()
+	pf := s.prefetch
+	s.mu.Unlock()
+	if pf == nil || pf.p != p || frame != 0 || !previews {
+		return nil
+	}
+	t := time.NewTimer(prefetchWait)
+	defer t.Stop()
+	select {
+	case <-pf.ready:
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return nil
+	}
+	s.mu.Lock()
+	w := pf.reads[objectID]
+	delete(pf.reads, objectID)
+	s.mu.Unlock()
+	if w == nil {
+		return nil
+	}
+	return bounded(c, w, "Runtime.getProperties")
+}
