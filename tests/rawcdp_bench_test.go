@@ -87,14 +87,7 @@ func rawRun(b *testing.B, args ...string) (time.Duration, int, *lineSink) {
 	})
 	c.must(ctx, b, "Runtime.enable", "Debugger.enable", "Debugger.setSkipAllPauses",
 		"NodeRuntime.notifyWhenWaitingForDisconnect", "Runtime.runIfWaitingForDebugger")
-	select {
-	case <-ending:
-	case <-p.exited:
-	case <-ctx.Done():
-		b.Fatalf("node %v did not end: %v", args, ctx.Err())
-	}
-	c.close()
-	<-p.exited
+	p.end(ctx, b, c, ending)
 	return time.Since(t0), consoles, p.stdout
 }
 

@@ -28,6 +28,20 @@ type rawProc struct {
 	exited chan struct{} // closed once Wait returned (the output copies are done then)
 }
 
+// end waits until node waits for its debugger to leave (ending) or exits, hangs up and waits
+// for the exit.
+func (p *rawProc) end(ctx context.Context, b *testing.B, c *rawConn, ending <-chan struct{}) {
+	b.Helper()
+	select {
+	case <-ending:
+	case <-p.exited:
+	case <-ctx.Done():
+		b.Fatalf("raw: node %v did not end: %v", p.cmd.Args[1:], ctx.Err())
+	}
+	c.close()
+	<-p.exited
+}
+
 // startRaw starts node on args under --inspect-brk and returns once it printed its ws:// URL.
 // Cleanup kills it if the benchmark has not seen it end.
 func startRaw(ctx context.Context, b *testing.B, args ...string) *rawProc {

@@ -89,14 +89,7 @@ func rawThrows(b *testing.B, throws string, locals bool) time.Duration {
 	close(ready)
 	c.must(ctx, b, "Runtime.enable", "Debugger.enable", "Debugger.setPauseOnExceptions",
 		"NodeRuntime.notifyWhenWaitingForDisconnect", "Runtime.runIfWaitingForDebugger")
-	select {
-	case <-ending:
-	case <-p.exited:
-	case <-ctx.Done():
-		b.Fatal("raw: many.js did not end")
-	}
-	c.close()
-	<-p.exited
+	p.end(ctx, b, c, ending)
 	if n := pauses.Load(); n < 1000 {
 		b.Fatalf("raw: %d exception pauses, want 1000", n)
 	}
