@@ -16,13 +16,15 @@ import (
 // default cap (100 a second: most throws are passed, counted) and, in "-recorded", every one
 // with its locals, against a raw client that reads the same scopes at every pause (its reads
 // and the resume sent back to back, the quickest a client can). The goal is traced
-// within 1.2x of raw.
+// within 1.2x of raw. "-sameflags" runs the raw side with the flags traced gives node
+// (--enable-source-maps: node then formats each thrown error's stack through its source maps,
+// which every exception pause asks for), so that ratio is what traced's protocol work costs.
 func BenchmarkRawVsTracedThrows(b *testing.B) {
 	const throws = "1000"
 	svc, _, done := benchHarness(b)
 	defer done()
-	raw := func(locals bool) func() time.Duration {
-		return func() time.Duration { return rawThrows(b, throws, locals) }
+	raw := func(locals bool, flags ...string) func() time.Duration {
+		return func() time.Duration { return rawThrows(b, throws, locals, flags...) }
 	}
 	traced := func(opts *engine.ThrowOptions) func() time.Duration {
 		return func() time.Duration {
@@ -36,23 +38,25 @@ func BenchmarkRawVsTracedThrows(b *testing.B) {
 			return d
 		}
 	}
-	var capped, recorded sideBySide
+	var capped, recorded, sameFlags sideBySide
 	for b.Loop() {
 		capped.both(raw(false), traced(nil))
 		recorded.both(raw(true), traced(&engine.ThrowOptions{PerSecond: 100_000}))
+		sameFlags.both(raw(false, "--enable-source-maps"), traced(nil))
 	}
 	capped.report(b, "ms")
 	recorded.report(b, "ms", "-recorded")
+	sameFlags.report(b, "ms", "-sameflags")
 }
 
-// rawThrows runs throws/many.js under the bare client, pausing at every exception; with locals
-// it reads the top frame's scopes up to its own (what traced reads for a throw's locals), the
-// reads and the resume sent back to back.
-func rawThrows(b *testing.B, throws string, locals bool) time.Duration {
+// rawThrows runs throws/many.js under the bare client (node given flags), pausing at every
+// exception; with locals it reads the top frame's scopes up to its own (what traced reads for a
+// throw's locals), the reads and the resume sent back to back.
+func rawThrows(b *testing.B, throws string, locals bool, flags ...string) time.Duration {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	t0 := time.Now()
-	p := startRawWith(ctx, b, "--inspect-wait=127.0.0.1:0", "throws/many.js", throws)
+	p := startRawWith(ctx, b, "--inspect-wait=127.0.0.1:0", append(flags, "throws/many.js", throws)...)
 	var pauses atomic.Int64
 	ending := make(chan struct{})
 	var c *rawConn

@@ -160,17 +160,24 @@ func (s *Session) ownPause(p *debuggerPaused) bool {
 	if info != nil {
 		slot = s.store.reserve() // here, on the dispatcher: the events after it wait behind it
 	}
-	go s.passThrow(p, info, slot, !userWants)
+	s.mu.Lock()
+	own := s.client != nil && s.worker == nil
+	s.mu.Unlock()
+	if !own { // a worker's answers come through this dispatcher: sent and waited for elsewhere
+		go func() { s.passThrow(p, info, slot, !userWants)() }()
+		return !userWants
+	}
+	finish := s.passThrow(p, info, slot, !userWants) // sent here: the program goes on sooner
+	go finish()
 	return !userWants
 }
 
-// passThrow records a throw with its locals in its reserved place (info nil: none) and lets the
-// pause go (resume). The resume is sent right behind the reads of the locals, not after their
-// answers: V8 answers them before it runs on, and a recorded throw then costs the program one
-// round trip less.
-func (s *Session) passThrow(p *debuggerPaused, info *ThrowInfo, slot *heldEvent, resume bool) {
+// passThrow sends the reads of a throw's locals (info nil: none) and the resume that lets the
+// pause go (resume false: none), back to back: V8 answers the reads before it runs on, and a
+// recorded throw then costs the program one round trip less. It returns what waits for the
+// answers and records the throw in its reserved place.
+func (s *Session) passThrow(p *debuggerPaused, info *ThrowInfo, slot *heldEvent, resume bool) func() {
 	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), passingKey{}, true), callTimeout)
-	defer cancel()
 	s.mu.Lock()
 	c := s.callerOf(s.conn()) // a trace session's targets are not registered: not debugged
 	s.mu.Unlock()
@@ -187,13 +194,16 @@ func (s *Session) passThrow(p *debuggerPaused, info *ThrowInfo, slot *heldEvent,
 			s.log.Debug("resume past a throw", "session", s.id, "target", s.ref, "err", err)
 		}
 	}
-	if info != nil { // filled even without its locals: the events behind it wait for it
-		info.Locals = locals()
-		s.fill(slot, Event{Kind: KindThrow, Throw: info})
-	}
-	if resumed != nil {
-		if err := resumed.Wait(ctx, nil); err != nil {
-			s.log.Debug("resume past a throw", "session", s.id, "target", s.ref, "err", err)
+	return func() {
+		defer cancel()
+		if info != nil { // filled even without its locals: the events behind it wait for it
+			info.Locals = locals()
+			s.fill(slot, Event{Kind: KindThrow, Throw: info})
+		}
+		if resumed != nil {
+			if err := resumed.Wait(ctx, nil); err != nil {
+				s.log.Debug("resume past a throw", "session", s.id, "target", s.ref, "err", err)
+			}
 		}
 	}
 }
