@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"fmt"
+
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"traced/internal/v8"
@@ -57,7 +60,45 @@ type scriptParsed struct {
 type consoleAPICalled struct {
 	Type       string         `json:"type"`
 	Args       []remoteObject `json:"args"`
-	StackTrace *stackTrace    `json:"stackTrace,omitempty"`
+	StackTrace *consoleStack  `json:"stackTrace,omitempty"`
+}
+
+// consoleStack is a console call's stack as traced reads it: its top frame, the caller.
+type consoleStack struct {
+	CallFrames topFrames `json:"callFrames"`
+}
+
+// topFrames decodes a call frames array keeping its first frame only: V8 sends a console call's
+// whole stack (up to 200 frames) with every call, and all but the top one were decoded for
+// nothing. The rest is skipped, scanned but not decoded.
+type topFrames []callFrame
+
+func (t *topFrames) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	*t = nil
+	tok, err := dec.ReadToken()
+	switch {
+	case err != nil:
+		return err
+	case tok.Kind() == 'n':
+		return nil
+	case tok.Kind() != '[':
+		return fmt.Errorf("call frames: %v, not an array", tok.Kind())
+	}
+	for dec.PeekKind() != ']' {
+		if len(*t) > 0 {
+			if err := dec.SkipValue(); err != nil {
+				return err
+			}
+			continue
+		}
+		var f callFrame
+		if err := jsonv2.UnmarshalDecode(dec, &f); err != nil {
+			return err
+		}
+		*t = append(*t, f)
+	}
+	_, err = dec.ReadToken()
+	return err
 }
 
 type exceptionThrown struct {
