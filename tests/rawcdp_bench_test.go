@@ -151,20 +151,31 @@ func (r *rawPaused) waitPause(b *testing.B) {
 	}
 }
 
-// tracedPaused starts a debug session paused at script's first line; it answers the session's
-// REST base URL, a client for it, and what ends both (before the service's shutdown).
-func tracedPaused(b *testing.B, svc *service.Service, addr, script string) (string, *http.Client, func()) {
+// pausedSides is steploop.js paused at its first line on both sides: in a debug session of a
+// service (base: the session's REST URL) and under the bare client. Cleanups end both.
+type pausedSides struct {
+	svc    *service.Service
+	addr   string
+	base   string
+	client *http.Client
+	raw    *rawPaused
+}
+
+func startPausedSides(b *testing.B) *pausedSides {
+	svc, addr, done := benchHarness(b)
+	b.Cleanup(done)
 	ctx := context.Background()
-	s, err := svc.Engine.Start(ctx, engine.StartRequest{Target: script, Mode: engine.ModeDebug, PauseOnStart: true})
+	s, err := svc.Engine.Start(ctx, engine.StartRequest{Target: "steploop.js", Mode: engine.ModeDebug, PauseOnStart: true})
 	if err != nil {
 		b.Fatal(err)
 	}
 	client := &http.Client{Transport: &http.Transport{}}
-	stop := func() {
+	b.Cleanup(func() { // before the service's shutdown
 		client.CloseIdleConnections()
 		svc.Engine.Stop(ctx, s.ID())
-	}
-	return "http://" + addr + "/api/debug/" + s.ID(), client, stop
+	})
+	return &pausedSides{svc: svc, addr: addr, base: "http://" + addr + "/api/debug/" + s.ID(), client: client,
+		raw: startRawPaused(b, "steploop.js")}
 }
 
 // benchPostBody is benchPost answering the body.
@@ -189,11 +200,8 @@ func timed(f func()) time.Duration {
 }
 
 func benchEval(b *testing.B) {
-	svc, addr, done := benchHarness(b)
-	defer done()
-	base, client, stop := tracedPaused(b, svc, addr, "steploop.js")
-	defer stop()
-	raw := startRawPaused(b, "steploop.js")
+	p := startPausedSides(b)
+	svc, base, client, raw := p.svc, p.base, p.client, p.raw
 	ctx := context.Background()
 	var s sideBySide
 	rawOp := func() time.Duration {
@@ -244,7 +252,7 @@ func benchEval(b *testing.B) {
 	// The HTTP floor: a request the service answers with nothing to do (GET /healthz), on the
 	// same client and connection. traced - engine - http is the eval route's own work
 	// (authentication, contract validation, decoding, rendering).
-	health := "http://" + base[len("http://"):strings.Index(base, "/api/")] + "/healthz"
+	health := "http://" + p.addr + "/healthz"
 	var httpSide []time.Duration
 	httpOp := func() {
 		httpSide = append(httpSide, timed(func() {
@@ -267,11 +275,8 @@ func benchEval(b *testing.B) {
 }
 
 func benchStep(b *testing.B) {
-	svc, addr, done := benchHarness(b)
-	defer done()
-	base, client, stop := tracedPaused(b, svc, addr, "steploop.js")
-	defer stop()
-	raw := startRawPaused(b, "steploop.js")
+	p := startPausedSides(b)
+	base, client, raw := p.base, p.client, p.raw
 	ctx := context.Background()
 	var s sideBySide
 	rawOp := func() time.Duration {

@@ -14,11 +14,14 @@ import (
 	"testing"
 
 	"github.com/coder/websocket"
+
+	"traced/internal/quickack"
 )
 
 // The baseline of BenchmarkRawVsTraced: node started with --inspect-brk and a CDP client of the
 // benchmark's own, a websocket and an id→reply table, no service in between. It shares no code
-// with internal/cdp on purpose, so that work on traced's client never moves the baseline.
+// with internal/cdp on purpose, so that work on traced's client never moves the baseline; only
+// the socket option both need (internal/quickack) is one piece.
 
 // rawProc is node --inspect-brk=127.0.0.1:0 on a fixture of testdata.
 type rawProc struct {
@@ -143,7 +146,7 @@ type rawReply struct {
 }
 
 // dialRaw attaches to an inspector URL over a TCP connection that re-arms TCP_QUICKACK after
-// every read (rawquickack_linux_test.go): without it a second message the inspector writes back
+// every read (internal/quickack): without it a second message the inspector writes back
 // to back waits ~40 ms for a delayed ACK (shared/reference/cdp-limits.md).
 func dialRaw(ctx context.Context, b *testing.B, url string, onEvent func(string, json.RawMessage)) *rawConn {
 	b.Helper()
@@ -153,7 +156,7 @@ func dialRaw(ctx context.Context, b *testing.B, url string, onEvent func(string,
 		if err != nil {
 			return nil, err
 		}
-		return quickAck(conn), nil
+		return quickack.Wrap(conn), nil
 	}
 	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPClient: &http.Client{
 		Transport: &http.Transport{DialContext: dial, DisableKeepAlives: true}}})

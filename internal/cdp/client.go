@@ -14,6 +14,8 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"traced/internal/quickack"
 )
 
 // DefaultReadLimit caps one inbound CDP message. The inspector sends a console call or a script
@@ -85,7 +87,7 @@ type reply struct {
 // Dial connects to an inspector WebSocket URL such as ws://127.0.0.1:9229/<uuid>. ctx bounds the
 // handshake only; the connection outlives it.
 func Dial(ctx context.Context, url string, opts Options) (*Client, error) {
-	return dial(ctx, url, opts, wrapQuickAck)
+	return dial(ctx, url, opts, quickack.Wrap)
 }
 
 // dial is Dial with the TCP connection's wrapper as a parameter, so a benchmark can measure the

@@ -1,4 +1,4 @@
-package cdp
+package quickack
 
 import (
 	"net"
@@ -14,7 +14,8 @@ type quickAckConn struct {
 	raw syscall.RawConn
 }
 
-func wrapQuickAck(c net.Conn) net.Conn {
+// Wrap re-arms TCP_QUICKACK on c after every read; a connection that is not TCP is c itself.
+func Wrap(c net.Conn) net.Conn {
 	tcp, ok := c.(*net.TCPConn)
 	if !ok {
 		return c
