@@ -21,7 +21,7 @@ func (s *Session) isFatalPause(p *debuggerPaused) bool {
 
 // passFatal shows the preload's pause as an uncaught exception stop, or lets it go.
 func (s *Session) passFatal(p *debuggerPaused) {
-	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), passingKey{}, true), callTimeout)
+	ctx, cancel := passContext()
 	defer cancel()
 	c := s.liveConn()
 	if c == nil {
@@ -43,9 +43,7 @@ func (s *Session) passFatal(p *debuggerPaused) {
 		s.onPaused(&user)
 		return
 	}
-	if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
-		s.log.Debug("resume past the uncaught exception monitor", "session", s.id, "target", s.ref, "err", err)
-	}
+	s.stopOrPass(ctx, c, p, nil)
 }
 
 // fatalError reads the listener's error argument from its frame.

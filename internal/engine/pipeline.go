@@ -2,7 +2,7 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
+	"fmt"
 
 	"traced/internal/cdp"
 )
@@ -12,10 +12,11 @@ type waiter interface {
 	Wait(ctx context.Context, result any) error
 }
 
-// send sends a call without waiting for its answer where the connection allows it: calls sent
-// one after another reach V8 in that order and are answered in it, so calls that need no answer
-// from each other (a pause's scopes, the resume after reading them) go back to back and cost
-// one round trip, not one each. A request's call (through boundedCaller) keeps its bound.
+// send sends a call without waiting for its answer: calls sent one after another reach V8 in
+// that order and are answered in it, so calls that need no answer from each other (a pause's
+// scopes, the resume after reading them) go back to back and cost one round trip, not one each.
+// A request's call (through boundedCaller) keeps its bound. The connections are traced's client
+// and a worker's relay, nothing else.
 func send(ctx context.Context, c clientCaller, method string, params any) (waiter, error) {
 	if b, ok := c.(boundedCaller); ok {
 		return b.send(ctx, method, params)
@@ -30,21 +31,7 @@ func send(ctx context.Context, c clientCaller, method string, params any) (waite
 	case *workerTarget:
 		return c.Send(ctx, method, params)
 	}
-	var raw json.RawMessage // another caller: the call is made, its answer kept
-	if err := c.Call(ctx, method, params, &raw); err != nil {
-		return nil, err
-	}
-	return answered(raw), nil
-}
-
-// answered is a call made already: Wait decodes its answer.
-type answered json.RawMessage
-
-func (a answered) Wait(_ context.Context, result any) error {
-	if result == nil || len(a) == 0 {
-		return nil
-	}
-	return cdp.Decode(a, result)
+	return nil, fmt.Errorf("%s: %T has no way to send a call without waiting", method, c)
 }
 
 // send is Call's first half: the call bounded and sent after any pause traced is passing.

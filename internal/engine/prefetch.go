@@ -15,10 +15,9 @@ type prefetch struct {
 }
 
 // beginPrefetch marks, under mu, a user's pause whose scopes the dispatcher reads next, for a
-// target on its own connection: sending there never waits (a worker's calls go through the
-// main thread's connection, answered through the same dispatcher).
+// target on its own connection.
 func (s *Session) beginPrefetch(p *debuggerPaused) *prefetch {
-	if s.client == nil || s.worker != nil || s.mode != ModeDebug || len(p.CallFrames) == 0 {
+	if !s.ownConnection() || s.mode != ModeDebug || len(p.CallFrames) == 0 {
 		s.prefetch = nil
 		return nil
 	}

@@ -114,11 +114,8 @@ func (m *Manager) restoreName(s *Session, name string) {
 func (s *Session) carryOver() (carried, []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := carried{blackbox: append([]string(nil), s.blackbox...), exceptions: s.req.PauseOnExceptions, asyncDepth: s.asyncDepth}
+	c := carried{blackbox: append([]string(nil), s.blackbox...), exceptions: s.exceptionModeNow(), asyncDepth: s.asyncDepth}
 	c.classes = s.exceptionClasses()
-	if s.exceptionMode != "" {
-		c.exceptions = s.exceptionMode
-	}
 	var not []string
 	for _, bp := range s.breakpoints {
 		switch {

@@ -147,6 +147,11 @@ func (s *Session) others() []*Session {
 	return out
 }
 
+// ownConnection reports, under mu, whether the target has a connection of its own (the main
+// thread, a child process), where the dispatcher may send calls: a worker's go through the main
+// thread's connection and are answered through the same dispatcher.
+func (s *Session) ownConnection() bool { return s.client != nil && s.worker == nil }
+
 // conn is the target's inspector connection, under mu; nil before it is attached.
 func (s *Session) conn() clientCaller {
 	switch {

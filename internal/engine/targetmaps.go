@@ -261,7 +261,7 @@ func (s *Session) misplacedHit(p *debuggerPaused) bool {
 // passMisplaced binds the breakpoints of a misplaced hit through the script's map and lets the
 // pause go, unless one now stands right there.
 func (s *Session) passMisplaced(p *debuggerPaused) {
-	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), passingKey{}, true), callTimeout)
+	ctx, cancel := passContext()
 	defer cancel()
 	c := s.liveConn()
 	if c == nil {

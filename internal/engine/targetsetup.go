@@ -46,10 +46,7 @@ func (t *Session) adoptDebugger(ctx context.Context, c clientCaller, breaksOnSta
 		t.startSeen = true
 		close(t.startPause)
 	}
-	mode := t.exceptionMode
-	if mode == "" {
-		mode = t.req.PauseOnExceptions
-	}
+	mode := t.exceptionModeNow()
 	bps := slices.Clone(t.breakpoints)
 	box, depth := slices.Clone(t.blackbox), t.asyncDepth
 	t.mu.Unlock()

@@ -108,12 +108,18 @@ func (s *Session) v8ExceptionState(mode string) string {
 	return exceptionState[mode]
 }
 
+// exceptionModeNow is the user's pause-on-exceptions mode, under mu: as last set, else the
+// start's.
+func (s *Session) exceptionModeNow() string {
+	if s.exceptionMode != "" {
+		return s.exceptionMode
+	}
+	return s.req.PauseOnExceptions
+}
+
 // userStopsAt reports, under mu, whether the user's exception mode stops at this exception.
 func (s *Session) userStopsAt(p *debuggerPaused) bool {
-	mode := s.exceptionMode
-	if mode == "" {
-		mode = s.req.PauseOnExceptions
-	}
+	mode := s.exceptionModeNow()
 	if classes := s.exceptionClasses(); len(classes) > 0 && (p.Data == nil || !slices.Contains(classes, p.Data.ClassName)) {
 		return false
 	}
@@ -155,14 +161,12 @@ func (s *Session) ownPause(p *debuggerPaused) bool {
 	if !userWants {
 		s.beginPass()
 	}
+	own := s.ownConnection()
 	s.mu.Unlock()
 	var slot *heldEvent
 	if info != nil {
 		slot = s.store.reserve() // here, on the dispatcher: the events after it wait behind it
 	}
-	s.mu.Lock()
-	own := s.client != nil && s.worker == nil
-	s.mu.Unlock()
 	if !own { // a worker's answers come through this dispatcher: sent and waited for elsewhere
 		go func() { s.passThrow(p, info, slot, !userWants)() }()
 		return !userWants
@@ -177,7 +181,7 @@ func (s *Session) ownPause(p *debuggerPaused) bool {
 // recorded throw then costs the program one round trip less. It returns what waits for the
 // answers and records the throw in its reserved place.
 func (s *Session) passThrow(p *debuggerPaused, info *ThrowInfo, slot *heldEvent, resume bool) func() {
-	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), passingKey{}, true), callTimeout)
+	ctx, cancel := passContext()
 	s.mu.Lock()
 	c := s.callerOf(s.conn()) // a trace session's targets are not registered: not debugged
 	s.mu.Unlock()
@@ -220,8 +224,15 @@ func (s *Session) endPass() {
 	close(s.passed)
 }
 
-// passingKey marks passThrow's own calls: they are what ends the pause others wait for.
+// passingKey marks the calls of a pause traced passes by itself: they are what ends the pause
+// others wait for.
 type passingKey struct{}
+
+// passContext bounds the calls traced makes in a pause it passes by itself, marked so that they
+// do not wait for that pause to end (afterPassing).
+func passContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithValue(context.Background(), passingKey{}, true), callTimeout)
+}
 
 // afterPassing waits, for a request's call, until a pause traced is passing by itself has
 // resumed: a call made inside it (an eval, a profile start) would run nested in a pause the
@@ -469,11 +480,7 @@ func (s *Session) exceptionsFor(ctx context.Context, c clientCaller, method stri
 		narrow = true
 	}
 	s.mu.Lock()
-	mode := s.exceptionMode
-	if mode == "" {
-		mode = s.req.PauseOnExceptions
-	}
-	on, narrowed := s.throws.on, s.narrowed
+	mode, on, narrowed := s.exceptionModeNow(), s.throws.on, s.narrowed
 	s.mu.Unlock()
 	user := exceptionState[mode]
 	if !on || user == "all" || narrow == narrowed {
