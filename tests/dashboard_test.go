@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"traced/internal/engine"
 	"traced/internal/service"
 )
 
@@ -52,44 +50,16 @@ func needBrowser(t *testing.T) string {
 }
 
 // dashboardService runs a service on addr (127.0.0.1:0 for any port) rooted at the repository,
-// so the page starts examples/crash.js as a user would. stop shuts it down, killing its sessions.
-func dashboardService(t *testing.T, addr string) (bound string, stop func()) {
+// so the page starts examples/crash.js as a user would.
+func dashboardService(t *testing.T, addr string) *harness {
 	t.Helper()
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := service.New(service.Options{
-		Engine:  engine.Config{NodePath: nodeOrSkip(t), Root: root, MaxEvents: 10000, MaxSessions: 16},
-		Token:   testToken,
-		Version: "test",
+	return newHarnessAt(t, addr, func(o *service.Options) {
+		o.Engine.Root, o.Engine.MaxEvents, o.Engine.MaxSessions = root, 10000, 16
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- svc.Serve(ln) }()
-	stopped := false
-	stop = func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		ctx, cancel := context.WithTimeout(context.Background(), deadline)
-		defer cancel()
-		if err := svc.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-		if err := <-served; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	}
-	t.Cleanup(stop)
-	return ln.Addr().String(), stop
 }
 
 // step is one line the browser script prints.
@@ -113,7 +83,8 @@ func TestDashboard(t *testing.T) {
 	}
 	chromium := needBrowser(t)
 	node := nodeOrSkip(t)
-	addr, stop := dashboardService(t, "127.0.0.1:0")
+	h := dashboardService(t, "127.0.0.1:0")
+	addr := h.addr
 
 	shots := os.Getenv("TRACED_SCREENSHOTS")
 	if shots == "" {
@@ -125,9 +96,12 @@ func TestDashboard(t *testing.T) {
 	cmd.Dir = browserDir
 	cmd.Env = append(os.Environ(), "TRACED_URL=http://"+addr, "TRACED_TOKEN="+testToken,
 		"CHROMIUM="+chromium, "SHOTS="+shots, "PROFILE_DIR="+t.TempDir())
-	// Its own process group, so that chromium's processes end with it whatever happens.
+	// Playwright starts chromium in a process group of its own and closes it when node gets
+	// SIGTERM: a test that gives up asks that first, then kills what is left. Pdeathsig covers
+	// the test process dying.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 15 * time.Second
 	cmd.Stderr = &stderrLog{t: t}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -140,7 +114,14 @@ func TestDashboard(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // stragglers of the group, if any
+	waited := false
+	defer func() {
+		if !waited { // a Fatal on the way: end the script, and wait so its stderr logs no more
+			cancel()
+			cmd.Wait()
+		}
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // stragglers of node's group, if any
+	}()
 
 	done := false
 	sc := bufio.NewScanner(stdout)
@@ -159,8 +140,8 @@ func TestDashboard(t *testing.T) {
 			done = true
 			t.Logf("browser figures: %s", s.Figures)
 		case s.Step == "restart":
-			stop() // ends the sessions and closes the page's streams with 1001
-			_, stop = dashboardService(t, addr)
+			h.stop() // ends the sessions and closes the page's streams with 1001
+			h = dashboardService(t, addr)
 			fmt.Fprintln(stdin, "restarted")
 			t.Log("browser: restarted the service on", addr)
 		default:
@@ -169,6 +150,7 @@ func TestDashboard(t *testing.T) {
 	}
 	stdin.Close()
 	err = cmd.Wait()
+	waited = true
 	if ctx.Err() != nil {
 		t.Fatalf("the browser script did not finish in time: %v", err)
 	}

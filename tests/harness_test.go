@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,6 +40,7 @@ type harness struct {
 	addr   string // 127.0.0.1:port
 	client *http.Client
 	root   string // the workspace root: tests/testdata unless an option changed Engine.Root
+	stop   func() // shuts the service down (once; cleanup does it otherwise)
 }
 
 // contractRouter finds the contract operation of a request, to validate responses.
@@ -68,6 +70,12 @@ func nodeOrSkip(t testing.TB) string {
 // writes into its workspace sets Engine.Root to a t.TempDir of its own).
 func newHarness(t *testing.T, opts ...func(*service.Options)) *harness {
 	t.Helper()
+	return newHarnessAt(t, "127.0.0.1:0", opts...)
+}
+
+// newHarnessAt is newHarness listening on addr: a restarted service takes its predecessor's.
+func newHarnessAt(t *testing.T, addr string, opts ...func(*service.Options)) *harness {
+	t.Helper()
 	root, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +92,7 @@ func newHarness(t *testing.T, opts ...func(*service.Options)) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,17 +100,21 @@ func newHarness(t *testing.T, opts ...func(*service.Options)) *harness {
 	go func() { served <- svc.Serve(ln) }()
 	h := &harness{t: t, svc: svc, base: "http://" + ln.Addr().String(), addr: ln.Addr().String(),
 		client: &http.Client{Transport: &http.Transport{}}, root: o.Engine.Root}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), deadline)
-		defer cancel()
-		if err := svc.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-		if err := <-served; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-		h.client.CloseIdleConnections()
-	})
+	var once sync.Once
+	h.stop = func() {
+		once.Do(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), deadline)
+			defer cancel()
+			if err := svc.Shutdown(ctx); err != nil {
+				t.Errorf("shutdown: %v", err)
+			}
+			if err := <-served; err != nil {
+				t.Errorf("serve: %v", err)
+			}
+			h.client.CloseIdleConnections()
+		})
+	}
+	t.Cleanup(h.stop)
 	return h
 }
 

@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io/fs"
-	"mime"
 	"net/http"
 	"path"
 	"strings"
@@ -59,15 +58,6 @@ func New() *Handler {
 	return h
 }
 
-// Names lists the embedded assets' names.
-func (h *Handler) Names() []string {
-	names := make([]string, 0, len(h.files))
-	for n := range h.files {
-		names = append(names, n)
-	}
-	return names
-}
-
 // ServeHTTP answers GET /ui (the page) and GET /ui/<asset>.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, "/ui"), "/")
@@ -109,10 +99,7 @@ func contentType(name string) string {
 	case ".svg":
 		return "image/svg+xml"
 	}
-	if t := mime.TypeByExtension(path.Ext(name)); t != "" {
-		return t
-	}
-	return "application/octet-stream"
+	return "application/octet-stream" // no other kind is embedded
 }
 
 // quote shows a client-supplied name in a message, capped: a long path is not echoed back whole.

@@ -56,7 +56,7 @@ func TestPageNeedsNoInlineCode(t *testing.T) {
 	inline := regexp.MustCompile(`(?i)<script(?:\s+type="module")?\s*>|<style|\sstyle=|\son[a-z]+=|javascript:`)
 	foreign := regexp.MustCompile(`(?i)(?:src|href)="(?:https?:)?//`)
 	named := regexp.MustCompile(`(?:src|href)="/ui/([^"]+)"|from "\./([^"]+)"`)
-	for _, name := range h.Names() {
+	for name := range h.files {
 		body := string(h.files[name].body)
 		if strings.HasSuffix(name, ".html") {
 			if m := inline.FindString(body); m != "" {

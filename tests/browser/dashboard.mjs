@@ -96,7 +96,6 @@ async function startSession(page, { target, args = "", mode = "trace", bps = "" 
   return (await page.textContent("#current")).split(":")[0];
 }
 
-const rowStatus = (page, id) => page.textContent(`#sessions tr[data-id="${id}"] .st`);
 async function waitStatus(page, id, re) {
   await page.waitForFunction(([id, re]) => {
     const e = document.querySelector(`#sessions tr[data-id="${id}"] .st`);
@@ -143,7 +142,6 @@ try {
     return window.inlineRan === true;
   });
   check(!inline, "an inline script ran: the CSP does not forbid it");
-  await page.waitForFunction(() => true); // the console message of the refusal is delivered by now
   say({ step: "signed in", csp });
 
   // The token taken once from the fragment, then removed from the address.
@@ -240,7 +238,8 @@ try {
   await shot(page, "profiles");
   await axeCheck(page, "profiles");
 
-  // 10,000+ events: the list stays bounded in the DOM and scrolls without long frames.
+  // 10,000+ events: the list stays bounded in the DOM; the frame times of a scroll across it are
+  // reported (figures.scroll).
   await tab(page, "timeline");
   const chatty = await startSession(page, { target: "tests/testdata/chatty.js", args: "10000 20" });
   await waitStatus(page, chatty, /exited/);
@@ -289,7 +288,6 @@ try {
   await page.waitForSelector("#gap:not([hidden])", { timeout: T });
   const gap = await page.textContent("#gap");
   check(/service restarted/.test(gap), "gap banner: " + gap);
-  await waitStatus(page, busy, /.*/).catch(() => {}); // the old row may be gone: the list is the new service's
   await page.waitForFunction(() => document.getElementById("conn").textContent === "live", null, { timeout: T });
   say({ step: "gap banner", text: gap });
   await shot(page, "gap");

@@ -69,6 +69,11 @@ export async function call(method, path, body) {
 }
 
 // streamURL is the WebSocket URL of /api/stream with the given query and the token.
+// debugPath is the path of a debug session's route op.
+export function debugPath(id, op) {
+  return `/api/debug/${encodeURIComponent(id)}/${op}`;
+}
+
 export function streamURL(query) {
   const q = new URLSearchParams(query);
   q.set("token", token.get());

@@ -2,7 +2,7 @@
 // selected (timeline, evidence, debugger, profiles), kept up to date from the stream.
 
 import { call, takeToken, token, whenUnauthorized } from "./api.js";
-import { Sessions } from "./sessions.js";
+import { Sessions, live } from "./sessions.js";
 import { Timeline } from "./timeline.js";
 import { Evidence } from "./evidence.js";
 import { Debugger } from "./debugger.js";
@@ -15,7 +15,6 @@ let sessions, timeline, evidence, dbg, profiles;
 let current = null; // the summary of the session shown
 let evidenceTimer = 0;
 let stateTimer = 0;
-let listTimer = 0;
 
 function signedOut(message) {
   if (sessions) sessions.close();
@@ -60,19 +59,17 @@ function build() {
   timeline = new Timeline({
     onEvent(ev) {
       if (ev.kind === "exception" || ev.kind === "exit" || ev.kind === "throw") later("evidence");
-      if (ev.kind === "pause" || ev.kind === "resume") {
-        later("state");
-        later("list"); // a pause changes the session's status, which the list shows
-      }
+      if (ev.kind === "pause" || ev.kind === "resume") later("state"); // the list hears the status itself
       if (ev.kind === "exit") dbg.ended(); // nothing left to ask the debugger
     },
     onSummary(s) {
-      sessions.put(s);
       if (current && s.id === current.id) {
-        const ended = s.status !== current.status && ["exited", "stopped", "failed"].includes(s.status);
+        const ended = s.status !== current.status && !live(s);
         current = s;
-        if (ended) profiles.use(s);
-        later("evidence");
+        if (ended) {
+          profiles.use(s);
+          later("evidence");
+        }
       }
     },
     onState: (st) => showConn("timeline", st),
@@ -92,10 +89,7 @@ function showConn(which, st) {
 function later(what) {
   if (!current) return;
   const id = current.id;
-  if (what === "list") {
-    clearTimeout(listTimer);
-    listTimer = setTimeout(() => sessions && sessions.refresh().catch(() => {}), 100);
-  } else if (what === "evidence") {
+  if (what === "evidence") {
     clearTimeout(evidenceTimer);
     evidenceTimer = setTimeout(() => current && current.id === id && evidence.load(id), 150);
   } else {

@@ -2,7 +2,7 @@
 // stack and breakpoints, and the execution buttons. Every execution call answers the state at
 // the next pause, which is drawn as it comes.
 
-import { call } from "./api.js";
+import { call, debugPath } from "./api.js";
 import { el, where, frameClass } from "./format.js";
 
 export class Debugger {
@@ -43,16 +43,13 @@ export class Debugger {
     else this.status.textContent = s ? `${s.id} is a trace session: start one in debug mode to step.` : "No debug session selected.";
   }
 
-  path(op) {
-    return `/api/debug/${encodeURIComponent(this.id)}/${op}`;
-  }
 
   async load() {
     if (!this.id || this.busy) return;
     const id = this.id;
     try {
-      const [st, bps] = await Promise.all([call("GET", this.path("state")), call("GET", this.path("breakpoints"))]);
-      if (id === this.id) this.show(st, bps.breakpoints);
+      const st = await call("GET", debugPath(this.id, "state")); // with the breakpoints and their hits
+      if (id === this.id) this.show(st);
     } catch (e) {
       if (id === this.id) this.fail(e);
     }
@@ -66,14 +63,13 @@ export class Debugger {
     this.status.textContent = op === "pause" ? "pausing…" : "running…";
     this.setEnabled(false, false);
     try {
-      const st = await call("POST", this.path(op), body);
+      const st = await call("POST", debugPath(this.id, op), body);
       if (id === this.id) this.show(st);
     } catch (e) {
       if (id === this.id) this.fail(e);
     } finally {
       this.busy = false;
     }
-    if (id === this.id) this.load(); // the breakpoints' hit counts moved
   }
 
   // ended shows that the program is gone, once its exit event came.
@@ -97,13 +93,13 @@ export class Debugger {
     pause.disabled = !running;
   }
 
-  show(st, breakpoints) {
+  show(st) {
     if (!st) {
       this.where.textContent = "Source";
       this.source.replaceChildren();
       this.locals.replaceChildren();
       this.stack.replaceChildren();
-      if (!breakpoints) this.bps.replaceChildren();
+      this.bps.replaceChildren();
       this.setEnabled(false, false);
       return;
     }
@@ -120,7 +116,7 @@ export class Debugger {
       el("li", { className: frameClass(f) }, `${f.function || "(anonymous)"}  ${where(f)}`)));
     const cur = this.source.querySelector(".cur");
     if (cur) cur.scrollIntoView({ block: "nearest" });
-    if (breakpoints || st.breakpoints) this.showBreakpoints(breakpoints || st.breakpoints);
+    this.showBreakpoints(st.breakpoints || []);
   }
 
   showBreakpoints(list) {
@@ -135,7 +131,7 @@ export class Debugger {
     const input = document.getElementById("bp-loc");
     if (!this.id) return;
     try {
-      await call("POST", this.path("breakpoints"), { location: input.value.trim() });
+      await call("POST", debugPath(this.id, "breakpoints"), { location: input.value.trim() });
       input.value = "";
       this.load();
     } catch (e) {
@@ -145,7 +141,7 @@ export class Debugger {
 
   async removeBreakpoint(ref) {
     try {
-      await call("DELETE", this.path("breakpoints/" + encodeURIComponent(ref)));
+      await call("DELETE", debugPath(this.id, "breakpoints/" + encodeURIComponent(ref)));
       this.load();
     } catch (e) {
       this.err.textContent = String(e);

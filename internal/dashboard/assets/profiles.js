@@ -1,8 +1,9 @@
 // profiles.js: a debug session's CPU profile (top functions by self time, as bars) and heap diff
 // (top constructors by size change). The page keeps what it took per session while open.
 
-import { call } from "./api.js";
+import { call, debugPath } from "./api.js";
 import { el, bytes, where } from "./format.js";
+import { live } from "./sessions.js";
 
 const TOP = 10;
 
@@ -15,16 +16,16 @@ export class Profiles {
     this.buttons = ["cpu-start", "cpu-stop", "heap-snap", "heap-diff"].map((id) => document.getElementById(id));
     const [start, stop, snap, diff] = this.buttons;
     start.onclick = () => this.run(start, async () => {
-      await call("POST", this.path("cpu/start"), {});
+      await call("POST", debugPath(this.id, "cpu/start"), {});
       this.note.textContent = "CPU profiler running: stop it to see the top functions.";
     });
     stop.onclick = () => this.run(stop, async () => {
-      const p = await call("POST", this.path("cpu/stop"), { top: TOP });
+      const p = await call("POST", debugPath(this.id, "cpu/stop"), { top: TOP });
       this.kept().cpu = p;
       this.drawCPU(p);
     });
     snap.onclick = () => this.run(snap, async () => {
-      const s = await call("POST", this.path("heap/snapshot"), { top: 5 });
+      const s = await call("POST", debugPath(this.id, "heap/snapshot"), { top: 5 });
       if (s.job) throw new Error(`snapshot still running as ${s.job}: try the diff once it is done`);
       this.kept().snaps.push(s.ref);
       this.note.textContent = `Heap snapshots taken: ${this.kept().snaps.join(", ")}.`;
@@ -32,7 +33,7 @@ export class Profiles {
     diff.onclick = () => this.run(diff, async () => {
       const snaps = this.kept().snaps;
       if (snaps.length < 2) throw new Error("take two heap snapshots first (before and after what you suspect)");
-      const d = await call("POST", this.path("heap/diff"), { from: snaps.at(-2), to: snaps.at(-1), top: TOP });
+      const d = await call("POST", debugPath(this.id, "heap/diff"), { from: snaps.at(-2), to: snaps.at(-1), top: TOP });
       if (d.job) throw new Error(`diff still running as ${d.job}`);
       this.kept().heap = d;
       this.drawHeap(d);
@@ -46,14 +47,11 @@ export class Profiles {
     return this.byId.get(this.id);
   }
 
-  path(op) {
-    return `/api/debug/${encodeURIComponent(this.id)}/${op}`;
-  }
 
   use(s) {
     this.id = s && s.mode === "debug" ? s.id : "";
     this.err.textContent = "";
-    const liveDebug = this.id && !["exited", "stopped", "failed"].includes(s.status);
+    const liveDebug = this.id && live(s);
     for (const b of this.buttons) b.disabled = !liveDebug;
     this.note.textContent = liveDebug ? "Profile the running program: start and stop the CPU profiler, or take two heap snapshots and diff them."
       : "Profiles need a debug session that is still running.";

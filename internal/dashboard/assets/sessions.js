@@ -38,14 +38,14 @@ export class Sessions {
       onState: this.onState,
       onMessage: (m) => {
         if (m.type === "session") this.put(m.summary);
-        if (m.type === "live") this.refresh();
+        if (m.type === "live") this.refresh().catch((e) => (this.err.textContent = String(e))); // the list as of now
       },
       beforeReconnect: async () => {
         await this.refresh(); // throws while the service is away
         return true;
       },
     }).start();
-    this.refresh().catch((e) => (this.err.textContent = String(e)));
+    this.refresh().catch((e) => (this.err.textContent = String(e))); // at once; "live" closes the window before it
     this.timer = setInterval(() => {
       if ([...this.byId.values()].some(live)) this.refresh().catch(() => {});
     }, REFRESH_MS);
@@ -61,7 +61,6 @@ export class Sessions {
     const list = await call("GET", "/api/trace/list");
     this.byId = new Map(list.sessions.map((s) => [s.id, s]));
     this.render();
-    return list.sessions;
   }
 
   put(s) {

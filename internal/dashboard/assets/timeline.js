@@ -6,7 +6,7 @@ import { call, streamURL } from "./api.js";
 import { Subscription } from "./stream.js";
 import { el, clock, summary } from "./format.js";
 
-export const MAX_EVENTS = 20000; // events kept by the page per session; older ones are trimmed
+const MAX_EVENTS = 20000; // events kept by the page per session; older ones are trimmed
 const ROW = 24; // px, the height of .row in style.css
 const DETAIL = 280; // px, the height of an expanded event (.expanded in style.css), scrolled within
 const OVERSCAN = 12; // rows rendered above and below the visible ones
@@ -65,7 +65,6 @@ export class Timeline {
   // watch follows session s (a summary) from its first retained event.
   watch(s) {
     if (this.sub) this.sub.close();
-    this.session = s.id;
     this.startedAt = s.startedAt;
     this.clear();
     const id = s.id;
