@@ -72,7 +72,10 @@ function build() {
         }
       }
     },
-    onState: (st) => showConn("timeline", st),
+    onState: (st) => {
+      if (st === "ended") dbg.ended(); // the service restarted without it: nothing left to ask
+      showConn("timeline", st);
+    },
   });
   sessions = new Sessions({ onSelect: select, onState: (st) => showConn("sessions", st) });
 }

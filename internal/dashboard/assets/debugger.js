@@ -3,7 +3,7 @@
 // the next pause, which is drawn as it comes.
 
 import { call, debugPath } from "./api.js";
-import { el, where, frameClass } from "./format.js";
+import { el, where, frameItem } from "./format.js";
 
 export class Debugger {
   constructor() {
@@ -113,7 +113,7 @@ export class Debugger {
     this.locals.replaceChildren(...(st.locals || []).map((v) =>
       el("tr", {}, el("th", { scope: "row" }, v.name), el("td", { className: "mono", title: v.type }, v.value))));
     this.stack.replaceChildren(...(st.stack || []).map((f) =>
-      el("li", { className: frameClass(f) }, `${f.function || "(anonymous)"}  ${where(f)}`)));
+      frameItem(f)));
     const cur = this.source.querySelector(".cur");
     if (cur) cur.scrollIntoView({ block: "nearest" });
     this.showBreakpoints(st.breakpoints || []);

@@ -3,7 +3,7 @@
 // confidence and the caveat (always shown: this is correlation, not causation).
 
 import { call } from "./api.js";
-import { el, where, frameClass } from "./format.js";
+import { el, where, frameItem } from "./format.js";
 
 export class Evidence {
   constructor() {
@@ -38,7 +38,7 @@ export class Evidence {
       el("li", {}, el("span", { className: "seq" }, "#" + t.seq), " ", el("span", { className: "kind" }, t.kind), " ",
         t.summary, t.location ? el("span", { className: "loc" }, " at " + where(t.location)) : ""));
     const stack = (f.stack || []).map((fr) =>
-      el("li", { className: frameClass(fr) }, `${fr.function || "(anonymous)"}  ${where(fr)}`));
+      frameItem(fr));
     const out = [
       el("h3", { id: "ev-failure" }, "Failure"),
       el("p", { className: "failure" }, el("strong", {}, f.class ? `${f.class}: ` : `${f.kind}: `),

@@ -107,6 +107,11 @@ export function summary(ev) {
 }
 
 // frameClass tells node's own frames (shown dimmed) from user code.
-export function frameClass(f) {
+function frameClass(f) {
   return f && f.internal ? "internal" : "";
+}
+
+// frameItem is a stack frame as a list item: its function and place, node's own dimmed.
+export function frameItem(f) {
+  return el("li", { className: frameClass(f) }, `${f.function || "(anonymous)"}  ${where(f)}`);
 }

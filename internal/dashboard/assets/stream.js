@@ -45,10 +45,15 @@ export class Subscription {
     ws.onclose = () => {
       if (this.ws !== ws || this.closed) return;
       this.ws = null;
-      this.onState("down");
-      this.timer = setTimeout(() => this.reconnect(), this.retry);
-      this.retry = Math.min(this.retry * 2, MAX_RETRY_MS);
+      this.later();
     };
+  }
+
+  // later says the stream is down and tries again after the current backoff, doubling it.
+  later() {
+    this.onState("down");
+    this.timer = setTimeout(() => this.reconnect(), this.retry);
+    this.retry = Math.min(this.retry * 2, MAX_RETRY_MS);
   }
 
   async reconnect() {
@@ -57,10 +62,7 @@ export class Subscription {
     try {
       again = await this.beforeReconnect();
     } catch {
-      if (this.closed) return; // the service is still away; try again unless closed meanwhile
-      this.onState("down");
-      this.timer = setTimeout(() => this.reconnect(), this.retry);
-      this.retry = Math.min(this.retry * 2, MAX_RETRY_MS);
+      if (!this.closed) this.later(); // the service is still away; try again unless closed meanwhile
       return;
     }
     if (!again) {
