@@ -233,29 +233,38 @@ func (s *Session) misplacedHit(p *debuggerPaused) bool {
 		return false
 	}
 	top := p.CallFrames[0]
-	s.mu.Lock()
-	path := fileOf(s.scripts[top.Location.ScriptID].URL, "")
-	want := -1
-	for _, id := range p.HitBreakpoints {
-		i := slices.IndexFunc(s.breakpoints, func(bp *breakpoint) bool { return bp.is(id) })
-		if i < 0 {
-			s.mu.Unlock()
-			return false // the gate's, or another's: not this concern
-		}
-		bp := s.breakpoints[i]
-		file, line, _, err := splitLocation(bp.at)
-		if bp.orig != nil || !bp.everywhere() || err != nil || file != path || (want >= 0 && line != want) {
-			s.mu.Unlock()
-			return false
-		}
-		want = line
+	path, want, ok := s.lineBoundHit(p, top)
+	if !ok {
+		return false
 	}
-	s.mu.Unlock()
 	m := s.maps.of(top.Location.ScriptID)
 	if m == nil || len(m.MatchSource(path)) == 0 {
 		return false
 	}
 	return s.pausedFrame(top).Line != want
+}
+
+// lineBoundHit is the file of the pause's script and the one line every breakpoint it hit is
+// bound to by URL there; false when one is not (the gate's, a function's, another file's or
+// line's, one bound through a map already).
+func (s *Session) lineBoundHit(p *debuggerPaused, top pausedFrame) (string, int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	path := fileOf(s.scripts[top.Location.ScriptID].URL, "")
+	want := -1
+	for _, id := range p.HitBreakpoints {
+		i := slices.IndexFunc(s.breakpoints, func(bp *breakpoint) bool { return bp.is(id) })
+		if i < 0 {
+			return "", 0, false
+		}
+		bp := s.breakpoints[i]
+		file, line, _, err := splitLocation(bp.at)
+		if bp.orig != nil || !bp.everywhere() || err != nil || file != path || (want >= 0 && line != want) {
+			return "", 0, false
+		}
+		want = line
+	}
+	return path, want, true
 }
 
 // passMisplaced binds the breakpoints of a misplaced hit through the script's map and lets the
