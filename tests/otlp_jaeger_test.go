@@ -125,9 +125,11 @@ func startJaeger(t *testing.T) (otlp, query string) {
 		var log strings.Builder
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		isReady := false // Jaeger may say it more than once; ready is closed once
 		for sc.Scan() {
 			log.WriteString(sc.Text() + "\n")
-			if strings.Contains(sc.Text(), "Everything is ready") {
+			if !isReady && strings.Contains(sc.Text(), "Everything is ready") {
+				isReady = true
 				close(ready)
 			}
 		}

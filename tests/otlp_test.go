@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -21,23 +20,13 @@ import (
 	"traced/internal/service"
 )
 
-// closedURL is the base URL of a loopback port nothing listens on.
-func closedURL(t testing.TB) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return "http://" + ln.Addr().String()
-}
-
 // TestOTLPUnreachableCollector: with export on and no collector, a session captures exactly what
 // it captures with export off, and what could not be sent is counted, in the session's summary
 // and in the status.
 func TestOTLPUnreachableCollector(t *testing.T) {
 	const lines = 500
 	h := newHarness(t, func(o *service.Options) {
-		o.OTLP = &otlpexport.Options{Endpoint: closedURL(t), QueueSize: 64, BatchTimeout: 10 * time.Millisecond}
+		o.OTLP = &otlpexport.Options{Endpoint: "http://" + closedAddr(t), QueueSize: 64, BatchTimeout: 10 * time.Millisecond}
 	})
 	sum := h.start(api.StartRequest{Target: "count.js", Args: []string{fmt.Sprint(lines)}, MaxEvents: 5000})
 	end := h.waitExit(sum.ID)

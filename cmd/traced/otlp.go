@@ -43,7 +43,7 @@ func flushExport(e *otlpexport.Exporter, w io.Writer) {
 	defer cancel()
 	err := e.Shutdown(ctx)
 	st := e.Status()
-	fmt.Fprintf(w, "otlp: %d spans and %d events exported to %s, %d events dropped\n", st.Total.Spans, st.Total.Events, st.Endpoint, st.Total.Dropped)
+	fmt.Fprintf(w, "otlp: %d spans and %d events exported to %s, %d events dropped\n", st.Spans, st.Events, st.Endpoint, st.Dropped)
 	if st.LastError != "" {
 		fmt.Fprintln(w, "otlp: last export error:", st.LastError)
 	} else if err != nil {

@@ -44,26 +44,25 @@ func run(args []string) int {
 		printer = io.Discard
 	}
 	lines := newLinePrinter(printer, *verbose)
-	defer lines.Close()             // on the early returns; Close is idempotent
-	var export *otlpexport.Exporter // set before the session starts, read by the engine's hooks
+	defer lines.Close() // on the early returns; Close is idempotent
 	var pub engine.Publisher = lines
+	var wiring *otlpexport.Wiring
 	otlp := of.options(slog.New(slog.DiscardHandler), true)
 	if otlp != nil {
-		cfg.ChildEnv = func(id string) map[string]string { return export.ChildEnv(id) }
-		cfg.ExportOf = func(id string) *engine.ExportCounts { return export.Counts(id) }
-		pub = &exportTee{lines, nil}
+		wiring = otlpexport.Wire(&cfg, lines)
+		pub = wiring
 	}
 	mgr, err := engine.NewManager(cfg, pub, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "traced:", err)
 		return 1
 	}
-	if otlp != nil {
-		if export, err = otlpexport.NewForManager(*otlp, mgr); err != nil {
+	var export *otlpexport.Exporter
+	if wiring != nil {
+		if export, err = wiring.Start(*otlp, mgr); err != nil {
 			fmt.Fprintln(os.Stderr, "traced:", err)
 			return 2
 		}
-		pub.(*exportTee).export = export
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -114,20 +113,4 @@ func run(args []string) int {
 // signalNumber maps a signal name such as "SIGABRT" back to its number (0 when unknown).
 func signalNumber(name string) int {
 	return int(unix.SignalNum(name))
-}
-
-// exportTee hands what the session captures to the line printer and the export.
-type exportTee struct {
-	lines  engine.Publisher
-	export *otlpexport.Exporter
-}
-
-func (t *exportTee) PublishEvent(session string, ev engine.Event) {
-	t.lines.PublishEvent(session, ev)
-	t.export.PublishEvent(session, ev)
-}
-
-func (t *exportTee) PublishStatus(s engine.Summary) {
-	t.lines.PublishStatus(s)
-	t.export.PublishStatus(s)
 }

@@ -207,7 +207,7 @@ func (s *Session) Search(ctx context.Context, spec SearchSpec) ([]Match, bool, e
 				file = sc.URL
 			}
 			out = append(out, Match{File: file, Line: m.LineNumber + 1,
-				Text: capText(strings.TrimRight(m.LineContent, "\r\n"), s.stringCap).Value})
+				Text: CapText(strings.TrimRight(m.LineContent, "\r\n"), s.stringCap).Value})
 		}
 	}
 	return out, false, nil

@@ -462,7 +462,7 @@ func (s *Session) source(ctx context.Context, c clientCaller, scriptID string) (
 func (s *Session) keepLines(key, src string) []string {
 	lines := strings.Split(src[:min(len(src), maxSourceBytes)], "\n")
 	for i, l := range lines {
-		lines[i] = capText(strings.TrimSuffix(l, "\r"), s.stringCap).Value
+		lines[i] = CapText(strings.TrimSuffix(l, "\r"), s.stringCap).Value
 	}
 	s.mu.Lock()
 	s.sources[key] = lines

@@ -147,7 +147,7 @@ func (s *Session) settled(ctx context.Context, c clientCaller, p *debuggerPaused
 	case state == "fulfilled" && value != nil:
 		return s.evalResult(ctx, c, p, evaluateResult{Result: *value})
 	case state == "rejected" && value != nil:
-		return EvalResult{Type: typeOf(*value), Value: capText(preview.Value(*value), s.stringCap).Value,
+		return EvalResult{Type: typeOf(*value), Value: CapText(preview.Value(*value), s.stringCap).Value,
 			Exception: "Uncaught (in promise) " + firstLine(preview.Value(*value))}, nil
 	}
 	out, err := s.evalResult(ctx, c, p, evaluateResult{Result: promise})

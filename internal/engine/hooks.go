@@ -81,5 +81,5 @@ func (s *Session) onHook(name, payload string) {
 	if hook == nil {
 		return
 	}
-	s.record(Event{Kind: KindHook, Hook: &HookInfo{Name: name, Payload: capText(payload, s.stringCap)}})
+	s.record(Event{Kind: KindHook, Hook: &HookInfo{Name: name, Payload: CapText(payload, s.stringCap)}})
 }

@@ -276,10 +276,10 @@ func (s *Session) scopeError(p *debuggerPaused, sc scope, err error) error {
 // it, and whether part of it was left out.
 func (s *Session) preview(o remoteObject, depth int) (string, bool) {
 	if depth <= 0 && o.Type == "object" && o.Subtype != "null" && o.Description != "" {
-		return capText(o.Description, s.stringCap).Value, o.ObjectID != ""
+		return CapText(o.Description, s.stringCap).Value, o.ObjectID != ""
 	}
 	text, cut := preview.Debug(o, s.cwd)
-	t := capText(text, s.stringCap)
+	t := CapText(text, s.stringCap)
 	return t.Value, cut || t.Truncated
 }
 

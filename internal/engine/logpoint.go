@@ -135,7 +135,7 @@ func (s *Session) onLogpoint(payload string) {
 	if last {
 		signal(s.unbind)
 	}
-	s.record(Event{Kind: KindLogpoint, Logpoint: &LogpointInfo{Ref: msg[0], Text: capText(msg[1], s.stringCap), Disabled: last}})
+	s.record(Event{Kind: KindLogpoint, Logpoint: &LogpointInfo{Ref: msg[0], Text: CapText(msg[1], s.stringCap), Disabled: last}})
 }
 
 // unbindPending removes the V8 breakpoints of logpoints the flood guard disabled.

@@ -282,6 +282,26 @@ func (m *Manager) remove(s *Session) {
 	}
 }
 
+// unspawned ends a session whose child never ran and publishes its final status, as finish does
+// for one that ran: Config.ChildEnv may have begun its trace (the OTLP export's root span), which
+// only that status ends. It returns err.
+func (s *Session) unspawned(err error) error {
+	now := time.Now().UTC()
+	s.mu.Lock()
+	s.endedAt = &now
+	s.status = StatusFailed
+	if s.stopped { // a stop or shutdown came while spawning
+		s.status = StatusStopped
+	}
+	if s.reason == "" {
+		s.reason = err.Error()
+	}
+	s.mu.Unlock()
+	close(s.done)
+	s.pub.PublishStatus(s.Summary())
+	return err
+}
+
 // launch spawns node, waits for its inspector URL, attaches and lets the program run. On error
 // the child is dead and every goroutine of the session has ended.
 func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) error {
@@ -303,8 +323,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		err = s.openAnnouncements(filepath.Join(filepath.Dir(p), s.id+".announce"))
 	}
 	if err != nil {
-		close(s.done)
-		return &StartError{Stage: "spawn", Err: err}
+		return s.unspawned(&StartError{Stage: "spawn", Err: err})
 	}
 	env := preloadEnv(p, s.announce.path, withChildEnv(req.Env, m.cfg.ChildEnv, s.id))
 	s.mu.Lock()
@@ -316,8 +335,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	c, err := spawn(m.cfg.NodePath, args, s.cwd, append(childEnv(os.Environ(), env), tagEnv+"="+tag))
 	if err != nil {
 		s.closeAnnouncements()
-		close(s.done)
-		return spawnError(err)
+		return s.unspawned(spawnError(err))
 	}
 	c.tag = tag
 	if c.record, err = recordTree(m.cfg.DataDir, tag, c.pid); err != nil {

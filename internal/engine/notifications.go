@@ -55,7 +55,7 @@ func (s *Session) onEvent(ev cdp.Event) {
 		}
 		info := ScriptInfo{
 			ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, s.cwd), Hash: p.Hash,
-			SourceMapURL: capText(p.SourceMapURL, s.stringCap).Value, Internal: InternalURL(p.URL) || s.isPreload(p.URL),
+			SourceMapURL: CapText(p.SourceMapURL, s.stringCap).Value, Internal: InternalURL(p.URL) || s.isPreload(p.URL),
 		}
 		s.mu.Lock()
 		s.scripts[p.ScriptID] = info
@@ -246,7 +246,7 @@ func (s *Session) onResumed() {
 }
 
 func (s *Session) consoleInfo(p *consoleAPICalled) *ConsoleInfo {
-	info := &ConsoleInfo{Level: p.Type, Text: capText(preview.Console(p.Args, s.stringCap), s.stringCap)}
+	info := &ConsoleInfo{Level: p.Type, Text: CapText(preview.Console(p.Args, s.stringCap), s.stringCap)}
 	for _, a := range p.Args {
 		info.Args = append(info.Args, a.Type)
 	}
@@ -301,9 +301,9 @@ func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 		} else {
 			message = value
 		}
-		info.Value = capText(value, s.stringCap).Value
+		info.Value = CapText(value, s.stringCap).Value
 	}
-	info.Message = capText(message, s.stringCap)
+	info.Message = CapText(message, s.stringCap)
 	return info
 }
 

@@ -208,7 +208,7 @@ func (s *Session) Instances(ctx context.Context, expression string, frame, limit
 	if n, _ := name.Result.Value.(string); n != "" {
 		protoText = n + ".prototype"
 	}
-	out := Instances{Prototype: capText(protoText, s.stringCap).Value, Count: int(count), Ref: ref, Instances: []Property{}}
+	out := Instances{Prototype: CapText(protoText, s.stringCap).Value, Count: int(count), Ref: ref, Instances: []Property{}}
 	if limit > 0 && count > 0 {
 		props, _, err := s.properties(ctx, c, q.Objects.ObjectID, PropsSpec{Own: true}, 1)
 		if err != nil {

@@ -301,7 +301,7 @@ func (s *Session) output(kind Kind, line string) {
 		return
 	}
 	line = maskInspectorURLs(line)
-	s.record(Event{Kind: kind, Output: &OutputInfo{Text: capText(line, s.stringCap)}})
+	s.record(Event{Kind: kind, Output: &OutputInfo{Text: CapText(line, s.stringCap)}})
 	if kind == KindStderr {
 		if info := s.syntaxOutput(line); info != nil {
 			s.record(Event{Kind: KindException, Exception: info})

@@ -5,8 +5,9 @@ import (
 	"unicode/utf8"
 )
 
-// capText cuts s to at most max bytes on a rune boundary and marks the cut.
-func capText(s string, max int) Text {
+// CapText cuts s to at most max bytes on a rune boundary and marks the cut. The OTLP export
+// caps what the store does not (argv, stacks, locals) with it too, so both cut alike.
+func CapText(s string, max int) Text {
 	if len(s) <= max {
 		return Text{Value: s}
 	}

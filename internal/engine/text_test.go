@@ -31,9 +31,9 @@ func TestCapText(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := capText(c.in, c.max)
+			got := CapText(c.in, c.max)
 			if got.Value != c.want || got.Truncated != c.truncated {
-				t.Fatalf("capText(%q, %d) = %q truncated=%v, want %q truncated=%v",
+				t.Fatalf("CapText(%q, %d) = %q truncated=%v, want %q truncated=%v",
 					c.in, c.max, got.Value, got.Truncated, c.want, c.truncated)
 			}
 			if len(got.Value) > c.max {
@@ -56,10 +56,10 @@ func TestCapText(t *testing.T) {
 func TestCapTextEveryCut(t *testing.T) {
 	s := "aé€😀b日本語😀é"
 	for max := 0; max <= len(s)+1; max++ {
-		got := capText(s, max)
+		got := CapText(s, max)
 		if !utf8.ValidString(got.Value) || !strings.HasPrefix(s, got.Value) || len(got.Value) > max ||
 			len(got.Value) < max-(utf8.UTFMax-1) || got.Truncated != (max < len(s)) {
-			t.Errorf("capText(%q, %d) = %+v", s, max, got)
+			t.Errorf("CapText(%q, %d) = %+v", s, max, got)
 		}
 	}
 }

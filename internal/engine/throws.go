@@ -293,10 +293,10 @@ func (s *Session) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
 	info := &ThrowInfo{Class: o.ClassName, Caught: !p.Data.Uncaught, Skipped: skipped}
 	if o.Subtype == "error" {
 		_, msg := errorMessage(o.ClassName, o.Description)
-		info.Message = capText(msg, s.stringCap)
+		info.Message = CapText(msg, s.stringCap)
 	} else {
 		text, _ := s.preview(o, 1)
-		info.Value, info.Message = text, capText(text, s.stringCap)
+		info.Value, info.Message = text, CapText(text, s.stringCap)
 	}
 	for i, f := range p.CallFrames {
 		if i == maxThrowStack {

@@ -180,7 +180,7 @@ func stacktrace(frames []engine.Frame, stringCap int) string {
 		}
 		fmt.Fprintf(&b, "    at %s (%s:%d)\n", fn, f.Where(), f.Column)
 	}
-	return capString(strings.TrimSuffix(b.String(), "\n"), 16*stringCap)
+	return engine.CapText(strings.TrimSuffix(b.String(), "\n"), 16*stringCap).Value
 }
 
 func locals(vars []engine.Variable, stringCap int) string {
@@ -188,18 +188,7 @@ func locals(vars []engine.Variable, stringCap int) string {
 	for i, v := range vars {
 		parts[i] = v.Name + "=" + v.Value
 	}
-	return capString(strings.Join(parts, ", "), stringCap)
-}
-
-// capString cuts s to at most n bytes, on a rune boundary.
-func capString(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
+	return engine.CapText(strings.Join(parts, ", "), stringCap).Value
 }
 
 func pauseAttributes(session string, ev *engine.Event) []attribute.KeyValue {
@@ -235,7 +224,7 @@ func (e *Exporter) rootAttributes(sum engine.Summary) []attribute.KeyValue {
 	argv = append(append(append(argv, "node"), sum.NodeArgs...), sum.Target)
 	argv = append(argv, sum.Args...)
 	for i := range argv {
-		argv[i] = capString(argv[i], e.opts.StringCap)
+		argv[i] = engine.CapText(argv[i], e.opts.StringCap).Value
 	}
 	attrs := []attribute.KeyValue{
 		attrSession.String(sum.ID), attrMode.String(sum.Mode), attrStatus.String(string(sum.Status)),
@@ -258,7 +247,7 @@ func (e *Exporter) rootAttributes(sum engine.Summary) []attribute.KeyValue {
 		attrs = append(attrs, attrSignal.String(sum.Signal))
 	}
 	if sum.Error != "" {
-		attrs = append(attrs, attrError.String(capString(sum.Error, e.opts.StringCap)))
+		attrs = append(attrs, attrError.String(engine.CapText(sum.Error, e.opts.StringCap).Value))
 	}
 	if sum.ThrowsSkipped > 0 {
 		attrs = append(attrs, attrThrowsSkipped.Int(sum.ThrowsSkipped))
@@ -294,9 +283,9 @@ func evidenceAttributes(ev *evidence.Evidence, stringCap int) []attribute.KeyVal
 		}
 	}
 	attrs := []attribute.KeyValue{attrEvidenceFailure.String(string(f.Kind)),
-		attrEvidenceSummary.String(capString(summary, stringCap)), attrEvidenceConfidence.String(string(ev.Confidence))}
+		attrEvidenceSummary.String(engine.CapText(summary, stringCap).Value), attrEvidenceConfidence.String(string(ev.Confidence))}
 	if c := ev.ImmediateCause; c != nil {
-		attrs = append(attrs, attrEvidenceCause.String(capString(fmt.Sprintf("#%d %s: %s", c.Seq, c.Kind, c.Summary), stringCap)))
+		attrs = append(attrs, attrEvidenceCause.String(engine.CapText(fmt.Sprintf("#%d %s: %s", c.Seq, c.Kind, c.Summary), stringCap).Value))
 	}
 	return attrs
 }

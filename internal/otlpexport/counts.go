@@ -44,9 +44,13 @@ func (c *counts) session(id string) engine.ExportCounts {
 	return engine.ExportCounts{}
 }
 
-func (c *counts) drop(session string, n int) {
-	c.of(session).Dropped += n
-	c.total.Dropped += n
+func (c *counts) drop(session string, n int) { c.add(session, engine.ExportCounts{Dropped: n}) }
+
+// add adds d to the session's counts and the total.
+func (c *counts) add(session string, d engine.ExportCounts) {
+	x := c.of(session)
+	x.Spans, x.Events, x.Dropped = x.Spans+d.Spans, x.Events+d.Events, x.Dropped+d.Dropped
+	c.total.Spans, c.total.Events, c.total.Dropped = c.total.Spans+d.Spans, c.total.Events+d.Events, c.total.Dropped+d.Dropped
 }
 
 // recentSet remembers the last n keys added, in order.
@@ -91,29 +95,32 @@ func (c countingExporter) ExportSpans(ctx context.Context, spans []sdktrace.Read
 
 // exported counts one export's spans. A lost span counts its events and one for itself (it
 // stood for captured events: a pause, a target, a job). Events a span shed past its cap count
-// as dropped either way.
+// as dropped either way. It runs on the SDK's export goroutine: the batch is summed and the
+// failure logged before taking e.mu, which capture (PublishEvent, a session's Summary) waits on.
 func (e *Exporter) exported(spans []sdktrace.ReadOnlySpan, err error) {
 	e.gate.done(len(spans))
+	if err != nil {
+		e.opts.Logger.Warn("otlp export failed", "spans", len(spans), "err", err)
+	}
+	by := make(map[string]engine.ExportCounts)
+	for _, s := range spans {
+		id := sessionOf(s)
+		d := by[id]
+		n, shed := len(s.Events()), s.DroppedEvents()
+		if err != nil {
+			d.Dropped += n + shed + 1
+		} else {
+			d.Spans, d.Events, d.Dropped = d.Spans+1, d.Events+n, d.Dropped+shed
+		}
+		by[id] = d
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err != nil {
 		e.counts.lastErr = err.Error()
-		e.opts.Logger.Warn("otlp export failed", "spans", len(spans), "err", err)
 	}
-	for _, s := range spans {
-		c := e.counts.of(sessionOf(s))
-		n, shed := len(s.Events()), s.DroppedEvents()
-		if err != nil {
-			c.Dropped += n + shed + 1
-			e.counts.total.Dropped += n + shed + 1
-			continue
-		}
-		c.Spans++
-		c.Events += n
-		c.Dropped += shed
-		e.counts.total.Spans++
-		e.counts.total.Events += n
-		e.counts.total.Dropped += shed
+	for id, d := range by {
+		e.counts.add(id, d)
 	}
 }
 

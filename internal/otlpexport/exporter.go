@@ -27,6 +27,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
 
+	"traced/api"
 	"traced/internal/engine"
 	"traced/internal/evidence"
 )
@@ -69,9 +70,6 @@ type Options struct {
 	ExportTimeout time.Duration
 	// BatchTimeout is how long an ended span may wait for others; DefaultBatchTimeout when 0.
 	BatchTimeout time.Duration
-	// Retry overrides the OTLP exporter's retries (backoff from 5 s up to 30 s, for a minute);
-	// its MaxElapsedTime is cut to ExportTimeout.
-	Retry *otlptracehttp.RetryConfig
 	// ParentFromEnv makes each root span a child of the TRACEPARENT in traced's own environment
 	// (traced run inside an instrumented job).
 	ParentFromEnv bool
@@ -102,7 +100,7 @@ type item struct {
 }
 
 // Exporter maps sessions to traces and sends them. It implements engine.Publisher; ChildEnv and
-// Counts plug into engine.Config.
+// Counts plug into engine.Config (Wire does both, for an engine made before the exporter).
 type Exporter struct {
 	opts     Options
 	endpoint string // where spans go, for the status; "" with a replaced SpanExporter
@@ -221,11 +219,6 @@ func (e *Exporter) otlpExporter() (sdktrace.SpanExporter, error) {
 	} else {
 		e.endpoint = envEndpoint()
 	}
-	if e.opts.Retry != nil {
-		rc := *e.opts.Retry
-		rc.MaxElapsedTime = min(rc.MaxElapsedTime, e.opts.ExportTimeout)
-		opts = append(opts, otlptracehttp.WithRetry(rc))
-	}
 	exp, err := otlptracehttp.New(context.Background(), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("otlp exporter: %w", err)
@@ -275,11 +268,8 @@ func (e *Exporter) PublishEvent(session string, ev engine.Event) {
 // PublishStatus keeps the latest summary of the session for the mapper, which reads it when it
 // next wakes; a finished one ends the session's trace once its last events are mapped.
 func (e *Exporter) PublishStatus(s engine.Summary) {
-	counts := make(map[engine.Kind]int, len(s.Counts)) // the caller may reuse its map
-	for k, v := range s.Counts {
-		counts[k] = v
-	}
-	s.Counts = counts
+	// s.Counts is kept as is: the engine's Session.Summary builds a new map for every summary it
+	// publishes, and no publisher beside this one writes to it.
 	e.mu.Lock()
 	e.pending[s.ID] = s
 	e.mu.Unlock()
@@ -293,8 +283,7 @@ func (e *Exporter) PublishStatus(s engine.Summary) {
 // TRACEPARENT (and TRACESTATE) for it, and OTEL_RESOURCE_ATTRIBUTES naming the session, so that
 // an app instrumented with OpenTelemetry joins the session's trace.
 func (e *Exporter) ChildEnv(session string) map[string]string {
-	_, root := e.tracer.Start(e.parent, "session "+session, trace.WithSpanKind(trace.SpanKindInternal),
-		trace.WithAttributes(attrSession.String(session)))
+	root := e.startRoot(session)
 	carrier := propagation.MapCarrier{}
 	propagation.TraceContext{}.Inject(trace.ContextWithSpan(context.Background(), root), carrier)
 	e.mu.Lock()
@@ -312,6 +301,14 @@ func (e *Exporter) ChildEnv(session string) map[string]string {
 	return env
 }
 
+// startRoot starts a session's root span, under traced's own TRACEPARENT when asked: at launch
+// (ChildEnv), or when the mapper first hears of a session traced did not launch.
+func (e *Exporter) startRoot(session string, opts ...trace.SpanStartOption) trace.Span {
+	opts = append(opts, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrSession.String(session)))
+	_, root := e.tracer.Start(e.parent, "session "+session, opts...)
+	return root
+}
+
 // Counts tells how the session fares so far; for engine.Config.ExportOf (it never blocks on
 // anything but a short lock).
 func (e *Exporter) Counts(session string) *engine.ExportCounts {
@@ -321,21 +318,13 @@ func (e *Exporter) Counts(session string) *engine.ExportCounts {
 	return &c
 }
 
-// Status is the export's state, for GET /api/trace/status.
-type Status struct {
-	Endpoint  string // where spans go, without credentials
-	Queued    int    // captured events waiting for the mapper
-	QueueSize int
-	Total     engine.ExportCounts
-	LastError string // the last failed export's error, "" when none failed
-}
-
-// Status reports the export's totals and queue.
-func (e *Exporter) Status() Status {
+// Status reports the export's totals and queue, for GET /api/trace/status.
+func (e *Exporter) Status() api.ExportStatus {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return Status{Endpoint: e.endpoint, Queued: len(e.queue), QueueSize: cap(e.queue),
-		Total: e.counts.total, LastError: e.counts.lastErr}
+	t := e.counts.total
+	return api.ExportStatus{Endpoint: e.endpoint, Queued: len(e.queue), QueueSize: cap(e.queue),
+		Spans: t.Spans, Events: t.Events, Dropped: t.Dropped, LastError: e.counts.lastErr}
 }
 
 // Flush maps what was published before it and sends every span ended so far, waiting for the

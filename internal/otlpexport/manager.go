@@ -5,10 +5,26 @@ import (
 	"traced/internal/evidence"
 )
 
-// NewForManager starts an exporter of mgr's sessions, filling in what only the engine knows:
-// node's version, the string cap, each finished session's evidence chain and its summary at
-// shutdown. mgr's Config.ChildEnv and ExportOf are the caller's to point at the exporter.
-func NewForManager(o Options, mgr *engine.Manager) (*Exporter, error) {
+// Wiring plugs an exporter into an engine. The exporter needs the manager (node's version,
+// summaries) and the manager's hooks need the exporter, so the hooks and the publisher reach it
+// through Wiring, whose Start makes it once the manager exists, before any session starts.
+type Wiring struct {
+	next   engine.Publisher
+	export *Exporter
+}
+
+// Wire points cfg's ChildEnv and ExportOf at the exporter Start will make. The Wiring is the
+// manager's publisher: it hands what sessions capture to next, then to the exporter.
+func Wire(cfg *engine.Config, next engine.Publisher) *Wiring {
+	w := &Wiring{next: next}
+	cfg.ChildEnv = func(id string) map[string]string { return w.export.ChildEnv(id) }
+	cfg.ExportOf = func(id string) *engine.ExportCounts { return w.export.Counts(id) }
+	return w
+}
+
+// Start starts the exporter of mgr's sessions, filling in what only the engine knows: node's
+// version, the string cap, each finished session's evidence chain and its summary at shutdown.
+func (w *Wiring) Start(o Options, mgr *engine.Manager) (*Exporter, error) {
 	c := mgr.Capabilities()
 	o.NodeVersion, o.StringCap = c.NodeVersion, c.Config.StringCap
 	o.Evidence = func(sum engine.Summary) *evidence.Evidence {
@@ -25,5 +41,22 @@ func NewForManager(o Options, mgr *engine.Manager) (*Exporter, error) {
 		}
 		return s.Summary(), true
 	}
-	return New(o)
+	e, err := New(o)
+	if err != nil {
+		return nil, err
+	}
+	w.export = e
+	return e, nil
+}
+
+// PublishEvent and PublishStatus never block: neither next (by engine.Publisher's contract) nor
+// the exporter does.
+func (w *Wiring) PublishEvent(session string, ev engine.Event) {
+	w.next.PublishEvent(session, ev)
+	w.export.PublishEvent(session, ev)
+}
+
+func (w *Wiring) PublishStatus(s engine.Summary) {
+	w.next.PublishStatus(s)
+	w.export.PublishStatus(s)
 }

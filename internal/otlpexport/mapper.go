@@ -80,7 +80,9 @@ func (e *Exporter) drain() {
 	launched := e.launched
 	e.launched = make(map[string]trace.Span) // a launch racing shutdown gets a span never sent
 	e.mu.Unlock()
-	for _, root := range launched { // launched, never seen: the start failed
+	// Launched, never heard of: a launch still under way at shutdown (the engine publishes a
+	// failed start's end, which readStatuses took). Its root span is all there is to send.
+	for _, root := range launched {
 		root.End()
 	}
 }
@@ -100,8 +102,7 @@ func (e *Exporter) session(id string, at time.Time) *sessionSpans {
 	delete(e.launched, id)
 	e.mu.Unlock()
 	if root == nil {
-		_, root = e.tracer.Start(e.parent, "session "+id, trace.WithTimestamp(at),
-			trace.WithAttributes(attrSession.String(id)))
+		root = e.startRoot(id, trace.WithTimestamp(at))
 	}
 	s := &sessionSpans{
 		id: id, root: root, started: at, ctx: trace.ContextWithSpan(context.Background(), root),

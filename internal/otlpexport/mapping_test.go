@@ -2,12 +2,15 @@ package otlpexport
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -223,8 +226,9 @@ func TestSpanEventCap(t *testing.T) {
 	}
 }
 
-// TestUnreachableCollector: with no collector listening, publishing never waits, and every event
-// is counted dropped, in the session's counts and in the total, with the error kept.
+// TestUnreachableCollector: with no collector listening, every event (past the queue, or on the
+// span that could not be sent) is counted dropped, in the session's counts and in the total, with
+// the error kept, and a flush still ends in time.
 func TestUnreachableCollector(t *testing.T) {
 	e, err := New(Options{Endpoint: closedPort(t), QueueSize: 8, BatchTimeout: time.Millisecond, ExportTimeout: 2 * time.Second})
 	if err != nil {
@@ -250,7 +254,7 @@ func TestUnreachableCollector(t *testing.T) {
 		t.Errorf("counts %+v, want all %d events and the span dropped", got, n)
 	}
 	st := e.Status()
-	if st.Total.Dropped != n+1 || !strings.Contains(st.LastError, "connect") || !strings.HasSuffix(st.Endpoint, "/v1/traces") {
+	if st.Dropped != n+1 || !strings.Contains(st.LastError, "connect") || !strings.HasSuffix(st.Endpoint, "/v1/traces") {
 		t.Errorf("status %+v", st)
 	}
 	if err := e.Shutdown(ctx); err != nil {
@@ -355,5 +359,50 @@ func TestHeadersFromEnv(t *testing.T) {
 	}
 	if c := e.Counts("s1"); c.Spans != 1 {
 		t.Errorf("counts %+v, want the root span sent", c)
+	}
+}
+
+// TestFailedSpawnEndsTrace: a launch whose spawn fails (an argument list past the kernel's
+// limit) ends the root span ChildEnv started as soon as the export next flushes, not at its
+// shutdown: the engine publishes the failed session's end.
+func TestFailedSpawnEndsTrace(t *testing.T) {
+	node, err := engine.FindNode("")
+	if err != nil {
+		t.Skip(err)
+	}
+	mem := kept{tracetest.NewInMemoryExporter()}
+	e, err := New(Options{SpanExporter: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Shutdown(context.Background()) })
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.js"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mgr, err := engine.NewManager(engine.Config{Root: root, DataDir: t.TempDir(), NodePath: node,
+		ChildEnv: e.ChildEnv, ExportOf: e.Counts}, e, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { mgr.Shutdown(context.Background()) })
+	// Each argument is under the kernel's limit for one (checked before the spawn), together
+	// they are far past its limit for all (ARG_MAX is at most 6 MB): execve fails with E2BIG.
+	args := slices.Repeat([]string{strings.Repeat("x", 100<<10)}, 200)
+	if _, err := mgr.Start(context.Background(), engine.StartRequest{Target: "a.js", Args: args}); !errors.Is(err, engine.ErrBadInput) {
+		t.Fatalf("start past the argument list limit: %v, want a bad input", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := e.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	spans := mem.GetSpans()
+	if len(spans) != 1 {
+		t.Fatalf("want the failed session's root span ended, got %d spans", len(spans))
+	}
+	got := attrs(spans[0].Attributes)
+	if spans[0].Name != "node a.js" || spans[0].Status.Code != codes.Error || got["traced.status"].AsString() != "failed" {
+		t.Errorf("root span %q status %+v attributes %v", spans[0].Name, spans[0].Status, got)
 	}
 }

@@ -66,50 +66,52 @@ func New(o Options) (*Service, error) {
 	src := &retained{}
 	hub := stream.NewHub(stream.Config{Source: src, Logger: o.Logger, OriginPatterns: o.AllowOrigins,
 		QueueSize: o.StreamQueue, WriteTimeout: o.StreamWriteTimeout})
-	pub := &publishers{hub: hub}
-	var export *otlpexport.Exporter // set before any session starts, read by the engine's hooks
+	var pub engine.Publisher = hub
+	var wiring *otlpexport.Wiring
 	if o.OTLP != nil {
-		o.Engine.ChildEnv = func(id string) map[string]string { return export.ChildEnv(id) }
-		o.Engine.ExportOf = func(id string) *engine.ExportCounts { return export.Counts(id) }
+		wiring = otlpexport.Wire(&o.Engine, hub)
+		pub = wiring
 	}
 	mgr, err := engine.NewManager(o.Engine, pub, o.Logger)
 	if err != nil {
 		return nil, err
 	}
 	src.engine = mgr
+	var export *otlpexport.Exporter
 	var exportStatus func() *api.ExportStatus
-	if o.OTLP != nil {
+	if wiring != nil {
 		opts := *o.OTLP
 		if opts.Logger == nil {
 			opts.Logger = o.Logger
 		}
-		if export, err = otlpexport.NewForManager(opts, mgr); err != nil {
+		if export, err = wiring.Start(opts, mgr); err != nil {
 			return nil, err
 		}
-		pub.export = export
 		exportStatus = func() *api.ExportStatus {
 			st := export.Status()
-			return &api.ExportStatus{Endpoint: st.Endpoint, Queued: st.Queued, QueueSize: st.QueueSize,
-				Spans: st.Total.Spans, Events: st.Total.Events, Dropped: st.Total.Dropped, LastError: st.LastError}
+			return &st
 		}
 	}
 	shutdown, endPolls := context.WithCancel(context.Background())
-	// The MCP tools call the router, which serves them at /mcp: the handler is set once both exist.
-	var mcpHTTP lateHandler
-	r, err := routes.New(routes.Config{Engine: mgr, Stream: hub, Dashboard: dashboard.New(), Token: o.Token, TokenFile: o.TokenFile,
-		AllowOrigins: o.AllowOrigins, BoundAddr: o.BoundAddr, MaxBodyBytes: o.MaxBodyBytes,
-		Version: o.Version, Logger: o.Logger, Shutdown: shutdown, MCP: &mcpHTTP, Export: exportStatus})
-	if err != nil {
+	// fail ends what New started (long polls' context, the exporter's goroutines) on any later error.
+	fail := func(err error) (*Service, error) {
 		endPolls()
 		if export != nil {
 			export.Shutdown(context.Background())
 		}
 		return nil, err
 	}
+	// The MCP tools call the router, which serves them at /mcp: the handler is set once both exist.
+	var mcpHTTP lateHandler
+	r, err := routes.New(routes.Config{Engine: mgr, Stream: hub, Dashboard: dashboard.New(), Token: o.Token, TokenFile: o.TokenFile,
+		AllowOrigins: o.AllowOrigins, BoundAddr: o.BoundAddr, MaxBodyBytes: o.MaxBodyBytes,
+		Version: o.Version, Logger: o.Logger, Shutdown: shutdown, MCP: &mcpHTTP, Export: exportStatus})
+	if err != nil {
+		return fail(err)
+	}
 	m, err := mcpserver.New(mcpserver.Options{API: r, Token: o.Token, Tools: o.MCPTools, Version: o.Version})
 	if err != nil {
-		endPolls()
-		return nil, err
+		return fail(err)
 	}
 	mcpHTTP.h = mcpserver.HTTPHandler(m)
 	return &Service{
@@ -151,27 +153,6 @@ func (s *Service) Shutdown(ctx context.Context) error {
 		errExport = s.Export.Shutdown(ctx)
 	}
 	return errors.Join(errHTTP, errEngine, errExport)
-}
-
-// publishers hands what sessions capture to the stream hub and, when on, the OTLP export;
-// neither ever blocks.
-type publishers struct {
-	hub    *stream.Hub
-	export *otlpexport.Exporter // set before any session starts
-}
-
-func (p *publishers) PublishEvent(session string, ev engine.Event) {
-	p.hub.PublishEvent(session, ev)
-	if p.export != nil {
-		p.export.PublishEvent(session, ev)
-	}
-}
-
-func (p *publishers) PublishStatus(s engine.Summary) {
-	p.hub.PublishStatus(s)
-	if p.export != nil {
-		p.export.PublishStatus(s)
-	}
 }
 
 // lateHandler is a handler set after the router that routes to it is built.
