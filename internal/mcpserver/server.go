@@ -10,9 +10,10 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"traced/api"
 )
 
 // Options configure the MCP server.
@@ -69,40 +70,21 @@ type sessionIn struct {
 	Session string `json:"session,omitempty" jsonschema:"id or name; default: the newest live session"`
 }
 
-// summary is the part of a session summary the tools read.
-type summary struct {
-	ID        string    `json:"id"`
-	Status    string    `json:"status"`
-	StartedAt time.Time `json:"startedAt"`
-}
-
-func (s summary) live() bool {
-	return s.Status != "exited" && s.Status != "stopped" && s.Status != "failed"
-}
-
-// session resolves the session a tool acts on: the one named, else the newest live one, else
-// the newest.
+// session resolves the session a tool acts on: the one named, else the API's default (the
+// newest live one, else the newest).
 func (c *caller) session(ctx context.Context, named string) (string, error) {
 	if named != "" {
 		return named, nil
 	}
-	var list struct {
-		Sessions []summary `json:"sessions"`
-	}
+	var list api.ListResponse
 	if err := c.decode(ctx, "GET", "/api/trace/list", nil, nil, &list); err != nil {
 		return "", err
 	}
-	var pick *summary
-	for i := range list.Sessions {
-		s := &list.Sessions[i]
-		if pick == nil || (s.live() && !pick.live()) || (s.live() == pick.live() && !s.StartedAt.Before(pick.StartedAt)) {
-			pick = s
-		}
-	}
-	if pick == nil {
+	id, ok := list.DefaultSession()
+	if !ok {
 		return "", badInput("the tool start runs a program", "no session")
 	}
-	return pick.ID, nil
+	return id, nil
 }
 
 // debugPath is the path of a debug route of a session.
