@@ -13,6 +13,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"traced/internal/routepath"
 )
 
 // caller sends requests to traced's own REST API in process: through the service's handler,
@@ -132,29 +134,10 @@ type apiError struct {
 
 func (e *apiError) Error() string { return e.msg }
 
-// refusal reads a 4xx or 5xx answer, text form or JSON envelope.
+// refusal reads a 4xx or 5xx answer, its hint rewritten in tool words.
 func refusal(r *reply) *apiError {
-	e := &apiError{status: r.status}
-	var env struct {
-		Error struct{ Code, Message, Hint string } `json:"error"`
-	}
-	if json.Unmarshal(r.body, &env) == nil && env.Error.Message != "" {
-		e.msg, e.hint = env.Error.Message, env.Error.Hint
-	} else {
-		for line := range strings.Lines(string(r.body)) {
-			line = strings.TrimRight(line, "\n")
-			if m, ok := strings.CutPrefix(line, "error: "); ok {
-				e.msg = m
-			} else if h, ok := strings.CutPrefix(line, "hint: "); ok {
-				e.hint = h
-			}
-		}
-	}
-	if e.msg == "" {
-		e.msg = fmt.Sprintf("the service answered %d: %.200s", r.status, r.body)
-	}
-	e.hint = toolHint(e.hint)
-	return e
+	msg, hint := routepath.Refusal(r.status, r.body)
+	return &apiError{status: r.status, msg: msg, hint: toolHint(hint)}
 }
 
 // textResult is a tool's answer: the API's text, as it came.
