@@ -276,7 +276,7 @@ func (c *caller) wait(ctx context.Context, in waitIn) *mcp.CallToolResult {
 		return errorResult(fmt.Sprintf("timeoutMs %d is past the bound of 60000", total), "wait at most 60000ms a call, then wait again with after=<next>")
 	}
 	q := url.Values{"id": {sid}, "after": {strconv.FormatUint(in.After, 10)},
-		"timeoutMs": {strconv.FormatInt(total, 10)}, "format": {"json"}}
+		"timeoutMs": {strconv.FormatInt(total, 10)}}
 	setStr(q, "kinds", in.Kinds)
 	setStr(q, "target", in.Target)
 	setStr(q, "match", in.Match)
