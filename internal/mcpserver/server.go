@@ -70,6 +70,20 @@ type sessionIn struct {
 	Session string `json:"session,omitempty" jsonschema:"id or name; default: the newest live session"`
 }
 
+func (s sessionIn) named() string { return s.Session }
+
+// inSession makes the handler of a session tool: it resolves the session the input names (else
+// the default) and hands its id to h, so that no tool repeats that step.
+func inSession[In interface{ named() string }](c *caller, h func(context.Context, string, In) *mcp.CallToolResult) func(context.Context, In) *mcp.CallToolResult {
+	return func(ctx context.Context, in In) *mcp.CallToolResult {
+		sid, err := c.session(ctx, in.named())
+		if err != nil {
+			return failure(err)
+		}
+		return h(ctx, sid, in)
+	}
+}
+
 // session resolves the session a tool acts on: the one named, else the API's default (the
 // newest live one, else the newest).
 func (c *caller) session(ctx context.Context, named string) (string, error) {

@@ -102,33 +102,25 @@ func sessionTools() []tool {
 			})
 		}},
 		{core: true, add: func(s *mcp.Server, c *caller) {
-			add(s, "stop", "Stop a session (an attached one is detached).", c.stop)
+			add(s, "stop", "Stop a session (an attached one is detached).", inSession(c, c.stop))
 		}},
 		{core: true, add: func(s *mcp.Server, c *caller) {
-			add(s, "wait", "Block (bounded) until the next matching event after a cursor; answers it, or a timeout with the window and any gap.", c.wait)
+			add(s, "wait", "Block (bounded) until the next matching event after a cursor; answers it, or a timeout with the window and any gap.", inSession(c, c.wait))
 		}},
 		{core: true, add: func(s *mcp.Server, c *caller) {
-			add(s, "events", "A page of events after a cursor (console, exception, pause, exit...).", func(ctx context.Context, in eventsIn) *mcp.CallToolResult {
-				sid, err := c.session(ctx, in.Session)
-				if err != nil {
-					return failure(err)
-				}
+			add(s, "events", "A page of events after a cursor (console, exception, pause, exit...).", inSession(c, func(ctx context.Context, sid string, in eventsIn) *mcp.CallToolResult {
 				q := url.Values{"id": {sid}}
 				setStr(q, "kinds", in.Kinds)
 				setStr(q, "target", in.Target)
 				setNum(q, "after", int64(in.After))
 				setNum(q, "limit", int64(in.Limit))
 				return answer(c.text(ctx, "GET", "/api/trace/events", q, nil))
-			})
+			}))
 		}},
 		{core: true, add: func(s *mcp.Server, c *caller) {
-			add(s, "evidence", "Why a run failed: the failure and the events before it (correlation, not proof of cause).", func(ctx context.Context, in sessionIn) *mcp.CallToolResult {
-				sid, err := c.session(ctx, in.Session)
-				if err != nil {
-					return failure(err)
-				}
+			add(s, "evidence", "Why a run failed: the failure and the events before it (correlation, not proof of cause).", inSession(c, func(ctx context.Context, sid string, in sessionIn) *mcp.CallToolResult {
 				return answer(c.text(ctx, "GET", "/api/trace/evidence", url.Values{"id": {sid}}, nil))
-			})
+			}))
 		}},
 	}
 }
@@ -249,11 +241,7 @@ func (c *caller) attach(ctx context.Context, in attachIn) *mcp.CallToolResult {
 	return textResult(routes.Text(res))
 }
 
-func (c *caller) stop(ctx context.Context, in sessionIn) *mcp.CallToolResult {
-	sid, err := c.session(ctx, in.Session)
-	if err != nil {
-		return failure(err)
-	}
+func (c *caller) stop(ctx context.Context, sid string, in sessionIn) *mcp.CallToolResult {
 	var res api.SessionResponse
 	if err := c.decode(ctx, "POST", "/api/trace/stop", nil, map[string]any{"id": sid}, &res); err != nil {
 		return failure(err)
@@ -263,11 +251,7 @@ func (c *caller) stop(ctx context.Context, in sessionIn) *mcp.CallToolResult {
 
 // wait is GET /api/trace/wait. The timeout answer says what was waited for, how long, from
 // which cursor, and any gap.
-func (c *caller) wait(ctx context.Context, in waitIn) *mcp.CallToolResult {
-	sid, err := c.session(ctx, in.Session)
-	if err != nil {
-		return failure(err)
-	}
+func (c *caller) wait(ctx context.Context, sid string, in waitIn) *mcp.CallToolResult {
 	total := in.TimeoutMs
 	if total <= 0 {
 		total = 10000
