@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -27,8 +26,15 @@ type Options struct {
 	Version string
 }
 
-// ToolSets are the values of Options.Tools.
-var ToolSets = []string{"all", "core"}
+// CheckTools refuses a tool set other than all, core or "" (all). New checks it; a command
+// checks its flag with it before anything it cannot undo.
+func CheckTools(set string) error {
+	switch set {
+	case "", "all", "core":
+		return nil
+	}
+	return fmt.Errorf("tool set %q: want all or core", set)
+}
 
 // tool is one tool of the server: its definition, whether it is in the core set, and how it
 // registers its handler.
@@ -39,18 +45,14 @@ type tool struct {
 
 // New builds the server with the tools of o.Tools.
 func New(o Options) (*mcp.Server, error) {
-	set := o.Tools
-	if set == "" {
-		set = "all"
-	}
-	if !slices.Contains(ToolSets, set) {
-		return nil, fmt.Errorf("tool set %q: want all or core", set)
+	if err := CheckTools(o.Tools); err != nil {
+		return nil, err
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "traced", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	c := &caller{api: o.API, token: o.Token}
 	for _, t := range tools() {
-		if set == "all" || t.core {
+		if o.Tools != "core" || t.core {
 			t.add(s, c)
 		}
 	}
