@@ -123,24 +123,24 @@ func runLaunch(c *call) error {
 	if cl := c.list("catch-class"); len(cl) > 0 {
 		body["pauseOnExceptionClasses"] = cl
 	}
-	var bps []any
+	var bps []api.StartBreakpoint
 	for _, b := range c.list("break") {
-		bp, err := breakSpec(b)
-		if err != nil {
-			return err
+		bp, ok := locspec.Breakpoint(b)
+		if !ok {
+			return usageErr("--break %q: want FILE:LINE or FILE:LINE:CONDITION", b)
 		}
 		bps = append(bps, bp)
 	}
 	if len(bps) > 0 {
 		body["breakpoints"] = bps
 	}
-	var lps []any
+	var lps []api.LogpointRequest
 	for _, l := range c.list("logpoint") {
-		loc, tmpl, ok := locspec.Cut(l)
-		if !ok || tmpl == "" {
+		lp, ok := locspec.Logpoint(l)
+		if !ok {
 			return usageErr("--logpoint %q: want FILE:LINE:TEMPLATE", l)
 		}
-		lps = append(lps, map[string]any{"location": loc, "template": tmpl})
+		lps = append(lps, lp)
 	}
 	if len(lps) > 0 {
 		body["logpoints"] = lps
@@ -205,18 +205,6 @@ func (c *call) showSession(s api.Summary, raw []byte) error {
 		fmt.Fprintln(c.env.Stdout, sessionLine(s))
 	}
 	return nil
-}
-
-// breakSpec parses --break FILE:LINE[:COL][:CONDITION] into a start breakpoint.
-func breakSpec(s string) (any, error) {
-	loc, cond, ok := locspec.Cut(s)
-	if !ok {
-		return nil, usageErr("--break %q: want FILE:LINE or FILE:LINE:CONDITION", s)
-	}
-	if cond == "" {
-		return loc, nil
-	}
-	return map[string]any{"location": loc, "condition": cond}, nil
 }
 
 // waitAnswer is the part of GET /api/trace/wait the CLI reads.

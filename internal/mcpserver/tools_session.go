@@ -161,24 +161,21 @@ func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
 	if in.Brk {
 		body["pauseOnStart"] = true
 	}
-	var bps, lps []any
+	var bps []api.StartBreakpoint
+	var lps []api.LogpointRequest
 	for _, b := range in.Breakpoints {
-		loc, cond, ok := locspec.Cut(b)
+		bp, ok := locspec.Breakpoint(b)
 		if !ok {
 			return errorResult(fmt.Sprintf("breakpoints: %q is not file:line[:condition]", b), `e.g. "app.js:12" or "app.js:12:i > 3"`)
 		}
-		if cond == "" {
-			bps = append(bps, loc)
-		} else {
-			bps = append(bps, map[string]any{"location": loc, "condition": cond})
-		}
+		bps = append(bps, bp)
 	}
 	for _, l := range in.Logpoints {
-		loc, tmpl, ok := locspec.Cut(l)
-		if !ok || tmpl == "" {
+		lp, ok := locspec.Logpoint(l)
+		if !ok {
 			return errorResult(fmt.Sprintf("logpoints: %q is not file:line:template", l), `e.g. "app.js:9:i=${i}"`)
 		}
-		lps = append(lps, map[string]any{"location": loc, "template": tmpl})
+		lps = append(lps, lp)
 	}
 	if bps != nil {
 		body["breakpoints"] = bps
