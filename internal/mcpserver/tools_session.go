@@ -196,7 +196,12 @@ func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
 		}
 		return textResult(line + "next: " + next)
 	}
-	// It will pause: answer the state there, as the first step of a hunt.
+	// It will pause: answer the state there, as the first step of a hunt. Paused already as the
+	// start answered (brk, a breakpoint on the first line), the answer holds that state, with
+	// what the program printed before it.
+	if started.State != nil {
+		return textResult(routes.Text(started))
+	}
 	ms := in.WaitMs
 	if ms <= 0 {
 		ms = 10000
