@@ -104,6 +104,28 @@ type ListResponse struct {
 	Sessions []Summary `json:"sessions"`
 }
 
+// DefaultSession is the session a client (the CLI, the MCP tools) acts on when none is named:
+// the newest live one, else the newest of all (of two started at once, the later listed); ok is
+// false when there is none.
+func (l ListResponse) DefaultSession() (id string, ok bool) {
+	var pick *Summary
+	for i := range l.Sessions {
+		s := &l.Sessions[i]
+		if pick == nil {
+			pick = s
+			continue
+		}
+		live, pickLive := !s.Status.Finished(), !pick.Status.Finished()
+		if (live && !pickLive) || (live == pickLive && !s.StartedAt.Before(pick.StartedAt)) {
+			pick = s
+		}
+	}
+	if pick == nil {
+		return "", false
+	}
+	return pick.ID, true
+}
+
 // TraceResponse answers GET /api/trace: the summary and every retained event.
 type TraceResponse struct {
 	Session Summary `json:"session"`

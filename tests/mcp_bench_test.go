@@ -17,12 +17,7 @@ func BenchmarkMCPOverhead(b *testing.B) {
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).Connect(b.Context(),
-		&mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", HTTPClient: &http.Client{Transport: bearer{tr}}}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectHTTP(b, "http://"+addr)
 	var tool, req []time.Duration
 	for b.Loop() {
 		start := time.Now()

@@ -3,7 +3,7 @@ package tests
 import (
 	"context"
 	"encoding/json"
-	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,15 +104,7 @@ func (c *mcpClient) refused(name string, args map[string]any, want ...string) st
 func TestMCPRetryHunt(t *testing.T) {
 	h := newHarness(t)
 	mem := mcpHunt(t, h, connectMCP(t, h.svc.MCP), "hunt")
-	tr := &http.Transport{}
-	defer tr.CloseIdleConnections()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(t.Context(),
-		&mcp.StreamableClientTransport{Endpoint: h.base + "/mcp", HTTPClient: &http.Client{Transport: bearer{tr}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	web := mcpHunt(t, h, &mcpClient{t: t, cs: cs}, "hunt-http")
+	web := mcpHunt(t, h, &mcpClient{t: t, cs: connectHTTP(t, h.base)}, "hunt-http")
 	restBytes, restCalls, restWall := restHunt(t, h)
 	for _, m := range []struct {
 		how string
@@ -147,7 +139,7 @@ func TestMCPToolsBudget(t *testing.T) {
 	h := newHarness(t)
 	sizes := map[string]int{}
 	names := map[string][]string{}
-	for _, set := range mcpserver.ToolSets {
+	for _, set := range []string{"all", "core"} {
 		s, err := mcpserver.New(mcpserver.Options{API: h.svc.Router, Token: testToken, Tools: set, Version: "test"})
 		if err != nil {
 			t.Fatal(err)
@@ -176,6 +168,11 @@ func TestMCPToolsBudget(t *testing.T) {
 	}
 	if len(names["core"]) >= len(names["all"]) || sizes["core"] >= sizes["all"] {
 		t.Errorf("core set (%d tools, %d bytes) is not smaller than all (%d tools, %d bytes)", len(names["core"]), sizes["core"], len(names["all"]), sizes["all"])
+	}
+	for _, name := range names["core"] {
+		if !slices.Contains(names["all"], name) {
+			t.Errorf("core tool %s is not in the full set %v", name, names["all"])
+		}
 	}
 	if _, err := mcpserver.New(mcpserver.Options{API: h.svc.Router, Tools: "most"}); err == nil {
 		t.Error("tool set \"most\" was accepted")

@@ -40,13 +40,15 @@ func TestMCPDebugTools(t *testing.T) {
 	os.WriteFile(path, []byte(strings.Replace(readFile(t, path), "a - b", "a + b", 1)), 0o644)
 	if h.nodeFeatures().LiveEdit {
 		c.ok("patch", map[string]any{"action": "hotpatch", "file": "patchme.js"}, "Ok")
-		c.ok("wait", map[string]any{"kinds": "console", "match": "^log sum 5"}, "sum 5")
+		// match is over the console text ("sum 5"); the event's line is wanted, not "sum 5"
+		// alone, which a timed-out answer also holds (it echoes match).
+		c.ok("wait", map[string]any{"kinds": "console", "match": "^sum 5"}, "console  log sum 5")
 	} else {
 		c.refused("patch", map[string]any{"action": "hotpatch", "file": "patchme.js"}, "error: ", `the tool patch {"action":"restart"}`)
 	}
 	c.refused("patch", map[string]any{"action": "hotpatch", "file": "../outside.js"}, "error: ", "hint: ")
 	c.ok("patch", map[string]any{"action": "restart", "waitMs": 100}, "tools", "running")
-	c.ok("wait", map[string]any{"kinds": "console", "match": "^log sum 5"}, "sum 5")
+	c.ok("wait", map[string]any{"kinds": "console", "match": "^sum 5"}, "console  log sum 5")
 }
 
 // TestMCPProfileTools: CPU profile, coverage, heap usage, snapshots and their diff answer

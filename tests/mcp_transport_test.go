@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,21 +21,29 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.base.RoundTrip(r)
 }
 
+// connectHTTP connects the SDK's client to /mcp of the service at base (http://host:port) over
+// Streamable HTTP, with the test token; the session and its connections end with tb.
+func connectHTTP(tb testing.TB, base string) *mcp.ClientSession {
+	tb.Helper()
+	tr := &http.Transport{}
+	tb.Cleanup(tr.CloseIdleConnections)
+	ctx, cancel := context.WithTimeout(tb.Context(), deadline)
+	defer cancel() // bounds the connect only: the session's own context is detached from it
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: &http.Client{Transport: bearer{tr}}}, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { cs.Close() })
+	return cs
+}
+
 // TestMCPOverHTTP drives /mcp of a running service with the SDK's Streamable HTTP client: a
 // session started through MCP is the service's, seen by the REST API, and the tools answer as
 // over any transport.
 func TestMCPOverHTTP(t *testing.T) {
 	h := newHarness(t)
-	tr := &http.Transport{}
-	defer tr.CloseIdleConnections()
-	ctx, cancel := context.WithTimeout(t.Context(), deadline)
-	defer cancel()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: h.base + "/mcp", HTTPClient: &http.Client{Transport: bearer{tr}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectHTTP(t, h.base)
 	if !strings.Contains(cs.InitializeResult().Instructions, "start -> wait -> state -> step/eval -> evidence") {
 		t.Errorf("instructions do not teach the workflow:\n%s", cs.InitializeResult().Instructions)
 	}
@@ -99,6 +108,9 @@ func TestMCPStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A failed step ends the test before the close below: the server and its node end anyway.
+	closeOnce := sync.OnceValue(cs.Close)
+	t.Cleanup(func() { closeOnce() })
 	c := &mcpClient{t: t, cs: cs}
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil {
@@ -114,7 +126,7 @@ func TestMCPStdio(t *testing.T) {
 	c.ok("start", map[string]any{"target": "forever.js", "name": "left"}, "left  debug")
 	// Closing stdin ends `traced mcp`, which stops the session it still runs (leakcheck would see
 	// its node otherwise).
-	if err := cs.Close(); err != nil {
+	if err := closeOnce(); err != nil {
 		t.Errorf("close: %v", err)
 	}
 	if cmd.ProcessState == nil || !cmd.ProcessState.Success() {

@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/signal"
-	"slices"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,16 +31,17 @@ func mcpServe(args []string) int {
 		fmt.Fprintf(os.Stderr, "traced mcp: unexpected argument %q (traced mcp --help)\n", fs.Arg(0))
 		return 2
 	}
-	if !slices.Contains(mcpserver.ToolSets, *tools) {
-		fmt.Fprintf(os.Stderr, "traced mcp: --tools %q: want all or core\n", *tools)
+	// Checked before the engine is made (service.New checks it too, but after): making it
+	// creates the data dir and reaps what a killed service left, not for a refused flag.
+	if err := mcpserver.CheckTools(*tools); err != nil {
+		fmt.Fprintln(os.Stderr, "traced mcp: --tools:", err)
 		return 2
 	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
-		fmt.Fprintln(os.Stderr, "traced mcp: --log-level:", err)
+	log, err := newLogger(*logLevel)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "traced mcp:", err)
 		return 2
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	cfg, err := ef.config()
 	if err != nil {
 		log.Warn("node not found; the tool start will refuse until it is installed", "err", err)

@@ -5,12 +5,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/netip"
 	"os"
 	"os/signal"
-	"slices"
 	"syscall"
 	"time"
 
@@ -53,8 +51,10 @@ func serve(args []string) int {
 		fmt.Fprintf(os.Stderr, "traced: unexpected argument %q: the commands are serve and run (traced --help)\n", fs.Arg(0))
 		return 2
 	}
-	if !slices.Contains(mcpserver.ToolSets, *mcpTools) {
-		fmt.Fprintf(os.Stderr, "traced: --mcp-tools %q: want all or core\n", *mcpTools)
+	// Checked before the token is written (service.New checks it too, but after): a refused
+	// flag must not replace the token file another service's clients read.
+	if err := mcpserver.CheckTools(*mcpTools); err != nil {
+		fmt.Fprintln(os.Stderr, "traced: --mcp-tools:", err)
 		return 2
 	}
 	if *inspectorTimeout <= 0 {
@@ -65,12 +65,11 @@ func serve(args []string) int {
 		fmt.Fprintln(os.Stderr, "traced: --max-heap-disk must be a positive number of bytes")
 		return 2
 	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
-		fmt.Fprintln(os.Stderr, "traced: --log-level:", err)
+	log, err := newLogger(*logLevel)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "traced:", err)
 		return 2
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	// Orphans of a session's tree (detached, setsid) become ours, so a stop still finds them.
 	if err := engine.EnableSubreaper(); err != nil {
 		log.Warn("not a child subreaper: a stop may miss processes that left a session's tree", "err", err)
@@ -82,7 +81,6 @@ func serve(args []string) int {
 		return 2
 	}
 	var ln net.Listener
-	var err error
 	if *listenFD >= 0 {
 		// Bound by the parent: take it first, so the address checked is the one served.
 		if ln, err = inheritedListener(*listenFD); err != nil {

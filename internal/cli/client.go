@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"traced/api"
 )
 
 // requestBound bounds one request. Execution commands and waits bound themselves on the
@@ -213,27 +215,9 @@ func (c *call) print(b []byte) {
 	}
 }
 
-// summary is the part of a session summary the CLI reads.
-type summary struct {
-	ID        string    `json:"id"`
-	Name      string    `json:"name"`
-	Mode      string    `json:"mode"`
-	Status    string    `json:"status"`
-	Target    string    `json:"target"`
-	PID       int       `json:"pid"`
-	ExitCode  *int      `json:"exitCode"`
-	Signal    string    `json:"signal"`
-	Error     string    `json:"error"`
-	StartedAt time.Time `json:"startedAt"`
-}
-
-func (s summary) live() bool {
-	return s.Status != "exited" && s.Status != "stopped" && s.Status != "failed"
-}
-
-// line is a session in one line, as the API's text form writes it.
-func (s summary) line() string {
-	st := s.Status
+// sessionLine is a session in one line, as the API's text form writes it.
+func sessionLine(s api.Summary) string {
+	st := string(s.Status)
 	switch {
 	case s.ExitCode != nil:
 		st += fmt.Sprintf(" (code %d)", *s.ExitCode)
@@ -267,21 +251,15 @@ func (c *call) session() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var pick *summary
-	for i := range sessions {
-		s := &sessions[i]
-		if pick == nil || (s.live() && !pick.live()) || (s.live() == pick.live() && !s.StartedAt.Before(pick.StartedAt)) {
-			pick = s
-		}
-	}
-	if pick == nil {
+	id, ok := api.ListResponse{Sessions: sessions}.DefaultSession()
+	if !ok {
 		return "", &cliError{code: ExitRefused, msg: "no session", hint: "traced launch -- app.js starts one"}
 	}
-	c.sid = pick.ID
-	return pick.ID, nil
+	c.sid = id
+	return id, nil
 }
 
-func (c *call) sessions() ([]summary, error) {
+func (c *call) sessions() ([]api.Summary, error) {
 	json0 := c.json
 	c.json = true // the list is read, not shown
 	r, err := c.do("GET", "/api/trace/list", nil, nil)
@@ -289,9 +267,7 @@ func (c *call) sessions() ([]summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	var list struct {
-		Sessions []summary `json:"sessions"`
-	}
+	var list api.ListResponse
 	if err := json.Unmarshal(r.body, &list); err != nil {
 		return nil, fmt.Errorf("decode the session list: %w", err)
 	}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"traced/api"
 )
 
 func eventCommands() []*command {
@@ -78,9 +80,7 @@ func runTrace(c *call) error {
 	if err != nil {
 		return err
 	}
-	var started struct {
-		Session summary `json:"session"`
-	}
+	var started api.SessionResponse
 	if _, err := c.doJSON("POST", "/api/trace/start", nil, body, &started); err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func runTrace(c *call) error {
 	if err := c.get("/api/trace", url.Values{"id": {c.sid}, "kinds": {"console,exception,exit"}}); err != nil {
 		return err
 	}
-	var final []summary
+	var final []api.Summary
 	if final, err = c.sessions(); err != nil {
 		return err
 	}
@@ -115,14 +115,14 @@ func runTrace(c *call) error {
 		if s.ID != c.sid {
 			continue
 		}
-		if s.live() {
+		if !s.Status.Finished() {
 			return &cliError{code: ExitOK, hint: fmt.Sprintf("%s still runs: traced events --session %s reads on, traced stop --session %s ends it", s.ID, s.ID, s.ID)}
 		}
 		if (s.ExitCode != nil && *s.ExitCode != 0) || s.Signal != "" || s.Status == "failed" {
 			if err := c.get("/api/trace/evidence", url.Values{"id": {c.sid}}); err != nil {
 				return err
 			}
-			return &cliError{code: ExitRefused, msg: "the program failed: " + s.line()}
+			return &cliError{code: ExitRefused, msg: "the program failed: " + sessionLine(s)}
 		}
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"traced/api"
 	"traced/internal/locspec"
 )
 
@@ -122,31 +123,29 @@ func runLaunch(c *call) error {
 	if cl := c.list("catch-class"); len(cl) > 0 {
 		body["pauseOnExceptionClasses"] = cl
 	}
-	var bps []any
+	var bps []api.StartBreakpoint
 	for _, b := range c.list("break") {
-		bp, err := breakSpec(b)
-		if err != nil {
-			return err
+		bp, ok := locspec.Breakpoint(b)
+		if !ok {
+			return usageErr("--break %q: want FILE:LINE or FILE:LINE:CONDITION", b)
 		}
 		bps = append(bps, bp)
 	}
 	if len(bps) > 0 {
 		body["breakpoints"] = bps
 	}
-	var lps []any
+	var lps []api.LogpointRequest
 	for _, l := range c.list("logpoint") {
-		loc, tmpl, ok := locspec.Cut(l)
-		if !ok || tmpl == "" {
+		lp, ok := locspec.Logpoint(l)
+		if !ok {
 			return usageErr("--logpoint %q: want FILE:LINE:TEMPLATE", l)
 		}
-		lps = append(lps, map[string]any{"location": loc, "template": tmpl})
+		lps = append(lps, lp)
 	}
 	if len(lps) > 0 {
 		body["logpoints"] = lps
 	}
-	var started struct {
-		Session summary `json:"session"`
-	}
+	var started api.SessionResponse
 	raw, err := c.doJSON("POST", "/api/trace/start", nil, body, &started)
 	if err != nil {
 		return err
@@ -169,7 +168,7 @@ func runLaunch(c *call) error {
 		return err
 	}
 	if w.Event == nil {
-		fmt.Fprintln(c.env.Stdout, started.Session.line())
+		fmt.Fprintln(c.env.Stdout, sessionLine(started.Session))
 		if w.Finished {
 			return &cliError{code: ExitRefused, msg: "the program ended before pausing",
 				hint: "traced events shows what it did; check the breakpoint's file and line"}
@@ -185,7 +184,7 @@ func runLaunch(c *call) error {
 		fmt.Fprintf(c.env.Stdout, "{\"session\":%s,\"state\":%s}\n", bytes.TrimSpace(sessionJSON(raw.body)), bytes.TrimSpace(st.body))
 		return nil
 	}
-	fmt.Fprintln(c.env.Stdout, started.Session.line())
+	fmt.Fprintln(c.env.Stdout, sessionLine(started.Session))
 	return c.get("/api/debug/{session}/state", nil)
 }
 
@@ -199,25 +198,13 @@ func sessionJSON(b []byte) []byte {
 	return v.Session
 }
 
-func (c *call) showSession(s summary, raw []byte) error {
+func (c *call) showSession(s api.Summary, raw []byte) error {
 	if c.json {
 		c.print(raw)
 	} else {
-		fmt.Fprintln(c.env.Stdout, s.line())
+		fmt.Fprintln(c.env.Stdout, sessionLine(s))
 	}
 	return nil
-}
-
-// breakSpec parses --break FILE:LINE[:COL][:CONDITION] into a start breakpoint.
-func breakSpec(s string) (any, error) {
-	loc, cond, ok := locspec.Cut(s)
-	if !ok {
-		return nil, usageErr("--break %q: want FILE:LINE or FILE:LINE:CONDITION", s)
-	}
-	if cond == "" {
-		return loc, nil
-	}
-	return map[string]any{"location": loc, "condition": cond}, nil
 }
 
 // waitAnswer is the part of GET /api/trace/wait the CLI reads.
@@ -242,9 +229,7 @@ func runAttach(c *call) error {
 	if m := c.str("catch"); m != "" {
 		body["pauseOnExceptions"] = m
 	}
-	var res struct {
-		Session summary `json:"session"`
-	}
+	var res api.SessionResponse
 	r, err := c.doJSON("POST", "/api/debug/attach", nil, body, &res)
 	if err != nil {
 		return err
@@ -257,9 +242,7 @@ func runStop(c *call) error {
 	if err != nil {
 		return err
 	}
-	var res struct {
-		Session summary `json:"session"`
-	}
+	var res api.SessionResponse
 	r, err := c.doJSON("POST", "/api/trace/stop", nil, map[string]any{"id": sid}, &res)
 	if err != nil {
 		return err
@@ -316,14 +299,14 @@ func runStatus(c *call) error {
 	}
 	live := 0
 	for _, s := range sessions {
-		if s.live() {
+		if !s.Status.Finished() {
 			live++
 		}
 	}
 	fmt.Fprintf(c.env.Stdout, "sessions %d live, %d retained\n", live, len(sessions))
 	for _, s := range sessions {
-		if s.live() {
-			fmt.Fprintf(c.env.Stdout, "  %s\n", s.line())
+		if !s.Status.Finished() {
+			fmt.Fprintf(c.env.Stdout, "  %s\n", sessionLine(s))
 		}
 	}
 	return nil

@@ -13,6 +13,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"traced/internal/routepath"
 )
 
 // caller sends requests to traced's own REST API in process: through the service's handler,
@@ -60,7 +62,7 @@ func (c *caller) do(ctx context.Context, method, path string, q url.Values, body
 
 // send is do, with a successful answer's body written to sink when it is not nil.
 func (c *caller) send(ctx context.Context, method, path string, q url.Values, body any, sink io.Writer) (*reply, error) {
-	var rd *bytes.Reader
+	var rd io.Reader // stays a nil interface without a body (a nil *bytes.Reader would not be)
 	if body != nil {
 		raw, err := json.Marshal(body)
 		if err != nil {
@@ -75,13 +77,7 @@ func (c *caller) send(ctx context.Context, method, path string, q url.Values, bo
 	// A tool called over /mcp runs in that request's context, which holds chi's routing state:
 	// the router would take this request for a sub-route of /mcp. It is routed afresh.
 	ctx = context.WithValue(ctx, chi.RouteCtxKey, (*chi.Context)(nil))
-	var req *http.Request
-	var err error
-	if rd != nil {
-		req, err = http.NewRequestWithContext(ctx, method, u, rd)
-	} else {
-		req, err = http.NewRequestWithContext(ctx, method, u, nil)
-	}
+	req, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
 		return nil, fmt.Errorf("request %s %s: %w", method, path, err)
 	}
@@ -109,7 +105,7 @@ func (c *caller) text(ctx context.Context, method, path string, q url.Values, bo
 	return c.do(ctx, method, path, q, body)
 }
 
-// decode sends a request for JSON and decodes the answer into out; a refusal is an *apiError.
+// decode sends a request for JSON and decodes the answer into out; a refusal is a *toolError.
 func (c *caller) decode(ctx context.Context, method, path string, q url.Values, body, out any) error {
 	r, err := c.do(ctx, method, path, q, body)
 	if err != nil {
@@ -124,37 +120,20 @@ func (c *caller) decode(ctx context.Context, method, path string, q url.Values, 
 	return nil
 }
 
-// apiError is a request the API refused, with its hint in tool words.
-type apiError struct {
-	status    int
-	msg, hint string
+// toolError is a refusal with the next step in tool words: the API's (a request it refused) or
+// the tool's own (an input it refuses before any request).
+type toolError struct{ msg, hint string }
+
+func (e *toolError) Error() string { return e.msg }
+
+// refusal reads a 4xx or 5xx answer, its hint rewritten in tool words.
+func refusal(r *reply) *toolError {
+	msg, hint := routepath.Refusal(r.status, r.body)
+	return &toolError{msg: msg, hint: toolHint(hint)}
 }
 
-func (e *apiError) Error() string { return e.msg }
-
-// refusal reads a 4xx or 5xx answer, text form or JSON envelope.
-func refusal(r *reply) *apiError {
-	e := &apiError{status: r.status}
-	var env struct {
-		Error struct{ Code, Message, Hint string } `json:"error"`
-	}
-	if json.Unmarshal(r.body, &env) == nil && env.Error.Message != "" {
-		e.msg, e.hint = env.Error.Message, env.Error.Hint
-	} else {
-		for line := range strings.Lines(string(r.body)) {
-			line = strings.TrimRight(line, "\n")
-			if m, ok := strings.CutPrefix(line, "error: "); ok {
-				e.msg = m
-			} else if h, ok := strings.CutPrefix(line, "hint: "); ok {
-				e.hint = h
-			}
-		}
-	}
-	if e.msg == "" {
-		e.msg = fmt.Sprintf("the service answered %d: %.200s", r.status, r.body)
-	}
-	e.hint = toolHint(e.hint)
-	return e
+func badInput(hint, format string, a ...any) error {
+	return &toolError{msg: fmt.Sprintf(format, a...), hint: hint}
 }
 
 // textResult is a tool's answer: the API's text, as it came.
@@ -189,22 +168,9 @@ func answer(r *reply, err error) *mcp.CallToolResult {
 
 // failure is an error of a tool's own as its result.
 func failure(err error) *mcp.CallToolResult {
-	var ae *apiError
-	if errors.As(err, &ae) {
-		return errorResult(ae.msg, ae.hint)
-	}
-	var ie *inputError
-	if errors.As(err, &ie) {
-		return errorResult(ie.msg, ie.hint)
+	var te *toolError
+	if errors.As(err, &te) {
+		return errorResult(te.msg, te.hint)
 	}
 	return errorResult(err.Error(), "")
-}
-
-// inputError is a tool input the tool itself refuses before any request, with the next step.
-type inputError struct{ msg, hint string }
-
-func (e *inputError) Error() string { return e.msg }
-
-func badInput(hint, format string, a ...any) error {
-	return &inputError{msg: fmt.Sprintf(format, a...), hint: hint}
 }

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"regexp"
 	"strings"
 
 	"traced/internal/routepath"
@@ -49,26 +48,20 @@ var routeTools = []struct{ method, path, tool string }{
 	{"POST", "/api/debug/{session}/restart", `patch {"action":"restart"}`},
 }
 
-// routeInHint finds a route a service hint names: "POST /api/debug/s1/pause",
-// "GET /api/debug/s1/props?ref=v1", "POST /api/trace/stop {"id":...}", `POST /api/trace/start
-// {"target":...,"mode":"debug"}`.
-var routeInHint = regexp.MustCompile(`(GET|POST|DELETE) (/api/[^\s?;,)]+)(\?[^\s;,)]*)?( \{[^}]*\})?`)
-
 // toolHint rewrites the routes a service hint names as the tools that reach them, so an agent
 // is told which tool to call next, not an HTTP request.
 func toolHint(hint string) string {
 	hint = strings.ReplaceAll(hint, "GET /api/openapi.yaml", "tools/list (each tool's input schema)")
-	return routeInHint.ReplaceAllStringFunc(hint, func(m string) string {
-		sub := routeInHint.FindStringSubmatch(m)
+	return routepath.RewriteRoutes(hint, func(r routepath.Route) (string, bool) {
 		for _, rt := range routeTools {
-			if rt.method == sub[1] && routepath.Match(rt.path, sub[2]) {
+			if rt.method == r.Method && routepath.Match(rt.path, r.Path) {
 				tool := rt.tool
-				if strings.Contains(sub[4], `"mode":"debug"`) {
+				if strings.Contains(r.Body, `"mode":"debug"`) {
 					tool += ` {"mode":"debug"}`
 				}
-				return "the tool " + tool
+				return "the tool " + tool, true
 			}
 		}
-		return m
+		return "", false
 	})
 }

@@ -9,10 +9,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"traced/api"
 )
 
 // Options configure the MCP server.
@@ -26,8 +26,15 @@ type Options struct {
 	Version string
 }
 
-// ToolSets are the values of Options.Tools.
-var ToolSets = []string{"all", "core"}
+// CheckTools refuses a tool set other than all, core or "" (all). New checks it; a command
+// checks its flag with it before anything it cannot undo.
+func CheckTools(set string) error {
+	switch set {
+	case "", "all", "core":
+		return nil
+	}
+	return fmt.Errorf("tool set %q: want all or core", set)
+}
 
 // tool is one tool of the server: its definition, whether it is in the core set, and how it
 // registers its handler.
@@ -38,18 +45,14 @@ type tool struct {
 
 // New builds the server with the tools of o.Tools.
 func New(o Options) (*mcp.Server, error) {
-	set := o.Tools
-	if set == "" {
-		set = "all"
-	}
-	if !slices.Contains(ToolSets, set) {
-		return nil, fmt.Errorf("tool set %q: want all or core", set)
+	if err := CheckTools(o.Tools); err != nil {
+		return nil, err
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "traced", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	c := &caller{api: o.API, token: o.Token}
 	for _, t := range tools() {
-		if set == "all" || t.core {
+		if o.Tools != "core" || t.core {
 			t.add(s, c)
 		}
 	}
@@ -69,40 +72,35 @@ type sessionIn struct {
 	Session string `json:"session,omitempty" jsonschema:"id or name; default: the newest live session"`
 }
 
-// summary is the part of a session summary the tools read.
-type summary struct {
-	ID        string    `json:"id"`
-	Status    string    `json:"status"`
-	StartedAt time.Time `json:"startedAt"`
+func (s sessionIn) named() string { return s.Session }
+
+// inSession makes the handler of a session tool: it resolves the session the input names (else
+// the default) and hands its id to h, so that no tool repeats that step.
+func inSession[In interface{ named() string }](c *caller, h func(context.Context, string, In) *mcp.CallToolResult) func(context.Context, In) *mcp.CallToolResult {
+	return func(ctx context.Context, in In) *mcp.CallToolResult {
+		sid, err := c.session(ctx, in.named())
+		if err != nil {
+			return failure(err)
+		}
+		return h(ctx, sid, in)
+	}
 }
 
-func (s summary) live() bool {
-	return s.Status != "exited" && s.Status != "stopped" && s.Status != "failed"
-}
-
-// session resolves the session a tool acts on: the one named, else the newest live one, else
-// the newest.
+// session resolves the session a tool acts on: the one named, else the API's default (the
+// newest live one, else the newest).
 func (c *caller) session(ctx context.Context, named string) (string, error) {
 	if named != "" {
 		return named, nil
 	}
-	var list struct {
-		Sessions []summary `json:"sessions"`
-	}
+	var list api.ListResponse
 	if err := c.decode(ctx, "GET", "/api/trace/list", nil, nil, &list); err != nil {
 		return "", err
 	}
-	var pick *summary
-	for i := range list.Sessions {
-		s := &list.Sessions[i]
-		if pick == nil || (s.live() && !pick.live()) || (s.live() == pick.live() && !s.StartedAt.Before(pick.StartedAt)) {
-			pick = s
-		}
-	}
-	if pick == nil {
+	id, ok := list.DefaultSession()
+	if !ok {
 		return "", badInput("the tool start runs a program", "no session")
 	}
-	return pick.ID, nil
+	return id, nil
 }
 
 // debugPath is the path of a debug route of a session.

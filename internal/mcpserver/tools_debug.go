@@ -62,27 +62,19 @@ type patchIn struct {
 func debugTools() []tool {
 	return []tool{
 		{core: true, add: func(s *mcp.Server, c *caller) {
-			add(s, "step", "Move execution (step over/into/out, continue, run to a line, pause, kill); answers the state at the next pause.", c.step)
+			add(s, "step", "Move execution (step over/into/out, continue, run to a line, pause, kill); answers the state at the next pause.", inSession(c, c.step))
 		}},
 		{core: true, add: func(s *mcp.Server, c *caller) {
-			add(s, "state", "Where a debug session is: location, source, locals (with refs), stack, breakpoints.", func(ctx context.Context, in stateIn) *mcp.CallToolResult {
-				sid, err := c.session(ctx, in.Session)
-				if err != nil {
-					return failure(err)
-				}
+			add(s, "state", "Where a debug session is: location, source, locals (with refs), stack, breakpoints.", inSession(c, func(ctx context.Context, sid string, in stateIn) *mcp.CallToolResult {
 				q := url.Values{}
 				setNum(q, "frame", int64(in.Frame))
 				setNum(q, "lines", int64(in.Lines))
 				setStr(q, "target", in.Target)
 				return answer(c.text(ctx, "GET", debugPath(sid, "state"), q, nil))
-			})
+			}))
 		}},
 		{core: true, add: func(s *mcp.Server, c *caller) {
-			add(s, "eval", "Evaluate JavaScript in a paused frame (or globally while running); an object answers a ref to inspect.", func(ctx context.Context, in evalIn) *mcp.CallToolResult {
-				sid, err := c.session(ctx, in.Session)
-				if err != nil {
-					return failure(err)
-				}
+			add(s, "eval", "Evaluate JavaScript in a paused frame (or globally while running); an object answers a ref to inspect.", inSession(c, func(ctx context.Context, sid string, in evalIn) *mcp.CallToolResult {
 				body := map[string]any{"expression": in.Expression}
 				if in.Frame != 0 {
 					body["frame"] = in.Frame
@@ -91,24 +83,20 @@ func debugTools() []tool {
 					body["awaitPromise"] = true
 				}
 				return c.eval(ctx, sid, body)
-			})
+			}))
 		}},
 		{add: func(s *mcp.Server, c *caller) {
-			add(s, "inspect", "Expand a ref's properties (kept as an o ref that outlives the pause).", func(ctx context.Context, in inspectIn) *mcp.CallToolResult {
-				sid, err := c.session(ctx, in.Session)
-				if err != nil {
-					return failure(err)
-				}
+			add(s, "inspect", "Expand a ref's properties (kept as an o ref that outlives the pause).", inSession(c, func(ctx context.Context, sid string, in inspectIn) *mcp.CallToolResult {
 				q := url.Values{"ref": {in.Ref}}
 				setNum(q, "depth", int64(in.Depth))
 				return answer(c.text(ctx, "GET", debugPath(sid, "props"), q, nil))
-			})
+			}))
 		}},
 		{core: true, add: func(s *mcp.Server, c *caller) {
-			add(s, "breakpoints", "Set, remove, list or toggle breakpoints and logpoints; set the exception pause mode (catch).", c.breakpoints)
+			add(s, "breakpoints", "Set, remove, list or toggle breakpoints and logpoints; set the exception pause mode (catch).", inSession(c, c.breakpoints))
 		}},
 		{add: func(s *mcp.Server, c *caller) {
-			add(s, "patch", "Hot-patch a loaded script from its file on disk, or restart the program with its breakpoints.", c.patch)
+			add(s, "patch", "Hot-patch a loaded script from its file on disk, or restart the program with its breakpoints.", inSession(c, c.patch))
 		}},
 	}
 }
@@ -132,11 +120,7 @@ var primitive = map[string]bool{"number": true, "string": true, "boolean": true,
 	"null": true, "bigint": true, "symbol": true}
 
 // step maps an action to its execution route; each answers the state at the next pause.
-func (c *caller) step(ctx context.Context, in stepIn) *mcp.CallToolResult {
-	sid, err := c.session(ctx, in.Session)
-	if err != nil {
-		return failure(err)
-	}
+func (c *caller) step(ctx context.Context, sid string, in stepIn) *mcp.CallToolResult {
 	body := map[string]any{}
 	if in.WaitMs > 0 {
 		body["waitMs"] = in.WaitMs
@@ -167,11 +151,7 @@ func (c *caller) step(ctx context.Context, in stepIn) *mcp.CallToolResult {
 	return answer(c.text(ctx, "POST", debugPath(sid, op), q, body))
 }
 
-func (c *caller) breakpoints(ctx context.Context, in breakpointsIn) *mcp.CallToolResult {
-	sid, err := c.session(ctx, in.Session)
-	if err != nil {
-		return failure(err)
-	}
+func (c *caller) breakpoints(ctx context.Context, sid string, in breakpointsIn) *mcp.CallToolResult {
 	switch in.Action {
 	case "set":
 		body := map[string]any{"location": in.Location}
@@ -214,11 +194,7 @@ func (c *caller) breakpoints(ctx context.Context, in breakpointsIn) *mcp.CallToo
 	return errorResult("action "+quote(in.Action)+" is not one of set, remove, list, logpoint, catch, toggle", `breakpoints {"action":"list"} shows what is set`)
 }
 
-func (c *caller) patch(ctx context.Context, in patchIn) *mcp.CallToolResult {
-	sid, err := c.session(ctx, in.Session)
-	if err != nil {
-		return failure(err)
-	}
+func (c *caller) patch(ctx context.Context, sid string, in patchIn) *mcp.CallToolResult {
 	switch in.Action {
 	case "hotpatch":
 		body := map[string]any{"file": in.File}

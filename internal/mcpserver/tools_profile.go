@@ -35,19 +35,15 @@ type heapIn struct {
 func profileTools() []tool {
 	return []tool{
 		{add: func(s *mcp.Server, c *caller) {
-			add(s, "profile", "CPU profile (top functions) and precise coverage; save writes a .cpuprofile to a file.", c.profile)
+			add(s, "profile", "CPU profile (top functions) and precise coverage; save writes a .cpuprofile to a file.", inSession(c, c.profile))
 		}},
 		{add: func(s *mcp.Server, c *caller) {
-			add(s, "heap", "Heap usage, snapshots (summarised; named by ref and URL), diff of two, allocation sampling; save writes a .heapsnapshot.", c.heap)
+			add(s, "heap", "Heap usage, snapshots (summarised; named by ref and URL), diff of two, allocation sampling; save writes a .heapsnapshot.", inSession(c, c.heap))
 		}},
 	}
 }
 
-func (c *caller) profile(ctx context.Context, in profileIn) *mcp.CallToolResult {
-	sid, err := c.session(ctx, in.Session)
-	if err != nil {
-		return failure(err)
-	}
+func (c *caller) profile(ctx context.Context, sid string, in profileIn) *mcp.CallToolResult {
 	top := map[string]any{}
 	if in.Top != 0 {
 		top["top"] = in.Top
@@ -77,11 +73,7 @@ func (c *caller) profile(ctx context.Context, in profileIn) *mcp.CallToolResult 
 		`profile {"action":"cpu-start"}, run the code, then {"action":"cpu-stop"}`)
 }
 
-func (c *caller) heap(ctx context.Context, in heapIn) *mcp.CallToolResult {
-	sid, err := c.session(ctx, in.Session)
-	if err != nil {
-		return failure(err)
-	}
+func (c *caller) heap(ctx context.Context, sid string, in heapIn) *mcp.CallToolResult {
 	body := map[string]any{}
 	if in.Top != 0 {
 		body["top"] = in.Top

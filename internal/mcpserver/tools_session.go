@@ -102,33 +102,25 @@ func sessionTools() []tool {
 			})
 		}},
 		{core: true, add: func(s *mcp.Server, c *caller) {
-			add(s, "stop", "Stop a session (an attached one is detached).", c.stop)
+			add(s, "stop", "Stop a session (an attached one is detached).", inSession(c, c.stop))
 		}},
 		{core: true, add: func(s *mcp.Server, c *caller) {
-			add(s, "wait", "Block (bounded) until the next matching event after a cursor; answers it, or a timeout with the window and any gap.", c.wait)
+			add(s, "wait", "Block (bounded) until the next matching event after a cursor; answers it, or a timeout with the window and any gap.", inSession(c, c.wait))
 		}},
 		{core: true, add: func(s *mcp.Server, c *caller) {
-			add(s, "events", "A page of events after a cursor (console, exception, pause, exit...).", func(ctx context.Context, in eventsIn) *mcp.CallToolResult {
-				sid, err := c.session(ctx, in.Session)
-				if err != nil {
-					return failure(err)
-				}
+			add(s, "events", "A page of events after a cursor (console, exception, pause, exit...).", inSession(c, func(ctx context.Context, sid string, in eventsIn) *mcp.CallToolResult {
 				q := url.Values{"id": {sid}}
 				setStr(q, "kinds", in.Kinds)
 				setStr(q, "target", in.Target)
 				setNum(q, "after", int64(in.After))
 				setNum(q, "limit", int64(in.Limit))
 				return answer(c.text(ctx, "GET", "/api/trace/events", q, nil))
-			})
+			}))
 		}},
 		{core: true, add: func(s *mcp.Server, c *caller) {
-			add(s, "evidence", "Why a run failed: the failure and the events before it (correlation, not proof of cause).", func(ctx context.Context, in sessionIn) *mcp.CallToolResult {
-				sid, err := c.session(ctx, in.Session)
-				if err != nil {
-					return failure(err)
-				}
+			add(s, "evidence", "Why a run failed: the failure and the events before it (correlation, not proof of cause).", inSession(c, func(ctx context.Context, sid string, in sessionIn) *mcp.CallToolResult {
 				return answer(c.text(ctx, "GET", "/api/trace/evidence", url.Values{"id": {sid}}, nil))
-			})
+			}))
 		}},
 	}
 }
@@ -169,24 +161,21 @@ func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
 	if in.Brk {
 		body["pauseOnStart"] = true
 	}
-	var bps, lps []any
+	var bps []api.StartBreakpoint
+	var lps []api.LogpointRequest
 	for _, b := range in.Breakpoints {
-		loc, cond, ok := locspec.Cut(b)
+		bp, ok := locspec.Breakpoint(b)
 		if !ok {
 			return errorResult(fmt.Sprintf("breakpoints: %q is not file:line[:condition]", b), `e.g. "app.js:12" or "app.js:12:i > 3"`)
 		}
-		if cond == "" {
-			bps = append(bps, loc)
-		} else {
-			bps = append(bps, map[string]any{"location": loc, "condition": cond})
-		}
+		bps = append(bps, bp)
 	}
 	for _, l := range in.Logpoints {
-		loc, tmpl, ok := locspec.Cut(l)
-		if !ok || tmpl == "" {
+		lp, ok := locspec.Logpoint(l)
+		if !ok {
 			return errorResult(fmt.Sprintf("logpoints: %q is not file:line:template", l), `e.g. "app.js:9:i=${i}"`)
 		}
-		lps = append(lps, map[string]any{"location": loc, "template": tmpl})
+		lps = append(lps, lp)
 	}
 	if bps != nil {
 		body["breakpoints"] = bps
@@ -207,7 +196,12 @@ func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
 		}
 		return textResult(line + "next: " + next)
 	}
-	// It will pause: answer the state there, as the first step of a hunt.
+	// It will pause: answer the state there, as the first step of a hunt. Paused already as the
+	// start answered (brk, a breakpoint on the first line), the answer holds that state, with
+	// what the program printed before it.
+	if started.State != nil {
+		return textResult(routes.Text(started))
+	}
 	ms := in.WaitMs
 	if ms <= 0 {
 		ms = 10000
@@ -249,11 +243,7 @@ func (c *caller) attach(ctx context.Context, in attachIn) *mcp.CallToolResult {
 	return textResult(routes.Text(res))
 }
 
-func (c *caller) stop(ctx context.Context, in sessionIn) *mcp.CallToolResult {
-	sid, err := c.session(ctx, in.Session)
-	if err != nil {
-		return failure(err)
-	}
+func (c *caller) stop(ctx context.Context, sid string, in sessionIn) *mcp.CallToolResult {
 	var res api.SessionResponse
 	if err := c.decode(ctx, "POST", "/api/trace/stop", nil, map[string]any{"id": sid}, &res); err != nil {
 		return failure(err)
@@ -263,11 +253,7 @@ func (c *caller) stop(ctx context.Context, in sessionIn) *mcp.CallToolResult {
 
 // wait is GET /api/trace/wait. The timeout answer says what was waited for, how long, from
 // which cursor, and any gap.
-func (c *caller) wait(ctx context.Context, in waitIn) *mcp.CallToolResult {
-	sid, err := c.session(ctx, in.Session)
-	if err != nil {
-		return failure(err)
-	}
+func (c *caller) wait(ctx context.Context, sid string, in waitIn) *mcp.CallToolResult {
 	total := in.TimeoutMs
 	if total <= 0 {
 		total = 10000
@@ -276,7 +262,7 @@ func (c *caller) wait(ctx context.Context, in waitIn) *mcp.CallToolResult {
 		return errorResult(fmt.Sprintf("timeoutMs %d is past the bound of 60000", total), "wait at most 60000ms a call, then wait again with after=<next>")
 	}
 	q := url.Values{"id": {sid}, "after": {strconv.FormatUint(in.After, 10)},
-		"timeoutMs": {strconv.FormatInt(total, 10)}, "format": {"json"}}
+		"timeoutMs": {strconv.FormatInt(total, 10)}}
 	setStr(q, "kinds", in.Kinds)
 	setStr(q, "target", in.Target)
 	setStr(q, "match", in.Match)

@@ -1,5 +1,6 @@
-// Package routepath matches concrete request paths against the contract's paths with
-// {placeholders}, as the CLI and the MCP tools do to turn a hint's route into their own names.
+// Package routepath reads the API's refusals as its clients (the CLI, the MCP tools) do: the
+// message and hint of an error answer, and the routes a hint names, matched against the
+// contract's paths with {placeholders} to turn them into the client's own names.
 package routepath
 
 import "strings"
