@@ -231,7 +231,7 @@ func benchEval(b *testing.B) {
 	var engineSide []time.Duration
 	engineOp := func() {
 		engineSide = append(engineSide, timed(func() {
-			if _, err := ses.Eval(ctx, engine.EvalSpec{Expression: "n + 1"}); err != nil {
+			if _, err := ses.Main().Eval(ctx, engine.EvalSpec{Expression: "n + 1"}); err != nil {
 				b.Fatalf("engine eval: %v", err)
 			}
 		}))

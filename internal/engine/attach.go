@@ -68,6 +68,7 @@ func (m *Manager) Attach(ctx context.Context, req AttachRequest) (*Session, erro
 		return nil, err
 	}
 	s, err := m.reserve(sreq, wsURL, m.ws.Root(), m.cfg.MaxEvents)
+	t := s.main
 	if err != nil {
 		return nil, err
 	}
@@ -75,8 +76,8 @@ func (m *Manager) Attach(ctx context.Context, req AttachRequest) (*Session, erro
 	s.attached = &attachment{wsURL: wsURL}
 	// Whatever break the process is in, it is the user's: "Break on start" (node started with
 	// --inspect-brk) shows as a pause, not as the launcher's first-line break to run past.
-	s.startSeen = true
-	close(s.startPause)
+	t.startSeen = true
+	close(t.startPause)
 	stopped := s.stopped
 	s.mu.Unlock()
 	if stopped { // a stop came before there was anything to detach
@@ -85,7 +86,7 @@ func (m *Manager) Attach(ctx context.Context, req AttachRequest) (*Session, erro
 		return nil, fmt.Errorf("%w (%s)", ErrStoppedStarting, s.id)
 	}
 
-	client, err := cdp.Dial(ctx, wsURL, cdp.Options{OnEvent: s.onEvent})
+	client, err := cdp.Dial(ctx, wsURL, cdp.Options{OnEvent: t.onEvent})
 	if err != nil {
 		s.abandon("attach: " + err.Error())
 		m.remove(s)
@@ -94,14 +95,14 @@ func (m *Manager) Attach(ctx context.Context, req AttachRequest) (*Session, erro
 	// Before Debugger.enable, so no event reads cwd while it is set.
 	waiting, breaks := s.waitsForDebugger(ctx, client), false
 	if waiting {
-		breaks = s.probeWaiting(ctx, client)
+		breaks = t.probeWaiting(ctx, client)
 	} else {
 		s.probe(ctx, client, true)
 	}
 	s.mu.Lock()
-	s.client = client
+	t.client = client
 	s.mu.Unlock()
-	go s.attachLoop(client)
+	go t.attachLoop(client)
 
 	fail := func(stage string, err error) (*Session, error) {
 		s.mu.Lock()
@@ -129,11 +130,11 @@ func (m *Manager) Attach(ctx context.Context, req AttachRequest) (*Session, erro
 	if err := client.Call(ctx, "NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": true}, nil); err != nil {
 		s.log.Debug("attach: no NodeWorker domain", "session", s.id, "err", err) // not node: no workers
 	}
-	if err := s.prepare(ctx, client, sreq); err != nil {
+	if err := t.prepare(ctx, client, sreq); err != nil {
 		return fail("prepare", err)
 	}
 	s.mu.Lock()
-	next := s.nextPause
+	next := t.nextPause
 	s.mu.Unlock()
 	// A process started with --inspect-brk or --inspect-wait waits for a debugger; it now has one.
 	if err := client.Call(ctx, "Runtime.runIfWaitingForDebugger", nil, nil); err != nil {
@@ -269,31 +270,31 @@ func (s *Session) probe(ctx context.Context, c *cdp.Client, setCwd bool) {
 		s.cwd = self.Cwd
 	}
 	if self.Main != "" {
-		s.target = self.Main
+		s.program = self.Main
 	}
 }
 
 // attachLoop makes CDP calls on behalf of the dispatcher, detaches when asked, and records the
 // end once the socket has closed, whoever closed it.
-func (s *Session) attachLoop(client *cdp.Client) {
+func (t *Target) attachLoop(client *cdp.Client) {
 	for {
 		select {
-		case <-s.discard:
-			s.discardEntries(client)
-		case <-s.unbind:
+		case <-t.discard:
+			t.s.discardEntries(client)
+		case <-t.unbind:
 			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-			s.unbindPending(ctx, client)
+			t.unbindPending(ctx, client)
 			cancel()
-		case <-s.detach:
-			s.mu.Lock()
-			stopped := s.stopped
-			s.mu.Unlock()
+		case <-t.s.detach:
+			t.s.mu.Lock()
+			stopped := t.s.stopped
+			t.s.mu.Unlock()
 			if stopped {
-				s.release(client)
+				t.release(client)
 			}
 			client.Close()
 		case <-client.Done():
-			s.endAttached()
+			t.endAttached()
 			return
 		}
 	}
@@ -302,12 +303,12 @@ func (s *Session) attachLoop(client *cdp.Client) {
 // release lets the program run on without traced: out of a pause, past a wait for the debugger,
 // without the logpoint binding. Closing the socket removes this session's breakpoints. Errors
 // only mean the process is already gone.
-func (s *Session) release(c *cdp.Client) {
+func (t *Target) release(c *cdp.Client) {
 	ctx, cancel := context.WithTimeout(context.Background(), detachTimeout)
 	defer cancel()
-	s.mu.Lock()
-	paused := s.paused != nil
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	paused := t.paused != nil
+	t.s.mu.Unlock()
 	calls := []struct {
 		method string
 		params any
@@ -323,34 +324,34 @@ func (s *Session) release(c *cdp.Client) {
 	}
 	for _, call := range calls {
 		if err := c.Call(ctx, call.method, call.params, nil); err != nil {
-			s.log.Debug("detach", "session", s.id, "method", call.method, "err", err)
+			t.s.log.Debug("detach", "session", t.s.id, "method", call.method, "err", err)
 		}
 	}
 }
 
 // endAttached records the end of an attached session: stopped when traced detached on a stop,
 // failed when attaching failed, exited when the process or its inspector hung up.
-func (s *Session) endAttached() {
-	s.endWorkers()
+func (t *Target) endAttached() {
+	t.s.endWorkers()
 	exit := ExitInfo{} // traced never sees the exit status of a process it did not spawn
 	now := time.Now().UTC()
-	s.mu.Lock()
-	s.exit = &exit
-	s.endedAt = &now
-	s.paused = nil
+	t.s.mu.Lock()
+	t.s.exit = &exit
+	t.s.endedAt = &now
+	t.paused = nil
 	switch {
-	case s.stopped:
-		s.status = StatusStopped
-		if s.reason == "" {
-			s.reason = "detached; the process runs on"
+	case t.s.stopped:
+		t.s.status = StatusStopped
+		if t.s.reason == "" {
+			t.s.reason = "detached; the process runs on"
 		}
-	case s.status != StatusFailed:
-		s.status = StatusExited
+	case t.s.status != StatusFailed:
+		t.s.status = StatusExited
 	}
-	s.mu.Unlock()
-	s.record(Event{Kind: KindExit, Exit: &exit})
-	close(s.done)
-	s.pub.PublishStatus(s.Summary())
+	t.s.mu.Unlock()
+	t.record(Event{Kind: KindExit, Exit: &exit})
+	close(t.s.done)
+	t.s.pub.PublishStatus(t.s.Summary())
 }
 
 // abandon ends a session that never had a connection.

@@ -27,27 +27,27 @@ func (s *Session) waitsForDebugger(ctx context.Context, c *cdp.Client) bool {
 // breaks at its first line once it runs (node started with --inspect-brk, in its flags or
 // NODE_OPTIONS). Its process object is not set up yet, so they are read from /proc, by the pid
 // its main context is named after ("/usr/bin/node[1234]").
-func (s *Session) probeWaiting(ctx context.Context, c *cdp.Client) (breaks bool) {
+func (t *Target) probeWaiting(ctx context.Context, c *cdp.Client) (breaks bool) {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	if c.Call(ctx, "Runtime.enable", nil, nil) != nil || c.Drained(ctx) != nil {
 		return false
 	}
-	s.mu.Lock()
-	name := s.contexts[s.mainContext].Name
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	name := t.contexts[t.mainContext].Name
+	t.s.mu.Unlock()
 	pid, err := strconv.Atoi(strings.TrimSuffix(name[strings.LastIndexByte(name, '[')+1:], "]"))
 	if err != nil || pid <= 0 {
 		return false
 	}
 	proc := "/proc/" + strconv.Itoa(pid)
 	cwd, _ := os.Readlink(proc + "/cwd")
-	s.mu.Lock()
-	s.attached.pid = pid
+	t.s.mu.Lock()
+	t.s.attached.pid = pid
 	if strings.HasPrefix(cwd, "/") {
-		s.cwd = cwd
+		t.s.cwd = cwd
 	}
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	args, _ := os.ReadFile(proc + "/cmdline")
 	for _, a := range strings.Split(string(args), "\x00") {
 		if a == "--inspect-brk" || strings.HasPrefix(a, "--inspect-brk=") {

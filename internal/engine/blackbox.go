@@ -18,10 +18,10 @@ const maxBlackbox = 100
 
 // AddBlackbox adds URL patterns (JavaScript regexes) whose scripts stepping skips and returns
 // the whole list; V8 gets the whole list each time (Debugger.setBlackboxPatterns).
-func (s *Session) AddBlackbox(ctx context.Context, patterns []string) ([]string, error) {
-	s.mu.Lock()
-	list := slices.Clone(s.blackbox)
-	s.mu.Unlock()
+func (t *Target) AddBlackbox(ctx context.Context, patterns []string) ([]string, error) {
+	t.s.mu.Lock()
+	list := slices.Clone(t.s.blackbox)
+	t.s.mu.Unlock()
 	for _, p := range patterns {
 		if !slices.Contains(list, p) {
 			list = append(list, p)
@@ -30,12 +30,12 @@ func (s *Session) AddBlackbox(ctx context.Context, patterns []string) ([]string,
 	if len(list) > maxBlackbox {
 		return nil, fmt.Errorf("%w: %d patterns, at most %d", ErrBadInput, len(list), maxBlackbox)
 	}
-	return s.setBlackbox(ctx, list)
+	return t.setBlackbox(ctx, list)
 }
 
 // ClearBlackbox removes every pattern.
-func (s *Session) ClearBlackbox(ctx context.Context) ([]string, error) {
-	return s.setBlackbox(ctx, []string{})
+func (t *Target) ClearBlackbox(ctx context.Context) ([]string, error) {
+	return t.setBlackbox(ctx, []string{})
 }
 
 // Blackbox lists the patterns in force.
@@ -48,21 +48,21 @@ func (s *Session) Blackbox() ([]string, error) {
 	return append([]string{}, s.blackbox...), nil
 }
 
-func (s *Session) setBlackbox(ctx context.Context, list []string) ([]string, error) {
-	c, err := s.liveClient()
+func (t *Target) setBlackbox(ctx context.Context, list []string) ([]string, error) {
+	c, err := t.liveClient()
 	if err != nil {
 		return nil, err
 	}
-	if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": s.v8Blackbox(list)}, nil); err != nil {
+	if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": t.s.v8Blackbox(list)}, nil); err != nil {
 		if isProtocolError(err) { // V8 refuses a pattern that is not a valid regex
 			return nil, fmt.Errorf("%w: blackbox patterns: %v", ErrBadInput, err)
 		}
 		return nil, fmt.Errorf("blackbox: %w", err)
 	}
-	s.mu.Lock()
-	s.blackbox = list
-	s.mu.Unlock()
-	s.toEveryTarget(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": s.v8Blackbox(list)})
+	t.s.mu.Lock()
+	t.s.blackbox = list
+	t.s.mu.Unlock()
+	t.toEveryTarget(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": t.s.v8Blackbox(list)})
 	return append([]string{}, list...), nil
 }
 

@@ -76,7 +76,7 @@ type FunctionBreakpointSpec struct {
 }
 
 // setURLRegexBreakpoint binds a breakpoint on a line of every script whose URL matches the regex.
-func (s *Session) setURLRegexBreakpoint(ctx context.Context, c clientCaller, spec BreakpointSpec) (Breakpoint, error) {
+func (t *Target) setURLRegexBreakpoint(ctx context.Context, c clientCaller, spec BreakpointSpec) (Breakpoint, error) {
 	if err := checkPositions(spec.Line, spec.Column); err != nil {
 		return Breakpoint{}, err
 	}
@@ -88,8 +88,8 @@ func (s *Session) setURLRegexBreakpoint(ctx context.Context, c clientCaller, spe
 	if err != nil {
 		return Breakpoint{}, fmt.Errorf("%w: urlRegex %q: %w (it is matched as RE2: no backreferences or lookaround)", ErrBadInput, spec.URLRegex, err)
 	}
-	watched := s.urlsMatching(watch)
-	ref := s.newRef("bp")
+	watched := t.urlsMatching(watch)
+	ref := t.s.newRef("bp")
 	params := map[string]any{
 		"urlRegex":   exactURLs(watched),
 		"lineNumber": spec.Line - 1, // CDP lines are 0-based
@@ -98,52 +98,52 @@ func (s *Session) setURLRegexBreakpoint(ctx context.Context, c clientCaller, spe
 	if spec.Column > 0 {
 		params["columnNumber"] = spec.Column - 1
 	}
-	bp, err := s.bindWith(ctx, c, "regex:"+location, location, "Debugger.setBreakpointByUrl", params)
+	bp, err := t.bindWith(ctx, c, "regex:"+location, location, "Debugger.setBreakpointByUrl", params)
 	if err != nil {
 		return Breakpoint{}, err
 	}
 	bp.watch, bp.watched = watch, watched
-	if err := s.ensureGate(ctx, c); err != nil { // scripts loaded later are matched at the gate
+	if err := t.ensureGate(ctx, c); err != nil { // scripts loaded later are matched at the gate
 		_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": bp.v8ID}, nil)
 		return Breakpoint{}, err
 	}
-	return s.keep(bp, Breakpoint{Ref: ref, Location: location, URLRegex: spec.URLRegex, Condition: spec.Condition,
+	return t.s.keep(bp, Breakpoint{Ref: ref, Location: location, URLRegex: spec.URLRegex, Condition: spec.Condition,
 		HitCount: spec.HitCount}), nil
 }
 
 // bindWith makes one binding call and returns the breakpoint with what V8 resolved. at is the
 // key of the one-point-per-location rule.
-func (s *Session) bindWith(ctx context.Context, c clientCaller, at, location, method string, params map[string]any) (*breakpoint, error) {
-	s.mu.Lock()
-	for _, other := range s.breakpoints {
+func (t *Target) bindWith(ctx context.Context, c clientCaller, at, location, method string, params map[string]any) (*breakpoint, error) {
+	t.s.mu.Lock()
+	for _, other := range t.s.breakpoints {
 		if other.at == at {
-			s.mu.Unlock()
+			t.s.mu.Unlock()
 			return nil, fmt.Errorf("%w: %s is already at %s; remove it first", ErrLocationTaken, other.ref(), location)
 		}
 	}
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	var res setBreakpointResult
 	if err := c.Call(ctx, method, params, &res); err != nil {
 		return nil, fmt.Errorf("set breakpoint %s: %w", location, err)
 	}
 	bp := &breakpoint{v8ID: res.BreakpointID, at: at, resolved: []Frame{}, method: method, params: params}
-	s.mu.Lock()
+	t.s.mu.Lock()
 	for _, l := range res.Locations {
-		bp.resolved = append(bp.resolved, s.resolvedAt(l))
+		bp.resolved = append(bp.resolved, t.resolvedAt(l))
 	}
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	return bp, nil
 }
 
 // refuseUnbreakable removes a just-set line breakpoint whose script is loaded but which V8 did
 // not bind on the line asked, and answers a NotBreakableError naming the nearest lines. A
 // breakpoint on a script not loaded yet stays: it binds when the script loads.
-func (s *Session) refuseUnbreakable(ctx context.Context, c clientCaller, bp Breakpoint) error {
-	path, line, _, err := s.parseLocation(bp.Location)
+func (t *Target) refuseUnbreakable(ctx context.Context, c clientCaller, bp Breakpoint) error {
+	path, line, _, err := t.s.parseLocation(bp.Location)
 	if err != nil {
 		return err
 	}
-	scriptID, _ := s.scriptFor(path)
+	scriptID, _ := t.scriptFor(path)
 	if scriptID == "" {
 		return nil
 	}
@@ -152,10 +152,10 @@ func (s *Session) refuseUnbreakable(ctx context.Context, c clientCaller, bp Brea
 			return nil
 		}
 	}
-	if _, err := s.RemoveBreakpoint(ctx, bp.Ref); err != nil {
+	if _, err := t.RemoveBreakpoint(ctx, bp.Ref); err != nil {
 		return err
 	}
-	lines, err := s.possible(ctx, c, scriptID, max(line-nearWindow, 1), line+nearWindow)
+	lines, err := t.possible(ctx, c, scriptID, max(line-nearWindow, 1), line+nearWindow)
 	if err != nil {
 		return err
 	}
@@ -178,7 +178,7 @@ func (s *Session) refuseUnbreakable(ctx context.Context, c clientCaller, bp Brea
 }
 
 // possible lists the breakable lines from..to (1-based, inclusive) of a loaded script.
-func (s *Session) possible(ctx context.Context, c clientCaller, scriptID string, from, to int) ([]BreakableLine, error) {
+func (t *Target) possible(ctx context.Context, c clientCaller, scriptID string, from, to int) ([]BreakableLine, error) {
 	var res struct {
 		Locations []struct {
 			LineNumber   int `json:"lineNumber"`
@@ -209,8 +209,8 @@ var lineRangeRE = regexp.MustCompile(`^(.+?):([0-9]+)(?:-([0-9]+))?$`)
 
 // Breakable lists the lines of file:start-end (or file:line) of a loaded script where a
 // breakpoint can stop.
-func (s *Session) Breakable(ctx context.Context, location string) ([]BreakableLine, error) {
-	c, err := s.liveClient()
+func (t *Target) Breakable(ctx context.Context, location string) ([]BreakableLine, error) {
+	c, err := t.liveClient()
 	if err != nil {
 		return nil, err
 	}
@@ -231,24 +231,24 @@ func (s *Session) Breakable(ctx context.Context, location string) ([]BreakableLi
 	case to-from >= maxBreakableRange:
 		return nil, fmt.Errorf("%w: the range %d-%d is over %d lines", ErrBadInput, from, to, maxBreakableRange)
 	}
-	path, _, _, err := s.parseLocation(m[1] + ":1")
+	path, _, _, err := t.s.parseLocation(m[1] + ":1")
 	if err != nil {
 		return nil, err
 	}
-	scriptID, _ := s.scriptFor(path)
+	scriptID, _ := t.scriptFor(path)
 	if scriptID == "" {
-		if id, source, ok := s.scriptWithSource(path); ok {
-			return s.possibleOriginal(ctx, c, id, source, from, to)
+		if id, source, ok := t.scriptWithSource(path); ok {
+			return t.possibleOriginal(ctx, c, id, source, from, to)
 		}
 		return nil, fmt.Errorf("%w: %s is not loaded", ErrNotLoaded, m[1])
 	}
-	return s.possible(ctx, c, scriptID, from, to)
+	return t.possible(ctx, c, scriptID, from, to)
 }
 
 // possibleOriginal lists the breakable lines from..to of an original source: the generated
 // code those lines became, asked of V8, and mapped back.
-func (s *Session) possibleOriginal(ctx context.Context, c clientCaller, scriptID, source string, from, to int) ([]BreakableLine, error) {
-	m := s.maps.of(scriptID)
+func (t *Target) possibleOriginal(ctx context.Context, c clientCaller, scriptID, source string, from, to int) ([]BreakableLine, error) {
+	m := t.maps.of(scriptID)
 	if m == nil {
 		return []BreakableLine{}, nil
 	}
@@ -264,7 +264,7 @@ func (s *Session) possibleOriginal(ctx context.Context, c clientCaller, scriptID
 	if lo == 0 {
 		return []BreakableLine{}, nil
 	}
-	gen, err := s.possible(ctx, c, scriptID, lo, hi)
+	gen, err := t.possible(ctx, c, scriptID, lo, hi)
 	if err != nil {
 		return nil, err
 	}
@@ -289,21 +289,21 @@ func (s *Session) possibleOriginal(ctx context.Context, c clientCaller, scriptID
 
 // ToggleBreakpoint enables or disables one breakpoint (enabled nil: flips it). A disabled
 // breakpoint is removed from V8 but kept in the list; enabling binds it again as it was asked.
-func (s *Session) ToggleBreakpoint(ctx context.Context, ref string, enabled *bool) (Breakpoint, error) {
-	c, err := s.liveClient()
+func (t *Target) ToggleBreakpoint(ctx context.Context, ref string, enabled *bool) (Breakpoint, error) {
+	c, err := t.liveClient()
 	if err != nil {
 		return Breakpoint{}, err
 	}
 	ref = normalizeRef(ref, "bp", "BP#")
-	s.mu.Lock()
+	t.s.mu.Lock()
 	var bp *breakpoint
-	for _, b := range s.breakpoints {
+	for _, b := range t.s.breakpoints {
 		if b.log == nil && b.Ref == ref {
 			bp = b
 		}
 	}
 	if bp == nil {
-		s.mu.Unlock()
+		t.s.mu.Unlock()
 		return Breakpoint{}, fmt.Errorf("%w: breakpoint %q", ErrNoRef, ref)
 	}
 	want := !bp.Enabled
@@ -311,38 +311,38 @@ func (s *Session) ToggleBreakpoint(ctx context.Context, ref string, enabled *boo
 		want = *enabled
 	}
 	v8ID, method, params, pending := bp.v8ID, bp.method, bp.params, bp.Pending
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 
 	switch {
 	case pending && !want: // not bound here; gone from the targets that bound it
-		s.unspread(ctx, bp, "")
+		t.unspread(ctx, bp, "")
 	case pending: // not in V8 yet: binding it will look at Enabled
 	case want && v8ID == "":
 		var res setBreakpointResult
 		if err := c.Call(ctx, method, params, &res); err != nil {
 			return Breakpoint{}, fmt.Errorf("enable %s: %w", ref, err)
 		}
-		s.mu.Lock()
+		t.s.mu.Lock()
 		bp.v8ID = res.BreakpointID
 		if method == "Debugger.setBreakpointByUrl" {
 			bp.resolved = []Frame{}
 			for _, l := range res.Locations {
-				bp.resolved = append(bp.resolved, s.resolvedAt(l))
+				bp.resolved = append(bp.resolved, t.resolvedAt(l))
 			}
 		}
-		s.mu.Unlock()
-		s.spread(ctx, ref)
+		t.s.mu.Unlock()
+		t.spread(ctx, ref)
 	case !want && v8ID != "":
 		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": v8ID}, nil); err != nil {
 			return Breakpoint{}, fmt.Errorf("disable %s: %w", ref, err)
 		}
-		s.unspread(ctx, bp, v8ID)
-		s.mu.Lock()
+		t.unspread(ctx, bp, v8ID)
+		t.s.mu.Lock()
 		bp.v8ID = ""
-		s.mu.Unlock()
+		t.s.mu.Unlock()
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
 	bp.Enabled = want
 	out := bp.Breakpoint
 	out.Resolved = append([]Frame{}, bp.resolved...)
@@ -351,56 +351,56 @@ func (s *Session) ToggleBreakpoint(ctx context.Context, ref string, enabled *boo
 
 // SetBreakpointsActive turns every breakpoint on or off at once (Debugger.setBreakpointsActive);
 // each keeps its own enabled state.
-func (s *Session) SetBreakpointsActive(ctx context.Context, active bool) error {
-	c, err := s.liveClient()
+func (t *Target) SetBreakpointsActive(ctx context.Context, active bool) error {
+	c, err := t.liveClient()
 	if err != nil {
 		return err
 	}
 	if err := c.Call(ctx, "Debugger.setBreakpointsActive", map[string]any{"active": active}, nil); err != nil {
 		return err
 	}
-	s.toEveryTarget(ctx, "Debugger.setBreakpointsActive", map[string]any{"active": active})
+	t.toEveryTarget(ctx, "Debugger.setBreakpointsActive", map[string]any{"active": active})
 	return nil
 }
 
 // SetFunctionBreakpoint evaluates an expression to a function (in the paused top frame, or
 // globally while running) and pauses at the start of each of its calls.
-func (s *Session) SetFunctionBreakpoint(ctx context.Context, spec FunctionBreakpointSpec) (Breakpoint, error) {
-	c, err := s.liveClient()
+func (t *Target) SetFunctionBreakpoint(ctx context.Context, spec FunctionBreakpointSpec) (Breakpoint, error) {
+	c, err := t.liveClient()
 	if err != nil {
 		return Breakpoint{}, err
 	}
-	fn, err := s.evaluateObject(ctx, c, spec.Expression, breakpointGroup)
+	fn, err := t.evaluateObject(ctx, c, spec.Expression, breakpointGroup)
 	if err != nil {
 		return Breakpoint{}, err
 	}
 	if fn.Type != "function" || fn.ObjectID == "" {
 		return Breakpoint{}, fmt.Errorf("%w: %s is %s, not a function", ErrBadInput, spec.Expression, preview.Value(fn))
 	}
-	where, at := s.functionLocation(ctx, c, fn.ObjectID)
-	ref := s.newRef("bp")
+	where, at := t.functionLocation(ctx, c, fn.ObjectID)
+	ref := t.s.newRef("bp")
 	params := map[string]any{
 		"objectId":  fn.ObjectID,
 		"condition": breakpointCondition(ref, BreakpointSpec{Condition: spec.Condition, HitCount: spec.HitCount}),
 	}
 	location := "function " + spec.Expression
-	bp, err := s.bindWith(ctx, c, at, location, "Debugger.setBreakpointOnFunctionCall", params)
+	bp, err := t.bindWith(ctx, c, at, location, "Debugger.setBreakpointOnFunctionCall", params)
 	if err != nil {
 		return Breakpoint{}, err
 	}
 	if where != nil {
 		bp.resolved = []Frame{*where}
 	}
-	return s.keep(bp, Breakpoint{Ref: ref, Location: location, Function: spec.Expression, Condition: spec.Condition,
+	return t.s.keep(bp, Breakpoint{Ref: ref, Location: location, Function: spec.Expression, Condition: spec.Condition,
 		HitCount: spec.HitCount}), nil
 }
 
 // evaluateObject evaluates an expression in the paused top frame, or globally while running,
 // keeping its value in group. An expression that throws is a bad input.
-func (s *Session) evaluateObject(ctx context.Context, c clientCaller, expression, group string) (remoteObject, error) {
-	s.mu.Lock()
-	p := s.paused
-	s.mu.Unlock()
+func (t *Target) evaluateObject(ctx context.Context, c clientCaller, expression, group string) (remoteObject, error) {
+	t.s.mu.Lock()
+	p := t.paused
+	t.s.mu.Unlock()
 	params := map[string]any{"expression": expression, "objectGroup": group}
 	var res evaluateResult
 	var err error
@@ -425,7 +425,7 @@ func (s *Session) evaluateObject(ctx context.Context, c clientCaller, expression
 
 // functionLocation is where a function's body starts, from V8's internal [[FunctionLocation]],
 // and the key of the one-point-per-location rule for its breakpoint.
-func (s *Session) functionLocation(ctx context.Context, c clientCaller, objectID string) (*Frame, string) {
+func (t *Target) functionLocation(ctx context.Context, c clientCaller, objectID string) (*Frame, string) {
 	var res struct {
 		InternalProperties []struct {
 			Name  string `json:"name"`
@@ -442,9 +442,9 @@ func (s *Session) functionLocation(ctx context.Context, c clientCaller, objectID
 	if err == nil {
 		for _, p := range res.InternalProperties {
 			if l := p.Value.Value; p.Name == "[[FunctionLocation]]" && l != nil {
-				s.mu.Lock()
-				f := s.place("", l.ScriptID, s.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
-				s.mu.Unlock()
+				t.s.mu.Lock()
+				f := t.place("", l.ScriptID, t.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
+				t.s.mu.Unlock()
 				return &f, fmt.Sprintf("function %s:%d:%d", l.ScriptID, l.LineNumber, l.ColumnNumber)
 			}
 		}
@@ -454,14 +454,14 @@ func (s *Session) functionLocation(ctx context.Context, c clientCaller, objectID
 
 // SetBreakOnLoad pauses (or stops pausing) before each script runs its first statement, with
 // pause reason "instrumentation" (Debugger.setInstrumentationBreakpoint beforeScriptExecution).
-func (s *Session) SetBreakOnLoad(ctx context.Context, enabled bool) error {
-	c, err := s.liveClient()
+func (t *Target) SetBreakOnLoad(ctx context.Context, enabled bool) error {
+	c, err := t.liveClient()
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	id := s.onLoadID
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	id := t.onLoadID
+	t.s.mu.Unlock()
 	switch {
 	case enabled && id == "":
 		var res struct {
@@ -470,16 +470,16 @@ func (s *Session) SetBreakOnLoad(ctx context.Context, enabled bool) error {
 		if err := c.Call(ctx, "Debugger.setInstrumentationBreakpoint", map[string]any{"instrumentation": "beforeScriptExecution"}, &res); err != nil {
 			return fmt.Errorf("break on load: %w", err)
 		}
-		s.mu.Lock()
-		s.onLoadID = res.BreakpointID
-		s.mu.Unlock()
+		t.s.mu.Lock()
+		t.onLoadID = res.BreakpointID
+		t.s.mu.Unlock()
 	case !enabled && id != "":
 		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
 			return fmt.Errorf("break on load: %w", err)
 		}
-		s.mu.Lock()
-		s.onLoadID = ""
-		s.mu.Unlock()
+		t.s.mu.Lock()
+		t.onLoadID = ""
+		t.s.mu.Unlock()
 	}
 	return nil
 }

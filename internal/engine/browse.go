@@ -10,23 +10,23 @@ import (
 
 // Scripts lists the loaded scripts in load order whose file or URL contains filter; node's own
 // only with internal.
-func (s *Session) Scripts(filter string, internal bool) ([]ScriptInfo, error) {
-	if err := s.debugOnly(); err != nil {
+func (t *Target) Scripts(filter string, internal bool) ([]ScriptInfo, error) {
+	if err := t.s.debugOnly(); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	out := make([]ScriptInfo, 0, len(s.scripts))
-	for _, sc := range s.scripts {
+	t.s.mu.Lock()
+	out := make([]ScriptInfo, 0, len(t.scripts))
+	for _, sc := range t.scripts {
 		if (sc.Internal && !internal) || (filter != "" && !strings.Contains(sc.URL, filter)) {
 			continue
 		}
 		out = append(out, sc)
 	}
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	for i := range out {
-		if m := s.maps.of(out[i].ScriptID); m != nil {
+		if m := t.maps.of(out[i].ScriptID); m != nil {
 			for _, src := range m.Sources() {
-				out[i].Sources = append(out[i].Sources, s.sourceName(src))
+				out[i].Sources = append(out[i].Sources, t.s.sourceName(src))
 			}
 		}
 	}
@@ -38,15 +38,15 @@ func scriptOrder(id string) int { n, _ := strconv.Atoi(id); return n }
 
 // scriptFor finds the script of a file: a path relative to the session's cwd, an absolute path
 // or a URL.
-func (s *Session) scriptFor(file string) (string, bool) {
+func (t *Target) scriptFor(file string) (string, bool) {
 	path := file
 	if !strings.HasPrefix(path, "/") && !strings.Contains(path, "://") && !strings.HasPrefix(path, "node:") {
-		path = s.cwd + "/" + path
+		path = t.s.cwd + "/" + path
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
 	best := ""
-	for id, sc := range s.scripts {
+	for id, sc := range t.scripts {
 		if u := sc.URL; u == file || u == path || u == "file://"+path {
 			if best == "" || scriptOrder(id) > scriptOrder(best) { // the newest of a reloaded file
 				best = id
@@ -57,13 +57,13 @@ func (s *Session) scriptFor(file string) (string, bool) {
 }
 
 // scriptURL is the URL node gave a script when it parsed it ("" for an unknown id).
-func (s *Session) scriptURL(id string) string {
+func (t *Target) scriptURL(id string) string {
 	if id == "" {
 		return ""
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.scripts[id].URL
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	return t.scripts[id].URL
 }
 
 // SourceSpec asks for source: of the paused frame or of a file, around a line or whole.
@@ -87,8 +87,8 @@ type SourceView struct {
 const maxViewLines = 5000
 
 // Source shows source: around the pause by default.
-func (s *Session) Source(ctx context.Context, spec SourceSpec) (SourceView, error) {
-	p, c, err := s.pauseNow()
+func (t *Target) Source(ctx context.Context, spec SourceSpec) (SourceView, error) {
+	p, c, err := t.pauseNow()
 	if err != nil {
 		return SourceView{}, err
 	}
@@ -97,29 +97,29 @@ func (s *Session) Source(ctx context.Context, spec SourceSpec) (SourceView, erro
 	cur := -1 // 0-based marked line
 	switch {
 	case spec.File != "":
-		id, ok := s.scriptFor(spec.File)
+		id, ok := t.scriptFor(spec.File)
 		if ok {
-			if src, err = s.source(ctx, c, id); err != nil {
+			if src, err = t.source(ctx, c, id); err != nil {
 				return SourceView{}, fmt.Errorf("source: %w", err)
 			}
-			s.mu.Lock()
-			file = fileOf(s.scripts[id].URL, s.cwd)
-			s.mu.Unlock()
-			if p != nil && p.CallFrames[0].Location.ScriptID == id && !s.mapped(p.CallFrames[0]) {
+			t.s.mu.Lock()
+			file = fileOf(t.scripts[id].URL, t.s.cwd)
+			t.s.mu.Unlock()
+			if p != nil && p.CallFrames[0].Location.ScriptID == id && !t.mapped(p.CallFrames[0]) {
 				cur = p.CallFrames[0].Location.LineNumber
 			}
 			break
 		}
-		id, source, ok := s.scriptWithSource(s.absPath(spec.File))
+		id, source, ok := t.scriptWithSource(t.s.absPath(spec.File))
 		if !ok {
 			return SourceView{}, fmt.Errorf("%w: no loaded script is %s, and no source map has it", ErrNoRef, spec.File)
 		}
-		if src, err = s.originalSource(id, source); err != nil {
+		if src, err = t.originalSource(id, source); err != nil {
 			return SourceView{}, fmt.Errorf("source: %w", err)
 		}
-		file = s.sourceName(source)
+		file = t.s.sourceName(source)
 		if p != nil {
-			if top := s.pausedFrame(p.CallFrames[0]); top.Generated != nil && top.URL == sourceURL(source) {
+			if top := t.pausedFrame(p.CallFrames[0]); top.Generated != nil && top.URL == sourceURL(source) {
 				cur = top.Line - 1
 			}
 		}
@@ -130,7 +130,7 @@ func (s *Session) Source(ctx context.Context, spec SourceSpec) (SourceView, erro
 		if err != nil {
 			return SourceView{}, err
 		}
-		if src, cur, file, err = s.frameSource(ctx, c, f); err != nil {
+		if src, cur, file, err = t.frameSource(ctx, c, f); err != nil {
 			return SourceView{}, fmt.Errorf("source: %w", err)
 		}
 	}
@@ -179,12 +179,12 @@ type Match struct {
 const maxMatches = 200
 
 // Search finds a query in the loaded scripts (Debugger.searchInContent), in load order.
-func (s *Session) Search(ctx context.Context, spec SearchSpec) ([]Match, bool, error) {
-	c, err := s.liveClient()
+func (t *Target) Search(ctx context.Context, spec SearchSpec) ([]Match, bool, error) {
+	c, err := t.liveClient()
 	if err != nil {
 		return nil, false, err
 	}
-	scripts, _ := s.Scripts("", spec.Internal)
+	scripts, _ := t.Scripts("", spec.Internal)
 	out := []Match{}
 	for _, sc := range scripts {
 		var res struct {
@@ -207,7 +207,7 @@ func (s *Session) Search(ctx context.Context, spec SearchSpec) ([]Match, bool, e
 				file = sc.URL
 			}
 			out = append(out, Match{File: file, Line: m.LineNumber + 1,
-				Text: CapText(strings.TrimRight(m.LineContent, "\r\n"), s.stringCap).Value})
+				Text: CapText(strings.TrimRight(m.LineContent, "\r\n"), t.s.stringCap).Value})
 		}
 	}
 	return out, false, nil
@@ -254,16 +254,16 @@ type ContextView struct {
 }
 
 // Contexts lists the live execution contexts.
-func (s *Session) Contexts() ([]ContextView, error) {
-	if err := s.debugOnly(); err != nil {
+func (t *Target) Contexts() ([]ContextView, error) {
+	if err := t.s.debugOnly(); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	out := make([]ContextView, 0, len(s.contexts))
-	for _, c := range s.contexts {
-		out = append(out, ContextView{ContextInfo: c, Main: c.ID == s.mainContext})
+	t.s.mu.Lock()
+	out := make([]ContextView, 0, len(t.contexts))
+	for _, c := range t.contexts {
+		out = append(out, ContextView{ContextInfo: c, Main: c.ID == t.mainContext})
 	}
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	slices.SortFunc(out, func(a, b ContextView) int { return a.ID - b.ID })
 	return out, nil
 }

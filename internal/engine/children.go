@@ -70,7 +70,7 @@ func (s *Session) endChildren() {
 
 // openAnnouncements makes the session's FIFO and starts reading it. It is opened for reading
 // and writing, so that opening does not wait for a writer and a read waits for the next line.
-func (s *Session) openAnnouncements(path string) error {
+func (t *Target) openAnnouncements(path string) error {
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		return fmt.Errorf("announce fifo: %w", err)
 	}
@@ -79,17 +79,17 @@ func (s *Session) openAnnouncements(path string) error {
 		os.Remove(path)
 		return fmt.Errorf("announce fifo: %w", err)
 	}
-	s.announce.path, s.announce.f = path, f
-	s.announce.wg.Add(1)
+	t.s.announce.path, t.s.announce.f = path, f
+	t.s.announce.wg.Add(1)
 	go func() {
-		defer s.announce.wg.Done()
+		defer t.s.announce.wg.Done()
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {
 			var a announcement
 			if json.Unmarshal(sc.Bytes(), &a) != nil || ParseInspectorURL("Debugger listening on "+a.URL) == "" {
 				continue // not the preload's: only a loopback inspector is attached
 			}
-			s.adopt(a, true)
+			t.adopt(a, true)
 		}
 	}()
 	return nil
@@ -121,54 +121,54 @@ func (s *Session) announced() bool {
 }
 
 // releaseInspector lets a process whose inspector URL came on the shared output run.
-func (s *Session) releaseInspector(url string) {
-	s.adopt(announcement{URL: url}, false)
+func (t *Target) releaseInspector(url string) {
+	t.adopt(announcement{URL: url}, false)
 }
 
 // adopt makes a child a target: attached when announced and children are followed, else only
 // let run. Its connection lives until the child ends or the session does.
-func (s *Session) adopt(a announcement, announced bool) {
-	s.mu.Lock()
-	if s.inspectorURLs[a.URL] { // a line may come through stderr and again as a TAP comment
-		s.mu.Unlock()
+func (tg *Target) adopt(a announcement, announced bool) {
+	tg.s.mu.Lock()
+	if tg.s.inspectorURLs[a.URL] { // a line may come through stderr and again as a TAP comment
+		tg.s.mu.Unlock()
 		return
 	}
-	s.inspectorURLs[a.URL] = true
-	s.nextTarget++
-	t := &TargetInfo{Ref: "t" + strconv.Itoa(s.nextTarget), Kind: "process", PID: a.PID,
+	tg.s.inspectorURLs[a.URL] = true
+	tg.s.nextTarget++
+	t := &TargetInfo{Ref: "t" + strconv.Itoa(tg.s.nextTarget), Kind: "process", PID: a.PID,
 		Title: strings.Join(a.Argv, " "), Status: TargetAttached}
-	ended := s.kids.ended
+	ended := tg.s.kids.ended
 	switch {
 	case ended:
 		t.Status, t.Reason = TargetReleased, "the session had ended"
 	case !announced:
 		t.Status, t.Reason = TargetReleased, "it opened an inspector of its own, not through traced: it runs on uncaptured, but for its output"
-	case !s.follows(t.Title):
+	case !tg.s.follows(t.Title):
 		t.Status, t.Reason = TargetReleased, "its command line does not match followMatch"
 	}
-	s.processes = append(s.processes, t)
+	tg.s.processes = append(tg.s.processes, t)
 	if ended { // let it run here, bounded, as nothing waits for connections any more
-		s.mu.Unlock()
-		s.runChild(t, a, s.kids.ending)
+		tg.s.mu.Unlock()
+		tg.runChild(t, a, tg.s.kids.ending)
 		return
 	}
-	s.kids.wg.Add(1)
-	s.mu.Unlock()
+	tg.s.kids.wg.Add(1)
+	tg.s.mu.Unlock()
 	go func() {
-		defer s.kids.wg.Done()
-		s.runChild(t, a, s.kids.ending)
+		defer tg.s.kids.wg.Done()
+		tg.runChild(t, a, tg.s.kids.ending)
 	}()
 }
 
 // runChild connects to a waiting child, sets it up (a followed one as a target of the session,
 // a released one only with its pauses skipped), lets it run and stays until it ends.
-func (s *Session) runChild(t *TargetInfo, a announcement, ending <-chan struct{}) {
-	s.mu.Lock()
+func (tg *Target) runChild(t *TargetInfo, a announcement, ending <-chan struct{}) {
+	tg.s.mu.Lock()
 	follow, ref := t.Status == TargetAttached, t.Ref
-	s.mu.Unlock()
-	var tgt *Session // the child as a target; nil when it is only let run
+	tg.s.mu.Unlock()
+	var tgt *Target // the child as a target; nil when it is only let run
 	if follow {
-		tgt = s.newTargetOf(ref)
+		tgt = tg.newTargetOf(ref)
 		defer tgt.undebugged()
 	}
 	waiting := make(chan struct{}, 1)
@@ -193,9 +193,9 @@ func (s *Session) runChild(t *TargetInfo, a announcement, ending <-chan struct{}
 		switch {
 		case err != nil:
 		case tgt != nil:
-			tgt.mu.Lock()
+			tgt.s.mu.Lock()
 			tgt.client = c
-			tgt.mu.Unlock()
+			tgt.s.mu.Unlock()
 			err = tgt.setUpTarget(ctx, tgt.callerOf(c), a.brk)
 		default:
 			err = callSteps(ctx, c, step{"Debugger.enable", nil}, skipPauses, runIfWaiting)
@@ -205,14 +205,14 @@ func (s *Session) runChild(t *TargetInfo, a announcement, ending <-chan struct{}
 		}
 	}
 	if err != nil {
-		s.log.Debug("child process", "session", s.id, "target", ref, "err", err)
-		s.mu.Lock()
+		tg.s.log.Debug("child process", "session", tg.s.id, "target", ref, "err", err)
+		tg.s.mu.Lock()
 		if follow {
 			t.Status, t.Reason = TargetReleased, "set-up failed: "+err.Error()
 		}
-		s.mu.Unlock()
+		tg.s.mu.Unlock()
 	}
-	s.record(Event{Kind: KindTarget, Target: ref, TargetInfo: s.targetSnapshot(t)})
+	tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.targetSnapshot(t)})
 	if err != nil {
 		return
 	}
@@ -223,10 +223,10 @@ func (s *Session) runChild(t *TargetInfo, a announcement, ending <-chan struct{}
 		return // the session ended: the child runs on untraced
 	}
 	if follow {
-		s.mu.Lock()
+		tg.s.mu.Lock()
 		t.Status = TargetExited
-		s.mu.Unlock()
-		s.record(Event{Kind: KindTarget, Target: ref, TargetInfo: s.targetSnapshot(t)})
+		tg.s.mu.Unlock()
+		tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.targetSnapshot(t)})
 	}
 }
 

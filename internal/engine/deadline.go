@@ -37,15 +37,15 @@ func unboundedCalls(ctx context.Context) context.Context {
 // ErrInspectorTimeout (the reply, if it comes later, is dropped by the client).
 type boundedCaller struct {
 	c clientCaller
-	s *Session
+	s *Target
 }
 
 // callerOf bounds a target's connection; nil stays nil.
-func (s *Session) callerOf(c clientCaller) clientCaller {
+func (t *Target) callerOf(c clientCaller) clientCaller {
 	if c == nil {
 		return nil
 	}
-	return boundedCaller{c: c, s: s}
+	return boundedCaller{c: c, s: t}
 }
 
 func (b boundedCaller) Call(ctx context.Context, method string, params, result any) error {
@@ -61,7 +61,7 @@ func (b boundedCaller) Call(ctx context.Context, method string, params, result a
 // bound gives a call without a deadline of its own the session's callBound.
 func (b boundedCaller) bound(ctx context.Context) (context.Context, context.CancelFunc) {
 	_, has := ctx.Deadline()
-	if bound := b.s.callBound; !has && ctx.Value(unboundedKey{}) == nil && bound > 0 {
+	if bound := b.s.s.callBound; !has && ctx.Value(unboundedKey{}) == nil && bound > 0 {
 		return context.WithTimeout(ctx, bound)
 	}
 	return ctx, func() {}
@@ -74,7 +74,7 @@ func (b boundedCaller) outcome(ctx context.Context, method string, err error) er
 	case err == nil:
 		return nil
 	case errors.Is(err, context.DeadlineExceeded):
-		return &timeoutError{msg: fmt.Sprintf("%s: %s got no answer in time; %s", ErrInspectorTimeout, method, b.s.busyWhy()), cause: err}
+		return &timeoutError{msg: fmt.Sprintf("%s: %s got no answer in time; %s", ErrInspectorTimeout, method, b.s.s.busyWhy()), cause: err}
 	case errors.Is(err, cdp.ErrClosed) && ctx.Err() == nil:
 		return b.s.closedError(err)
 	}
@@ -142,23 +142,23 @@ func procState(pid int) byte {
 
 // closedError is the error of a call whose connection closed under it: the end of the session
 // when the program is ending, a lost inspector when it runs on.
-func (s *Session) closedError(err error) error {
-	if !s.main() { // a worker or child ended; the session goes on
-		return fmt.Errorf("%w: target %s of %s has ended: %w", ErrFinished, s.ref, s.id, err)
+func (tg *Target) closedError(err error) error {
+	if !tg.main() { // a worker or child ended; the session goes on
+		return fmt.Errorf("%w: target %s of %s has ended: %w", ErrFinished, tg.ref, tg.s.id, err)
 	}
 	t := time.NewTimer(2 * drainWait) // finish waits up to drainWait for the output readers
 	defer t.Stop()
 	select {
-	case <-s.done:
-		return fmt.Errorf("%w: %s: %w", ErrFinished, s.id, err)
+	case <-tg.s.done:
+		return fmt.Errorf("%w: %s: %w", ErrFinished, tg.s.id, err)
 	case <-t.C:
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.lost {
-		return s.lostError()
+	tg.s.mu.Lock()
+	defer tg.s.mu.Unlock()
+	if tg.s.lost {
+		return tg.s.lostError()
 	}
-	return fmt.Errorf("%w: %s: %w", ErrInspectorLost, s.id, err)
+	return fmt.Errorf("%w: %s: %w", ErrInspectorLost, tg.s.id, err)
 }
 
 // lostError is the error of every call after the inspector was lost; under mu.

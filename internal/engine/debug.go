@@ -157,26 +157,26 @@ func (s *Session) debugOnly() error {
 
 // liveClient returns the inspector connection of a live debug session: every debugger
 // operation goes through it, so it refuses trace sessions too.
-func (s *Session) liveClient() (clientCaller, error) {
-	if err := s.debugOnly(); err != nil {
+func (t *Target) liveClient() (clientCaller, error) {
+	if err := t.s.debugOnly(); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := s.conn()
-	if s.endedAt == nil && !s.main() && s.live[s.ref] != s {
-		return nil, fmt.Errorf("%w: target %s of %s has ended", ErrFinished, s.ref, s.id)
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	c := t.conn()
+	if t.s.endedAt == nil && !t.main() && t.s.live[t.ref] != t {
+		return nil, fmt.Errorf("%w: target %s of %s has ended", ErrFinished, t.ref, t.s.id)
 	}
-	if s.endedAt != nil || c == nil {
-		if s.restartedAs != "" {
-			return nil, fmt.Errorf("%w: %s, restarted as %s", ErrFinished, s.id, s.restartedAs)
+	if t.s.endedAt != nil || c == nil {
+		if t.s.restartedAs != "" {
+			return nil, fmt.Errorf("%w: %s, restarted as %s", ErrFinished, t.s.id, t.s.restartedAs)
 		}
-		return nil, fmt.Errorf("%w: %s", ErrFinished, s.id)
+		return nil, fmt.Errorf("%w: %s", ErrFinished, t.s.id)
 	}
-	if s.lost {
-		return nil, s.lostError()
+	if t.s.lost {
+		return nil, t.s.lostError()
 	}
-	return boundedCaller{c: c, s: s}, nil
+	return boundedCaller{c: c, s: t}, nil
 }
 
 // clientCaller is the part of the CDP client the debugger uses.
@@ -187,32 +187,32 @@ type clientCaller interface {
 var locationRE = regexp.MustCompile(`^(.+?):([0-9]+)(?::([0-9]+))?$`)
 
 // SetBreakpoint binds a line breakpoint by URL, so it also binds in scripts loaded later.
-func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakpoint, error) {
-	c, err := s.liveClient()
+func (t *Target) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakpoint, error) {
+	c, err := t.liveClient()
 	if err != nil {
 		return Breakpoint{}, err
 	}
 	if spec.URLRegex != "" {
-		return s.setURLRegexBreakpoint(ctx, c, spec)
+		return t.setURLRegexBreakpoint(ctx, c, spec)
 	}
-	bp, err := s.setBreakpoint(ctx, c, spec)
+	bp, err := t.setBreakpoint(ctx, c, spec)
 	if err != nil {
 		return Breakpoint{}, err
 	}
-	if err := s.refuseUnbreakable(ctx, c, bp); err != nil {
+	if err := t.refuseUnbreakable(ctx, c, bp); err != nil {
 		return Breakpoint{}, err
 	}
-	s.spread(ctx, bp.Ref)
-	return s.listed(bp.Ref), nil
+	t.spread(ctx, bp.Ref)
+	return t.s.listed(bp.Ref), nil
 }
 
-func (s *Session) setBreakpoint(ctx context.Context, c clientCaller, spec BreakpointSpec) (Breakpoint, error) {
-	ref := s.newRef("bp")
-	bp, err := s.bind(ctx, c, spec.Location, breakpointCondition(ref, spec))
+func (t *Target) setBreakpoint(ctx context.Context, c clientCaller, spec BreakpointSpec) (Breakpoint, error) {
+	ref := t.s.newRef("bp")
+	bp, err := t.bind(ctx, c, spec.Location, breakpointCondition(ref, spec))
 	if err != nil {
 		return Breakpoint{}, err
 	}
-	return s.keep(bp, Breakpoint{Ref: ref, Location: spec.Location, Condition: spec.Condition, HitCount: spec.HitCount}), nil
+	return t.s.keep(bp, Breakpoint{Ref: ref, Location: spec.Location, Condition: spec.Condition, HitCount: spec.HitCount}), nil
 }
 
 // keep lists a just-bound breakpoint, b saying what the user asked, and returns it as listed.
@@ -226,8 +226,8 @@ func (s *Session) keep(bp *breakpoint, b Breakpoint) Breakpoint {
 }
 
 // transformedInPlace reports whether a script has a source map back to its own file.
-func (s *Session) transformedInPlace(scriptID, path string) bool {
-	m := s.maps.of(scriptID)
+func (t *Target) transformedInPlace(scriptID, path string) bool {
+	m := t.maps.of(scriptID)
 	return m != nil && len(m.MatchSource(path)) > 0
 }
 
@@ -241,8 +241,8 @@ func (s *Session) newRef(prefix string) string {
 
 // bind sets a V8 breakpoint on file:line[:col] by URL, so that it also binds in scripts loaded
 // later, and returns it with the locations V8 resolved so far.
-func (s *Session) bind(ctx context.Context, c clientCaller, location, condition string) (*breakpoint, error) {
-	path, line, col, err := s.parseLocation(location)
+func (t *Target) bind(ctx context.Context, c clientCaller, location, condition string) (*breakpoint, error) {
+	path, line, col, err := t.s.parseLocation(location)
 	if err != nil {
 		return nil, err
 	}
@@ -255,19 +255,19 @@ func (s *Session) bind(ctx context.Context, c clientCaller, location, condition 
 		params["columnNumber"] = col - 1
 	}
 	at := fmt.Sprintf("%s:%d:%d", path, line, col)
-	s.mu.Lock()
-	for _, other := range s.breakpoints {
+	t.s.mu.Lock()
+	for _, other := range t.s.breakpoints {
 		if other.at == at { // V8 keeps one breakpoint per location
-			s.mu.Unlock()
+			t.s.mu.Unlock()
 			return nil, fmt.Errorf("%w: %s is already at %s; remove it first", ErrLocationTaken, other.ref(), location)
 		}
 	}
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	// A file not loaded yet may be an original source, and a loaded one may have been transformed
 	// in place (babel-jest, vite-node: its own path, an inline map back to it): both bind
 	// through a map when one has the file.
-	if id, loaded := s.scriptFor(path); !loaded || s.transformedInPlace(id, path) {
-		if bp, ok, err := s.bindOriginal(ctx, c, location, at, path, line, col, condition); ok {
+	if id, loaded := t.scriptFor(path); !loaded || t.transformedInPlace(id, path) {
+		if bp, ok, err := t.bindOriginal(ctx, c, location, at, path, line, col, condition); ok {
 			return bp, err
 		}
 	}
@@ -276,11 +276,11 @@ func (s *Session) bind(ctx context.Context, c clientCaller, location, condition 
 		return nil, fmt.Errorf("set breakpoint %s: %w", location, err)
 	}
 	bp := &breakpoint{v8ID: res.BreakpointID, at: at, resolved: []Frame{}, method: "Debugger.setBreakpointByUrl", params: params}
-	s.mu.Lock()
+	t.s.mu.Lock()
 	for _, l := range res.Locations {
-		bp.resolved = append(bp.resolved, s.resolvedAt(l))
+		bp.resolved = append(bp.resolved, t.resolvedAt(l))
 	}
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	return bp, nil
 }
 
@@ -365,41 +365,41 @@ func (s *Session) Breakpoints() ([]Breakpoint, error) {
 
 // RemoveBreakpoint removes one breakpoint or logpoint by ref ("bp1", "BP#1", "lp2", "LP#2"), or
 // every one with "all". It returns the refs removed.
-func (s *Session) RemoveBreakpoint(ctx context.Context, ref string) ([]string, error) {
-	c, err := s.liveClient()
+func (t *Target) RemoveBreakpoint(ctx context.Context, ref string) ([]string, error) {
+	c, err := t.liveClient()
 	if err != nil {
 		return nil, err
 	}
 	ref = normalizeRef(normalizeRef(ref, "bp", "BP#"), "lp", "LP#")
-	s.mu.Lock()
+	t.s.mu.Lock()
 	var gone []*breakpoint
-	kept := s.breakpoints[:0]
-	for _, bp := range s.breakpoints {
+	kept := t.s.breakpoints[:0]
+	for _, bp := range t.s.breakpoints {
 		if ref == "all" || bp.ref() == ref {
 			gone = append(gone, bp)
 		} else {
 			kept = append(kept, bp)
 		}
 	}
-	s.breakpoints = kept
-	s.mu.Unlock()
+	t.s.breakpoints = kept
+	t.s.mu.Unlock()
 	if len(gone) == 0 && ref != "all" {
 		return nil, fmt.Errorf("%w: breakpoint %q", ErrNoRef, ref)
 	}
 	refs := []string{}
 	for _, bp := range gone {
 		if bp.v8ID == "" { // toggled off, or pending: not in this target's V8 (targets may have it)
-			s.unspread(ctx, bp, "")
+			t.unspread(ctx, bp, "")
 			refs = append(refs, bp.ref())
 			continue
 		}
 		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": bp.v8ID}, nil); err != nil {
 			return refs, fmt.Errorf("remove %s: %w", bp.ref(), err)
 		}
-		s.unspread(ctx, bp, bp.v8ID)
+		t.unspread(ctx, bp, bp.v8ID)
 		refs = append(refs, bp.ref())
 	}
-	s.dropGate(ctx, c) // the last waiting one may be gone
+	t.dropGate(ctx, c) // the last waiting one may be gone
 	return refs, nil
 }
 
@@ -414,8 +414,8 @@ func normalizeRef(ref, prefix, alias string) string {
 
 // State describes the session now; when paused, from frame (0: the top) with lines of source
 // around the current line (0: defaultLines), every section shown.
-func (s *Session) State(ctx context.Context, frame, lines int) (State, error) {
-	return s.StateOf(ctx, StateOptions{Frame: frame, Lines: lines, Sections: AllSections, Depth: 1, AsyncDepth: -1})
+func (t *Target) State(ctx context.Context, frame, lines int) (State, error) {
+	return t.StateOf(ctx, StateOptions{Frame: frame, Lines: lines, Sections: AllSections, Depth: 1, AsyncDepth: -1})
 }
 
 func typeOf(o remoteObject) string {
@@ -427,24 +427,24 @@ func typeOf(o remoteObject) string {
 
 // pausedFrame converts a paused call frame; node 20 leaves its url empty, so the script's url
 // comes from scriptParsed.
-func (s *Session) pausedFrame(f pausedFrame) Frame {
+func (t *Target) pausedFrame(f pausedFrame) Frame {
 	url := f.URL
 	if url == "" {
-		s.mu.Lock()
-		url = s.scripts[f.Location.ScriptID].URL
-		s.mu.Unlock()
+		t.s.mu.Lock()
+		url = t.scripts[f.Location.ScriptID].URL
+		t.s.mu.Unlock()
 	}
-	return s.place(f.FunctionName, f.Location.ScriptID, url, f.Location.LineNumber, f.Location.ColumnNumber)
+	return t.place(f.FunctionName, f.Location.ScriptID, url, f.Location.LineNumber, f.Location.ColumnNumber)
 }
 
 // maxSourceBytes caps a script source kept for source views.
 const maxSourceBytes = 4 << 20
 
 // source returns a script's lines, fetched once per script.
-func (s *Session) source(ctx context.Context, c clientCaller, scriptID string) ([]string, error) {
-	s.mu.Lock()
-	lines, ok := s.sources[scriptID]
-	s.mu.Unlock()
+func (t *Target) source(ctx context.Context, c clientCaller, scriptID string) ([]string, error) {
+	t.s.mu.Lock()
+	lines, ok := t.sources[scriptID]
+	t.s.mu.Unlock()
 	if ok {
 		return lines, nil
 	}
@@ -454,42 +454,42 @@ func (s *Session) source(ctx context.Context, c clientCaller, scriptID string) (
 	if err := c.Call(ctx, "Debugger.getScriptSource", map[string]any{"scriptId": scriptID}, &res); err != nil {
 		return nil, err
 	}
-	return s.keepLines(scriptID, s.ownText(scriptID, res.ScriptSource)), nil
+	return t.keepLines(scriptID, t.ownText(scriptID, res.ScriptSource)), nil
 }
 
 // keepLines splits a source into capped lines (at most maxSourceBytes of it) and keeps them
 // for later views under key.
-func (s *Session) keepLines(key, src string) []string {
+func (t *Target) keepLines(key, src string) []string {
 	lines := strings.Split(src[:min(len(src), maxSourceBytes)], "\n")
 	for i, l := range lines {
-		lines[i] = CapText(strings.TrimSuffix(l, "\r"), s.stringCap).Value
+		lines[i] = CapText(strings.TrimSuffix(l, "\r"), t.s.stringCap).Value
 	}
-	s.mu.Lock()
-	s.sources[key] = lines
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	t.sources[key] = lines
+	t.s.mu.Unlock()
 	return lines
 }
 
 // SetPauseOnExceptions sets when exceptions pause the program: none, uncaught, caught or all.
 // V8 has no caught-only mode, so caught pauses on all.
-func (s *Session) SetPauseOnExceptions(ctx context.Context, mode string, classes []string) error {
-	c, err := s.liveClient()
+func (tg *Target) SetPauseOnExceptions(ctx context.Context, mode string, classes []string) error {
+	c, err := tg.liveClient()
 	if err != nil {
 		return err
 	}
-	if err := s.setPauseOnExceptions(ctx, c, mode); err != nil {
+	if err := tg.s.setPauseOnExceptions(ctx, c, mode); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	s.exceptionMode = mode // a restart carries it over
-	s.setClasses, s.classesSet = slices.Clone(classes), true
-	s.mu.Unlock()
-	s.toEveryTarget(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": s.v8ExceptionState(mode)})
-	s.mu.Lock()
-	for _, t := range append(s.others(), s) {
+	tg.s.mu.Lock()
+	tg.s.exceptionMode = mode // a restart carries it over
+	tg.s.setClasses, tg.s.classesSet = slices.Clone(classes), true
+	tg.s.mu.Unlock()
+	tg.toEveryTarget(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": tg.s.v8ExceptionState(mode)})
+	tg.s.mu.Lock()
+	for _, t := range append(tg.others(), tg) {
 		t.narrowed = false // each has the new mode's full state now
 	}
-	s.mu.Unlock()
+	tg.s.mu.Unlock()
 	return nil
 }
 

@@ -27,8 +27,8 @@ const evalGroup = "traced-eval"
 
 // Eval evaluates an expression in a frame of the paused program, or globally while it runs.
 // Refs in the expression (v1, @v1, o2) stand for the values they name.
-func (s *Session) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
-	p, c, err := s.pauseNow()
+func (t *Target) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
+	p, c, err := t.pauseNow()
 	if err != nil {
 		return EvalResult{}, err
 	}
@@ -36,7 +36,7 @@ func (s *Session) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
 	if timeout <= 0 {
 		timeout = DefaultEvalTimeout
 	}
-	expr, keys, err := s.interpolate(ctx, c, spec.Expression)
+	expr, keys, err := t.interpolate(ctx, c, spec.Expression)
 	defer dropInterpolated(context.WithoutCancel(ctx), c, keys)
 	if err != nil {
 		return EvalResult{}, err
@@ -46,9 +46,9 @@ func (s *Session) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
 	if spec.SideEffectFree {
 		params["throwOnSideEffect"] = true
 	}
-	s.mu.Lock()
-	s.evalValues = true
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	t.evalValues = true
+	t.s.mu.Unlock()
 	var res evaluateResult
 	if p != nil {
 		f, err := frameOf(p, spec.Frame)
@@ -69,7 +69,7 @@ func (s *Session) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
 			return EvalResult{}, fmt.Errorf("eval: %w", err)
 		}
 		if spec.AwaitPromise && res.ExceptionDetails == nil && res.Result.Subtype == "promise" {
-			return s.settled(ctx, c, p, res.Result)
+			return t.settled(ctx, c, p, res.Result)
 		}
 	} else {
 		if spec.AwaitPromise {
@@ -84,20 +84,20 @@ func (s *Session) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
 				return EvalResult{Type: "undefined", Value: "undefined",
 					Exception: fmt.Sprintf("terminated: still running after %s (timeoutMs)", timeout)}, nil
 			}
-			if spec.AwaitPromise && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && !s.frozen() {
+			if spec.AwaitPromise && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && !t.s.frozen() {
 				return EvalResult{Type: "undefined", Value: "undefined",
 					Exception: fmt.Sprintf("timed out after %s waiting for the promise", timeout)}, nil
 			}
 			return EvalResult{}, fmt.Errorf("eval: %w", err)
 		}
 	}
-	return s.evalResult(ctx, c, p, res)
+	return t.evalResult(ctx, c, p, res)
 }
 
 // evalResult renders an evaluation's answer and names its value with a ref: v while paused,
 // o for an object while running (there is no pause for a v ref to belong to).
-func (s *Session) evalResult(ctx context.Context, c clientCaller, p *debuggerPaused, res evaluateResult) (EvalResult, error) {
-	text, cut := s.preview(res.Result, 1)
+func (t *Target) evalResult(ctx context.Context, c clientCaller, p *debuggerPaused, res evaluateResult) (EvalResult, error) {
+	text, cut := t.s.preview(res.Result, 1)
 	out := EvalResult{Type: typeOf(res.Result), Value: text}
 	if d := res.ExceptionDetails; d != nil {
 		out.Exception = d.Text
@@ -108,11 +108,11 @@ func (s *Session) evalResult(ctx context.Context, c clientCaller, p *debuggerPau
 	}
 	switch {
 	case p != nil:
-		s.mu.Lock()
-		out.Ref = s.refs.valueRef(p, refValue{obj: res.Result})
-		s.mu.Unlock()
+		t.s.mu.Lock()
+		out.Ref = t.refs.valueRef(p, refValue{obj: res.Result})
+		t.s.mu.Unlock()
 	case res.Result.ObjectID != "":
-		ref, _, err := s.persist(ctx, c, res.Result)
+		ref, _, err := t.persist(ctx, c, res.Result)
 		if err != nil {
 			return out, err
 		}
@@ -124,7 +124,7 @@ func (s *Session) evalResult(ctx context.Context, c clientCaller, p *debuggerPau
 
 // settled reads a promise's state while the program is paused: awaiting it would wait for a
 // program that cannot run, so a settled promise gives its value and a pending one says so.
-func (s *Session) settled(ctx context.Context, c clientCaller, p *debuggerPaused, promise remoteObject) (EvalResult, error) {
+func (t *Target) settled(ctx context.Context, c clientCaller, p *debuggerPaused, promise remoteObject) (EvalResult, error) {
 	var props propertiesResult
 	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{
 		"objectId": promise.ObjectID, "ownProperties": true, "generatePreview": true,
@@ -145,12 +145,12 @@ func (s *Session) settled(ctx context.Context, c clientCaller, p *debuggerPaused
 	}
 	switch {
 	case state == "fulfilled" && value != nil:
-		return s.evalResult(ctx, c, p, evaluateResult{Result: *value})
+		return t.evalResult(ctx, c, p, evaluateResult{Result: *value})
 	case state == "rejected" && value != nil:
-		return EvalResult{Type: typeOf(*value), Value: CapText(preview.Value(*value), s.stringCap).Value,
+		return EvalResult{Type: typeOf(*value), Value: CapText(preview.Value(*value), t.s.stringCap).Value,
 			Exception: "Uncaught (in promise) " + firstLine(preview.Value(*value))}, nil
 	}
-	out, err := s.evalResult(ctx, c, p, evaluateResult{Result: promise})
+	out, err := t.evalResult(ctx, c, p, evaluateResult{Result: promise})
 	out.Exception = "the promise is pending and cannot settle while the program is paused; continue, then evaluate again"
 	return out, err
 }

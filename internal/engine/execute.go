@@ -17,8 +17,8 @@ const (
 
 // Execute runs one execution command and returns the state at the next pause, or a running
 // state once wait has passed without one.
-func (s *Session) Execute(ctx context.Context, cmd string, wait time.Duration) (State, error) {
-	c, err := s.liveClient()
+func (t *Target) Execute(ctx context.Context, cmd string, wait time.Duration) (State, error) {
+	c, err := t.liveClient()
 	if err != nil {
 		return State{}, err
 	}
@@ -27,143 +27,143 @@ func (s *Session) Execute(ctx context.Context, cmd string, wait time.Duration) (
 	if method == "" {
 		return State{}, fmt.Errorf("%w: unknown command %q", ErrBadInput, cmd)
 	}
-	s.mu.Lock()
-	paused := s.paused != nil
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	paused := t.paused != nil
+	t.s.mu.Unlock()
 	switch {
 	case cmd == ExecPause && paused:
-		return s.State(ctx, 0, 0) // already there
+		return t.State(ctx, 0, 0) // already there
 	case cmd != ExecPause && !paused:
 		return State{}, fmt.Errorf("%w: %s needs a paused program", ErrRunning, cmd)
 	}
-	since := s.lastSeq()
+	since := t.s.lastSeq()
 	if cmd == ExecOver || cmd == ExecInto || cmd == ExecOut {
-		return s.outputAfter(since)(s.stepMapped(ctx, c, cmd, method, wait))
+		return t.s.outputAfter(since)(t.stepMapped(ctx, c, cmd, method, wait))
 	}
-	return s.outputAfter(since)(s.run(ctx, c, cmd, method, nil, wait))
+	return t.s.outputAfter(since)(t.run(ctx, c, cmd, method, nil, wait))
 }
 
 // run sends an execution command and returns the state at the next pause, or a running state
 // once wait has passed. It releases the values evals made since the last command first, and a
 // command that leaves a pause marks the program running as soon as V8 accepts it.
-func (s *Session) run(ctx context.Context, c clientCaller, cmd, method string, params any, wait time.Duration) (State, error) {
-	s.mu.Lock()
-	from := s.paused
-	next := s.nextPause
+func (t *Target) run(ctx context.Context, c clientCaller, cmd, method string, params any, wait time.Duration) (State, error) {
+	t.s.mu.Lock()
+	from := t.paused
+	next := t.nextPause
 	if method == "Debugger.resume" {
-		next = s.anyPause // the program may stop next in another target: that pause answers
+		next = t.s.anyPause // the program may stop next in another target: that pause answers
 	}
-	s.mu.Unlock()
-	s.mu.Lock()
-	release := s.evalValues
-	s.evalValues = false
-	s.mu.Unlock()
+	t.s.mu.Unlock()
+	t.s.mu.Lock()
+	release := t.evalValues
+	t.evalValues = false
+	t.s.mu.Unlock()
 	if release {
 		if err := c.Call(ctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": evalGroup}, nil); err != nil {
 			return State{}, fmt.Errorf("%s: %w", cmd, err)
 		}
 	}
 	if method != "Debugger.pause" {
-		if err := s.endLaunchCoverage(ctx, c); err != nil {
+		if err := t.endLaunchCoverage(ctx, c); err != nil {
 			return State{}, fmt.Errorf("%s: %w", cmd, err)
 		}
 	}
 	if method == "Debugger.pause" {
-		if err := s.awaitLeaving(ctx); err != nil {
+		if err := t.awaitLeaving(ctx); err != nil {
 			return State{}, fmt.Errorf("%s: %w", cmd, err)
 		}
 	}
-	if err := s.exceptionsFor(ctx, c, method); err != nil {
+	if err := t.exceptionsFor(ctx, c, method); err != nil {
 		return State{}, fmt.Errorf("%s: %w", cmd, err)
 	}
-	defer s.widen(ctx, c)
+	defer t.widen(ctx, c)
 	if method == "Debugger.pause" {
-		unbox, err := s.unboxNode(ctx, c)
+		unbox, err := t.unboxNode(ctx, c)
 		if err != nil {
 			return State{}, fmt.Errorf("%s: %w", cmd, err)
 		}
 		defer unbox()
 	}
-	s.mu.Lock()
+	t.s.mu.Lock()
 	if method == "Debugger.stepOver" || method == "Debugger.stepInto" || method == "Debugger.stepOut" {
-		s.stepping = true // before the call: its pause can arrive before its reply
+		t.stepping = true // before the call: its pause can arrive before its reply
 	}
 	if from != nil && method != "Debugger.pause" {
-		s.leavePause()
+		t.leavePause()
 	}
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	if err := c.Call(ctx, method, params, nil); err != nil {
-		s.mu.Lock()
-		s.closeLeaving()
-		s.mu.Unlock()
+		t.s.mu.Lock()
+		t.closeLeaving()
+		t.s.mu.Unlock()
 		return State{}, fmt.Errorf("%s: %w", cmd, err)
 	}
 	if from != nil && method != "Debugger.pause" {
-		s.leftPause(from)
+		t.leftPause(from)
 	}
-	return s.awaitPause(ctx, next, wait)
+	return t.awaitPause(ctx, next, wait)
 }
 
 // awaitPause waits at most wait for next (the next pause) or the end, and returns the state then.
-func (s *Session) awaitPause(ctx context.Context, next <-chan struct{}, wait time.Duration) (State, error) {
+func (tg *Target) awaitPause(ctx context.Context, next <-chan struct{}, wait time.Duration) (State, error) {
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	paused := false
 	select {
 	case <-next:
 		paused = true
-	case <-s.done:
+	case <-tg.s.done:
 	case <-t.C:
 	case <-ctx.Done():
 		return State{}, ctx.Err()
 	}
-	s.mu.Lock()
-	here := s.paused != nil
-	s.mu.Unlock()
+	tg.s.mu.Lock()
+	here := tg.paused != nil
+	tg.s.mu.Unlock()
 	if paused && !here { // the pause came in another target: that one answers
-		if t, err := s.On(""); err == nil && t != s {
+		if t, err := tg.s.On(""); err == nil && t != tg {
 			return t.State(ctx, 0, 0)
 		}
 	}
-	return s.State(ctx, 0, 0)
+	return tg.State(ctx, 0, 0)
 }
 
 // leftPause marks the program running once a resume or step was accepted, unless a newer pause
 // already arrived: Debugger.resumed comes later, and a state read meanwhile must not describe a
 // pause that is gone.
-func (s *Session) leftPause(from *debuggerPaused) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.paused == from && from != nil {
-		s.paused = nil // the status says running from here (statusNow)
+func (t *Target) leftPause(from *debuggerPaused) {
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	if t.paused == from && from != nil {
+		t.paused = nil // the status says running from here (statusNow)
 	}
 }
 
 // RunTo continues to file:line[:col] without a persistent breakpoint and returns the state there
 // (or a running state once wait has passed). The file's script must be loaded.
-func (s *Session) RunTo(ctx context.Context, location string, wait time.Duration) (State, error) {
-	c, err := s.liveClient()
+func (tg *Target) RunTo(ctx context.Context, location string, wait time.Duration) (State, error) {
+	c, err := tg.liveClient()
 	if err != nil {
 		return State{}, err
 	}
-	path, line, col, err := s.parseLocation(location)
+	path, line, col, err := tg.s.parseLocation(location)
 	if err != nil {
 		return State{}, err
 	}
-	s.mu.Lock()
-	paused := s.paused != nil
-	s.mu.Unlock()
+	tg.s.mu.Lock()
+	paused := tg.paused != nil
+	tg.s.mu.Unlock()
 	if !paused {
 		return State{}, fmt.Errorf("%w: run-to needs a paused program", ErrRunning)
 	}
 	var loc map[string]any
-	if scriptID, ok := s.scriptFor(path); ok {
+	if scriptID, ok := tg.scriptFor(path); ok {
 		loc = map[string]any{"scriptId": scriptID, "lineNumber": line - 1}
 		if col > 0 {
 			loc["columnNumber"] = col - 1
 		}
 	} else {
-		t, found, err := s.originalTarget(location, path, line)
+		t, found, err := tg.originalTarget(location, path, line)
 		switch {
 		case err != nil:
 			return State{}, err
@@ -173,35 +173,35 @@ func (s *Session) RunTo(ctx context.Context, location string, wait time.Duration
 		line0, col0 := t.gen.CDP()
 		loc = map[string]any{"scriptId": t.scriptID, "lineNumber": line0, "columnNumber": col0}
 	}
-	since := s.lastSeq()
-	return s.outputAfter(since)(s.run(ctx, c, "run-to", "Debugger.continueToLocation", map[string]any{"location": loc}, wait))
+	since := tg.s.lastSeq()
+	return tg.s.outputAfter(since)(tg.run(ctx, c, "run-to", "Debugger.continueToLocation", map[string]any{"location": loc}, wait))
 }
 
 // KillExecution ends the JavaScript running now (an infinite loop, say) with
 // Runtime.terminateExecution; the process and the session stay. V8 answers the terminate only
 // once it has happened, so a paused program is resumed first. It returns the state after.
-func (s *Session) KillExecution(ctx context.Context, wait time.Duration) (State, error) {
-	c, err := s.liveClient()
+func (t *Target) KillExecution(ctx context.Context, wait time.Duration) (State, error) {
+	c, err := t.liveClient()
 	if err != nil {
 		return State{}, err
 	}
-	s.mu.Lock()
-	paused, async := s.paused != nil, s.asyncDepth > 0
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	paused, async := t.paused != nil, t.s.asyncDepth > 0
+	t.s.mu.Unlock()
 	if async {
 		// With async stacks on, node tracks async contexts in its async hooks; a callback cut
 		// short leaves node's async stack corrupted and node aborts ("async hook stack has
 		// become corrupted"), even when they are turned off inside the callback.
-		return State{}, fmt.Errorf("%w: kill-execution would make node abort while async stacks are on (async-depth %d)", ErrAsyncStacks, s.asyncDepth)
+		return State{}, fmt.Errorf("%w: kill-execution would make node abort while async stacks are on (async-depth %d)", ErrAsyncStacks, t.s.asyncDepth)
 	}
-	since := s.lastSeq()
+	since := t.s.lastSeq()
 	if paused {
-		if _, err := s.run(ctx, c, "kill-execution", "Debugger.resume", nil, 0); err != nil {
+		if _, err := t.run(ctx, c, "kill-execution", "Debugger.resume", nil, 0); err != nil {
 			return State{}, err
 		}
 	}
 	if err := c.Call(ctx, "Runtime.terminateExecution", nil, nil); err != nil {
 		return State{}, fmt.Errorf("kill-execution: %w", err)
 	}
-	return s.outputAfter(since)(s.State(ctx, 0, 0))
+	return t.s.outputAfter(since)(t.State(ctx, 0, 0))
 }

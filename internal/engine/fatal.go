@@ -15,39 +15,39 @@ import (
 const fatalListener = "tracedUncaught"
 
 // isFatalPause reports, under mu, whether a pause is the preload's debugger statement.
-func (s *Session) isFatalPause(p *debuggerPaused) bool {
-	return p.Reason == "other" && s.inPreload(p) && p.CallFrames[0].FunctionName == fatalListener
+func (t *Target) isFatalPause(p *debuggerPaused) bool {
+	return p.Reason == "other" && t.inPreload(p) && p.CallFrames[0].FunctionName == fatalListener
 }
 
 // passFatal shows the preload's pause as an uncaught exception stop, or lets it go.
-func (s *Session) passFatal(p *debuggerPaused) {
+func (t *Target) passFatal(p *debuggerPaused) {
 	ctx, cancel := passContext()
 	defer cancel()
-	c := s.liveConn()
+	c := t.liveConn()
 	if c == nil {
 		return
 	}
 	data := &pauseData{Uncaught: true}
-	if err, ok := s.fatalError(ctx, c, p.CallFrames[0]); ok {
+	if err, ok := t.fatalError(ctx, c, p.CallFrames[0]); ok {
 		data.remoteObject = err
 	}
-	s.mu.Lock()
-	show := s.mode == ModeDebug && !s.stoppedUncaught && s.userStopsAt(&debuggerPaused{Data: data})
+	t.s.mu.Lock()
+	show := t.s.mode == ModeDebug && !t.stoppedUncaught && t.s.userStopsAt(&debuggerPaused{Data: data})
 	if show {
-		s.endPass() // the pause is the user's after all
+		t.endPass() // the pause is the user's after all
 	}
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	if show {
 		user := *p
 		user.Reason, user.Data = "exception", data
-		s.onPaused(&user)
+		t.onPaused(&user)
 		return
 	}
-	s.stopOrPass(ctx, c, p, nil)
+	t.stopOrPass(ctx, c, p, nil)
 }
 
 // fatalError reads the listener's error argument from its frame.
-func (s *Session) fatalError(ctx context.Context, c clientCaller, f pausedFrame) (remoteObject, bool) {
+func (t *Target) fatalError(ctx context.Context, c clientCaller, f pausedFrame) (remoteObject, bool) {
 	scopes := f.scopes()
 	i := slices.IndexFunc(scopes, func(sc scope) bool { return sc.Type == "local" })
 	if i < 0 || scopes[i].Object.ObjectID == "" {

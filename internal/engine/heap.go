@@ -110,8 +110,8 @@ func (w *chunkWriter) write(chunk []byte) {
 
 // onHeapChunk receives the params of one chunk of the snapshot being taken (dispatcher
 // goroutine).
-func (s *Session) onHeapChunk(params json.RawMessage) {
-	h := s.heapNow()
+func (t *Target) onHeapChunk(params json.RawMessage) {
+	h := t.heapNow()
 	if h == nil {
 		return
 	}
@@ -131,24 +131,24 @@ func (s *Session) onHeapChunk(params json.RawMessage) {
 
 // dataDir returns the session's heap state and the directory of its snapshot and profile files,
 // made on first use.
-func (s *Session) dataDir() (*heapState, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.heap != nil {
-		return s.heap, nil
+func (t *Target) dataDir() (*heapState, error) {
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	if t.heap != nil {
+		return t.heap, nil
 	}
-	dir, err := os.MkdirTemp(s.heapLimits.dir, "traced-"+s.id+"-")
+	dir, err := os.MkdirTemp(t.s.heapLimits.dir, "traced-"+t.s.id+"-")
 	if err != nil {
 		return nil, fmt.Errorf("heap dir: %w", err)
 	}
-	s.heap = &heapState{dir: dir}
-	go func() { <-s.done; os.RemoveAll(dir) }() // the files go with the session
-	return s.heap, nil
+	t.heap = &heapState{dir: dir}
+	go func() { <-t.s.done; os.RemoveAll(dir) }() // the files go with the session
+	return t.heap, nil
 }
 
 // setFlag sets one of the profiler flags and returns its value before.
-func (s *Session) setFlag(flag func(*heapState) *bool, v bool) (bool, error) {
-	h, err := s.dataDir()
+func (t *Target) setFlag(flag func(*heapState) *bool, v bool) (bool, error) {
+	h, err := t.dataDir()
 	if err != nil {
 		return false, err
 	}
@@ -189,8 +189,8 @@ type heapProgress struct {
 
 // onHeapProgress records the progress of the snapshot being taken, thinned to progressSteps
 // (dispatcher goroutine: it records, never calls).
-func (s *Session) onHeapProgress(p heapProgress) {
-	h := s.heapNow()
+func (t *Target) onHeapProgress(p heapProgress) {
+	h := t.heapNow()
 	if h == nil {
 		return
 	}
@@ -214,15 +214,15 @@ func (s *Session) onHeapProgress(p heapProgress) {
 	}
 	h.mu.Unlock()
 	if record {
-		s.record(Event{Kind: KindProgress, Progress: &info})
+		t.record(Event{Kind: KindProgress, Progress: &info})
 	}
 }
 
 // heapNow is the session's heap state, nil before any heap or profiler call made it.
-func (s *Session) heapNow() *heapState {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.heap
+func (t *Target) heapNow() *heapState {
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	return t.heap
 }
 
 // SnapshotInfo answers a heap snapshot: its ref, where to download it, and its summary.
@@ -241,18 +241,18 @@ type SnapshotInfo struct {
 // result is a SnapshotInfo: the chunks are streamed to a file, which is then summarised by
 // constructor, the top classes. Refusals (another snapshot running, the disk cap reached) come
 // at once.
-func (s *Session) StartHeapSnapshot(tag string, top int) (*Job, error) {
-	return s.startSnapshot("HeapProfiler.takeHeapSnapshot", tag, top, false)
+func (t *Target) StartHeapSnapshot(tag string, top int) (*Job, error) {
+	return t.startSnapshot("HeapProfiler.takeHeapSnapshot", tag, top, false)
 }
 
 // StartHeapTracking starts allocation tracking (HeapProfiler.startTrackingHeapObjects with
 // trackAllocations): the snapshot its stop takes records where each live object was allocated.
-func (s *Session) StartHeapTracking(ctx context.Context) error {
-	_, c, err := s.pauseNow()
+func (t *Target) StartHeapTracking(ctx context.Context) error {
+	_, c, err := t.pauseNow()
 	if err != nil {
 		return err
 	}
-	h, err := s.dataDir()
+	h, err := t.dataDir()
 	if err != nil {
 		return err
 	}
@@ -271,18 +271,18 @@ func (s *Session) StartHeapTracking(ctx context.Context) error {
 // StopHeapTracking stops allocation tracking as a job whose result is a SnapshotInfo:
 // HeapProfiler.stopTrackingHeapObjects streams a snapshot as takeHeapSnapshot does, which is
 // kept and summarised like any other (hs1...).
-func (s *Session) StopHeapTracking(tag string, top int) (*Job, error) {
-	return s.startSnapshot("HeapProfiler.stopTrackingHeapObjects", tag, top, true)
+func (t *Target) StopHeapTracking(tag string, top int) (*Job, error) {
+	return t.startSnapshot("HeapProfiler.stopTrackingHeapObjects", tag, top, true)
 }
 
 // startSnapshot begins a job whose CDP call, method, makes V8 stream a snapshot; stopTracking
 // says the call is the stop of allocation tracking, refused unless it was started.
-func (s *Session) startSnapshot(method, tag string, top int, stopTracking bool) (*Job, error) {
-	_, c, err := s.pauseNow()
+func (t *Target) startSnapshot(method, tag string, top int, stopTracking bool) (*Job, error) {
+	_, c, err := t.pauseNow()
 	if err != nil {
 		return nil, err
 	}
-	h, err := s.dataDir()
+	h, err := t.dataDir()
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +295,7 @@ func (s *Session) startSnapshot(method, tag string, top int, stopTracking bool) 
 		return nil, &BusyError{Op: OpHeapSnapshot, Job: h.active.job.ID()}
 	}
 	used, refs := h.held()
-	limit := s.heapLimits.maxBytes
+	limit := t.s.heapLimits.maxBytes
 	if used >= limit {
 		return nil, &DiskCapError{Cap: limit, Used: used, Refs: refs}
 	}
@@ -306,7 +306,7 @@ func (s *Session) startSnapshot(method, tag string, top int, stopTracking bool) 
 		return nil, fmt.Errorf("snapshot file: %w", err)
 	}
 	h.next++
-	j := s.newJob(OpHeapSnapshot)
+	j := t.s.newJob(OpHeapSnapshot)
 	w := &chunkWriter{job: j, ref: ref, step: -1, f: f, done: make(chan struct{}), limit: limit - used, capErr: func(n int64) error {
 		return &DiskCapError{Cap: limit, Used: used, Cut: n, Refs: refs}
 	}}
@@ -316,8 +316,8 @@ func (s *Session) startSnapshot(method, tag string, top int, stopTracking bool) 
 	if stopTracking {
 		h.tracking = false // V8 stops it whatever becomes of the snapshot
 	}
-	s.runJob(j, func(ctx context.Context) (any, error) {
-		sn, err := s.takeSnapshot(ctx, c, h, w, path, method, enable)
+	t.s.runJob(j, func(ctx context.Context) (any, error) {
+		sn, err := t.s.takeSnapshot(ctx, c, h, w, path, method, enable)
 		if err != nil {
 			os.Remove(path)
 			return nil, fmt.Errorf("snapshot: %w", err)
@@ -402,14 +402,14 @@ type DeletedSnapshot struct {
 
 // DeleteSnapshot forgets a snapshot (by ref or tag) and removes its file, making room under the
 // disk cap. A diff can no longer name it.
-func (s *Session) DeleteSnapshot(ref string) (DeletedSnapshot, error) {
-	sn, err := s.snapshotOf(ref)
+func (t *Target) DeleteSnapshot(ref string) (DeletedSnapshot, error) {
+	sn, err := t.snapshotOf(ref)
 	if err != nil {
 		return DeletedSnapshot{}, err
 	}
-	s.mu.Lock()
-	h := s.heap // not nil: snapshotOf found the snapshot in it
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	h := t.heap // not nil: snapshotOf found the snapshot in it
+	t.s.mu.Unlock()
 	h.mu.Lock()
 	i := slices.Index(h.snapshots, sn)
 	if i < 0 { // a concurrent delete won
@@ -422,7 +422,7 @@ func (s *Session) DeleteSnapshot(ref string) (DeletedSnapshot, error) {
 	if err := os.Remove(sn.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return DeletedSnapshot{}, fmt.Errorf("delete %s: %w", sn.Ref, err)
 	}
-	return DeletedSnapshot{Ref: sn.Ref, Bytes: sn.Bytes, Held: used, MaxBytes: s.heapLimits.maxBytes}, nil
+	return DeletedSnapshot{Ref: sn.Ref, Bytes: sn.Bytes, Held: used, MaxBytes: t.s.heapLimits.maxBytes}, nil
 }
 
 func snapshotInfo(sn *heapSnapshot, top int) SnapshotInfo {
@@ -432,11 +432,11 @@ func snapshotInfo(sn *heapSnapshot, top int) SnapshotInfo {
 }
 
 // snapshotOf finds a snapshot by ref (or tag).
-func (s *Session) snapshotOf(ref string) (*heapSnapshot, error) {
-	if err := s.debugOnly(); err != nil {
+func (t *Target) snapshotOf(ref string) (*heapSnapshot, error) {
+	if err := t.s.debugOnly(); err != nil {
 		return nil, err
 	}
-	h := s.heapNow()
+	h := t.heapNow()
 	if h != nil {
 		h.mu.Lock()
 		defer h.mu.Unlock()
@@ -450,8 +450,8 @@ func (s *Session) snapshotOf(ref string) (*heapSnapshot, error) {
 }
 
 // SnapshotFile opens a snapshot's file for download.
-func (s *Session) SnapshotFile(ref string) (*os.File, error) {
-	sn, err := s.snapshotOf(ref)
+func (t *Target) SnapshotFile(ref string) (*os.File, error) {
+	sn, err := t.snapshotOf(ref)
 	if err != nil {
 		return nil, err
 	}
@@ -467,17 +467,17 @@ const OpHeapDiff = "heap-diff"
 
 // StartHeapDiff compares two snapshots (refs or tags) as a job whose result is a heapsnap.Diff; an
 // unknown snapshot is refused at once.
-func (s *Session) StartHeapDiff(from, to string, top int) (*Job, error) {
-	a, err := s.snapshotOf(from)
+func (t *Target) StartHeapDiff(from, to string, top int) (*Job, error) {
+	a, err := t.snapshotOf(from)
 	if err != nil {
 		return nil, err
 	}
-	b, err := s.snapshotOf(to)
+	b, err := t.snapshotOf(to)
 	if err != nil {
 		return nil, err
 	}
-	j := s.newJob(OpHeapDiff)
-	s.runJob(j, func(context.Context) (any, error) {
+	j := t.s.newJob(OpHeapDiff)
+	t.s.runJob(j, func(context.Context) (any, error) {
 		return heapsnap.Compare(a.Ref, a.Summary, b.Ref, b.Summary, top), nil
 	})
 	return j, nil
@@ -492,8 +492,8 @@ type HeapUsage struct {
 }
 
 // HeapUsage reads the heap's use.
-func (s *Session) HeapUsage(ctx context.Context) (HeapUsage, error) {
-	_, c, err := s.pauseNow()
+func (t *Target) HeapUsage(ctx context.Context) (HeapUsage, error) {
+	_, c, err := t.pauseNow()
 	if err != nil {
 		return HeapUsage{}, err
 	}
@@ -511,21 +511,21 @@ func (s *Session) HeapUsage(ctx context.Context) (HeapUsage, error) {
 }
 
 // CollectGarbage runs a full GC (HeapProfiler.collectGarbage) and answers the usage after.
-func (s *Session) CollectGarbage(ctx context.Context) (HeapUsage, error) {
-	_, c, err := s.pauseNow()
+func (t *Target) CollectGarbage(ctx context.Context) (HeapUsage, error) {
+	_, c, err := t.pauseNow()
 	if err != nil {
 		return HeapUsage{}, err
 	}
 	if err := c.Call(ctx, "HeapProfiler.collectGarbage", nil, nil); err != nil {
 		return HeapUsage{}, fmt.Errorf("gc: %w", err)
 	}
-	return s.HeapUsage(ctx)
+	return t.HeapUsage(ctx)
 }
 
 // InspectHeapObject turns a heap object id of a snapshot (heapsnap.Class.IDs, or DevTools) into an o
 // ref of the live object (HeapProfiler.getObjectByHeapObjectId).
-func (s *Session) InspectHeapObject(ctx context.Context, nodeID int64) (EvalResult, error) {
-	_, c, err := s.pauseNow()
+func (t *Target) InspectHeapObject(ctx context.Context, nodeID int64) (EvalResult, error) {
+	_, c, err := t.pauseNow()
 	if err != nil {
 		return EvalResult{}, err
 	}
@@ -548,12 +548,12 @@ func (s *Session) InspectHeapObject(ctx context.Context, nodeID int64) (EvalResu
 			obj = p.Result
 		}
 	}
-	s.mu.Lock()
-	ref, err := s.refs.objectRef(obj)
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	ref, err := t.refs.objectRef(obj)
+	t.s.mu.Unlock()
 	if err != nil {
 		return EvalResult{}, err
 	}
-	text, cut := s.preview(obj, 1)
+	text, cut := t.s.preview(obj, 1)
 	return EvalResult{Ref: ref, Type: typeOf(obj), Value: text, Expand: expandHint(ref, cut)}, nil
 }

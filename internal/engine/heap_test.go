@@ -60,8 +60,8 @@ func TestChunkWriterCap(t *testing.T) {
 // TestHeapProgressThinned: V8 reports a snapshot's walk every 10000 objects; a session records
 // one event per tenth of the way, the whole way, and the finished one.
 func TestHeapProgressThinned(t *testing.T) {
-	s := &Session{tree: &tree{store: newStore(1000, func(Event) {})}}
-	job := s.newJob(OpHeapSnapshot)
+	s := &Target{s: &Session{store: newStore(1000, func(Event) {})}}
+	job := s.s.newJob(OpHeapSnapshot)
 	s.heap = &heapState{active: &chunkWriter{job: job, ref: "hs3", step: -1}}
 	const total = 1_234_567
 	for done := 0; done < total; done += 10000 {
@@ -70,7 +70,7 @@ func TestHeapProgressThinned(t *testing.T) {
 	s.onHeapProgress(heapProgress{Done: total, Total: total})
 	s.onHeapProgress(heapProgress{Done: total, Total: total, Finished: true})
 	var got []ProgressInfo
-	for _, ev := range s.store.snapshot() {
+	for _, ev := range s.s.store.snapshot() {
 		got = append(got, *ev.Progress)
 	}
 	if len(got) != progressSteps+2 {

@@ -21,21 +21,21 @@ const maxHooks = 32
 var hookNameRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]{0,63}$`)
 
 // AddHook injects a hook; adding one that exists is a no-op. It returns every hook.
-func (s *Session) AddHook(ctx context.Context, name string) ([]Hook, error) {
-	c, err := s.liveClient()
+func (t *Target) AddHook(ctx context.Context, name string) ([]Hook, error) {
+	c, err := t.liveClient()
 	if err != nil {
 		return nil, err
 	}
 	if !hookNameRE.MatchString(name) || strings.HasPrefix(name, "__traced") {
 		return nil, fmt.Errorf("%w: hook name %q is not a JavaScript identifier of ours to take", ErrBadInput, name)
 	}
-	s.mu.Lock()
+	t.s.mu.Lock()
 	exists := false
-	for _, h := range s.hooks {
+	for _, h := range t.s.hooks {
 		exists = exists || h.Name == name
 	}
-	n := len(s.hooks)
-	s.mu.Unlock()
+	n := len(t.s.hooks)
+	t.s.mu.Unlock()
 	if !exists {
 		if n >= maxHooks {
 			return nil, fmt.Errorf("%w: %d hooks already, at most %d", ErrBadInput, n, maxHooks)
@@ -43,11 +43,11 @@ func (s *Session) AddHook(ctx context.Context, name string) ([]Hook, error) {
 		if err := c.Call(ctx, "Runtime.addBinding", map[string]any{"name": name}, nil); err != nil {
 			return nil, fmt.Errorf("add hook %s: %w", name, err)
 		}
-		s.mu.Lock()
-		s.hooks = append(s.hooks, &Hook{Name: name})
-		s.mu.Unlock()
+		t.s.mu.Lock()
+		t.s.hooks = append(t.s.hooks, &Hook{Name: name})
+		t.s.mu.Unlock()
 	}
-	return s.Hooks()
+	return t.s.Hooks()
 }
 
 // Hooks lists the injected hooks with their call counts.
@@ -66,10 +66,10 @@ func (s *Session) Hooks() ([]Hook, error) {
 
 // onHook records one call of a hook (Runtime.bindingCalled); a binding that is not a hook of
 // this session is ignored. It runs on the dispatcher.
-func (s *Session) onHook(name, payload string) {
-	s.mu.Lock()
+func (t *Target) onHook(name, payload string) {
+	t.s.mu.Lock()
 	var hook *Hook
-	for _, h := range s.hooks {
+	for _, h := range t.s.hooks {
 		if h.Name == name {
 			hook = h
 		}
@@ -77,9 +77,9 @@ func (s *Session) onHook(name, payload string) {
 	if hook != nil {
 		hook.Calls++
 	}
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	if hook == nil {
 		return
 	}
-	s.record(Event{Kind: KindHook, Hook: &HookInfo{Name: name, Payload: CapText(payload, s.stringCap)}})
+	t.record(Event{Kind: KindHook, Hook: &HookInfo{Name: name, Payload: CapText(payload, t.s.stringCap)}})
 }

@@ -40,18 +40,18 @@ func (m *Manager) Workspace() Workspace { return m.ws }
 // with dryRun it only checks the new source. The file must resolve inside ws. When the program
 // is paused in a function the patch changes, V8 restarts that top frame; the answer then
 // carries the state at the function's start, waited for at most wait.
-func (s *Session) Hotpatch(ctx context.Context, ws Workspace, file string, dryRun bool, wait time.Duration) (HotpatchResult, error) {
-	c, err := s.liveClient()
+func (t *Target) Hotpatch(ctx context.Context, ws Workspace, file string, dryRun bool, wait time.Duration) (HotpatchResult, error) {
+	c, err := t.liveClient()
 	if err != nil {
 		return HotpatchResult{}, err
 	}
-	real, err := ws.Resolve(s.cwd, file)
+	real, err := ws.Resolve(t.s.cwd, file)
 	if err != nil {
 		return HotpatchResult{}, err
 	}
-	scriptID, _ := s.scriptFor(real)
+	scriptID, _ := t.scriptFor(real)
 	if scriptID == "" && !filepath.IsAbs(file) {
-		scriptID, _ = s.scriptFor(filepath.Join(s.cwd, file)) // node names the path it was given
+		scriptID, _ = t.scriptFor(filepath.Join(t.s.cwd, file)) // node names the path it was given
 	}
 	if scriptID == "" {
 		return HotpatchResult{}, fmt.Errorf("%w: %s is not loaded", ErrNotLoaded, file)
@@ -68,10 +68,10 @@ func (s *Session) Hotpatch(ctx context.Context, ws Workspace, file string, dryRu
 		return HotpatchResult{}, fmt.Errorf("hotpatch: %w", err)
 	}
 
-	s.mu.Lock()
-	from := s.paused
-	next := s.nextPause
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	from := t.paused
+	next := t.nextPause
+	t.s.mu.Unlock()
 	var res struct {
 		Status           string `json:"status"`
 		ExceptionDetails *struct {
@@ -108,20 +108,20 @@ func (s *Session) Hotpatch(ctx context.Context, ws Workspace, file string, dryRu
 	if out.Status != PatchOk || dryRun {
 		return out, nil
 	}
-	s.mu.Lock()
-	delete(s.sources, scriptID) // the next view fetches the new code
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	delete(t.sources, scriptID) // the next view fetches the new code
+	t.s.mu.Unlock()
 	if from == nil || len(from.CallFrames) == 0 || from.CallFrames[0].Location.ScriptID != scriptID {
 		return out, nil
 	}
 	// Paused in the patched script: if the edit touched the top frame's function, V8 restarts it
 	// and pauses at its start. A pause already there, or the evaluation of the old frame failing,
 	// tells that it did.
-	if !s.restarting(ctx, c, from, next) {
+	if !t.restarting(ctx, c, from, next) {
 		return out, nil
 	}
-	s.leftPause(from)
-	state, err := s.awaitPause(ctx, next, wait)
+	t.leftPause(from)
+	state, err := t.awaitPause(ctx, next, wait)
 	if err != nil {
 		return HotpatchResult{}, err
 	}
@@ -131,7 +131,7 @@ func (s *Session) Hotpatch(ctx context.Context, ws Workspace, file string, dryRu
 
 // restarting reports whether V8 left the pause from after a patch: a new pause arrived, or
 // the old top frame can no longer be evaluated in.
-func (s *Session) restarting(ctx context.Context, c clientCaller, from *debuggerPaused, next chan struct{}) bool {
+func (tg *Target) restarting(ctx context.Context, c clientCaller, from *debuggerPaused, next chan struct{}) bool {
 	select {
 	case <-next:
 		return true
@@ -141,9 +141,9 @@ func (s *Session) restarting(ctx context.Context, c clientCaller, from *debugger
 	err := c.Call(ctx, "Debugger.evaluateOnCallFrame", map[string]any{
 		"callFrameId": from.CallFrames[0].CallFrameID, "expression": "0", "silent": true,
 	}, &res)
-	s.mu.Lock()
-	moved := s.paused != from
-	s.mu.Unlock()
+	tg.s.mu.Lock()
+	moved := tg.paused != from
+	tg.s.mu.Unlock()
 	if err != nil || moved {
 		return true
 	}

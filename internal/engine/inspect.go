@@ -42,19 +42,19 @@ type StateOptions struct {
 const defaultLines = 3
 
 // pauseNow returns the current pause and the client of a live debug session.
-func (s *Session) pauseNow() (*debuggerPaused, clientCaller, error) {
-	c, err := s.liveClient()
+func (t *Target) pauseNow() (*debuggerPaused, clientCaller, error) {
+	c, err := t.liveClient()
 	if err != nil {
 		return nil, nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.paused, c, nil
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	return t.paused, c, nil
 }
 
 // pausedNow is pauseNow for operations that need a paused program.
-func (s *Session) pausedNow(op string) (*debuggerPaused, clientCaller, error) {
-	p, c, err := s.pauseNow()
+func (t *Target) pausedNow(op string) (*debuggerPaused, clientCaller, error) {
+	p, c, err := t.pauseNow()
 	if err == nil && p == nil {
 		err = fmt.Errorf("%w: %s needs a paused program", ErrRunning, op)
 	}
@@ -70,37 +70,37 @@ func frameOf(p *debuggerPaused, frame int) (pausedFrame, error) {
 }
 
 // StateOf describes the session now: when paused, why and where, with the sections asked for.
-func (s *Session) StateOf(ctx context.Context, o StateOptions) (State, error) {
-	if err := s.debugOnly(); err != nil {
+func (t *Target) StateOf(ctx context.Context, o StateOptions) (State, error) {
+	if err := t.s.debugOnly(); err != nil {
 		return State{}, err
 	}
 	if o.Sections == 0 {
 		o.Sections = AllSections
 	}
-	s.mu.Lock()
-	st := State{Session: s.id, Status: s.statusNow()}
-	if len(s.live) > 1 || !s.main() { // a tree: say which target this is, and who else stands paused
-		st.Target, st.AlsoPaused = s.ref, s.othersPaused()
-		if st.Status == StatusPaused && s.paused == nil {
+	t.s.mu.Lock()
+	st := State{Session: t.s.id, Status: t.s.statusNow()}
+	if len(t.s.live) > 1 || !t.main() { // a tree: say which target this is, and who else stands paused
+		st.Target, st.AlsoPaused = t.ref, t.othersPaused()
+		if st.Status == StatusPaused && t.paused == nil {
 			st.Status = StatusRunning // this target runs; another is paused
 		}
 	}
-	p := s.paused
-	c := s.callerOf(s.conn())
+	p := t.paused
+	c := t.callerOf(t.conn())
 	var hit []string
 	if p != nil {
 		for _, id := range p.HitBreakpoints {
-			for _, bp := range s.breakpoints {
+			for _, bp := range t.s.breakpoints {
 				if bp.is(id) {
 					hit = append(hit, bp.ref())
 				}
 			}
 		}
 	}
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	if o.Sections&SectionBreakpoints != 0 {
-		st.Breakpoints, _ = s.Breakpoints()
-		st.Logpoints, _ = s.Logpoints()
+		st.Breakpoints, _ = t.s.Breakpoints()
+		st.Logpoints, _ = t.s.Logpoints()
 	}
 	if p == nil || st.Status.Finished() || c == nil {
 		return st, nil
@@ -110,17 +110,17 @@ func (s *Session) StateOf(ctx context.Context, o StateOptions) (State, error) {
 		return State{}, err
 	}
 	st.Reason, st.Hit, st.Frame = p.Reason, hit, "f"+strconv.Itoa(o.Frame)
-	top := s.pausedFrame(p.CallFrames[0])
+	top := t.pausedFrame(p.CallFrames[0])
 	st.Location = &top
 	if o.Sections&SectionStack != 0 {
-		st.Stack = s.stackOf(p, o.AsyncDepth)
+		st.Stack = t.stackOf(p, o.AsyncDepth)
 	}
 	if o.Sections&SectionCode != 0 {
 		lines := o.Lines
 		if lines <= 0 {
 			lines = defaultLines
 		}
-		src, cur, _, err := s.frameSource(ctx, c, f)
+		src, cur, _, err := t.frameSource(ctx, c, f)
 		switch {
 		case err == nil:
 			st.Source = around(src, cur, lines)
@@ -129,14 +129,14 @@ func (s *Session) StateOf(ctx context.Context, o StateOptions) (State, error) {
 		}
 	}
 	if o.Sections&SectionVars != 0 {
-		if st.Locals, err = s.variables(ctx, c, p, o.Frame, o.AllScopes, o.Depth); err != nil {
+		if st.Locals, err = t.variables(ctx, c, p, o.Frame, o.AllScopes, o.Depth); err != nil {
 			return State{}, err
 		}
-		s.mu.Lock()
+		t.s.mu.Lock()
 		rv := p.CallFrames[0].ReturnValue // set-return replaces it
-		s.mu.Unlock()
+		t.s.mu.Unlock()
 		if rv != nil && o.Frame == 0 {
-			v := s.variable("", "return value", "return", *rv, o.Depth)
+			v := t.s.variable("", "return value", "return", *rv, o.Depth)
 			st.ReturnValue = &v
 		}
 	}
@@ -153,13 +153,13 @@ func around(src []string, cur, n int) []SourceLine {
 }
 
 // stackOf lists a pause's frames, f0 the top, then up to asyncDepth frames of its async parents.
-func (s *Session) stackOf(p *debuggerPaused, asyncDepth int) []StackFrame {
+func (t *Target) stackOf(p *debuggerPaused, asyncDepth int) []StackFrame {
 	if asyncDepth < 0 {
 		asyncDepth = DefaultAsyncDepth
 	}
 	out := make([]StackFrame, 0, len(p.CallFrames))
 	for i, f := range p.CallFrames {
-		out = append(out, StackFrame{Ref: "f" + strconv.Itoa(i), Frame: s.pausedFrame(f)})
+		out = append(out, StackFrame{Ref: "f" + strconv.Itoa(i), Frame: t.pausedFrame(f)})
 	}
 	shown := 0
 	for parent := p.AsyncStack; parent != nil && shown < asyncDepth; parent = parent.Parent {
@@ -172,7 +172,7 @@ func (s *Session) stackOf(p *debuggerPaused, asyncDepth int) []StackFrame {
 				break
 			}
 			out = append(out, StackFrame{Ref: "f" + strconv.Itoa(len(out)),
-				Frame: s.place(f.FunctionName, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber), Async: label})
+				Frame: t.place(f.FunctionName, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber), Async: label})
 			shown++
 		}
 	}
@@ -180,18 +180,18 @@ func (s *Session) stackOf(p *debuggerPaused, asyncDepth int) []StackFrame {
 }
 
 // Stack lists the paused stack with its async parents.
-func (s *Session) Stack(asyncDepth int) ([]StackFrame, error) {
-	p, _, err := s.pausedNow("stack")
+func (t *Target) Stack(asyncDepth int) ([]StackFrame, error) {
+	p, _, err := t.pausedNow("stack")
 	if err != nil {
 		return nil, err
 	}
-	return s.stackOf(p, asyncDepth), nil
+	return t.stackOf(p, asyncDepth), nil
 }
 
 // variables reads the scopes of a frame: up to the function's own scope, or every scope but the
 // global one with allScopes. Each value gets a v ref. The reads go out back to back (one round
 // trip for a frame's block, catch and local scopes), or were sent when the pause came (prefetch).
-func (s *Session) variables(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, allScopes bool, depth int) ([]Variable, error) {
+func (t *Target) variables(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, allScopes bool, depth int) ([]Variable, error) {
 	f, err := frameOf(p, frame)
 	if err != nil {
 		return nil, err
@@ -200,13 +200,13 @@ func (s *Session) variables(ctx context.Context, c clientCaller, p *debuggerPaus
 	read := scopesToRead(scopes, allScopes)
 	answers := make([]waiter, len(read))
 	for k, i := range read {
-		if answers[k] = s.prefetched(ctx, c, p, frame, scopes[i].Object.ObjectID, depth > 0); answers[k] != nil {
+		if answers[k] = t.prefetched(ctx, c, p, frame, scopes[i].Object.ObjectID, depth > 0); answers[k] != nil {
 			continue
 		}
 		if answers[k], err = send(ctx, c, "Runtime.getProperties", map[string]any{
 			"objectId": scopes[i].Object.ObjectID, "ownProperties": true, "generatePreview": depth > 0,
 		}); err != nil {
-			return nil, s.scopeError(p, scopes[i], err)
+			return nil, t.scopeError(p, scopes[i], err)
 		}
 	}
 	var out []Variable
@@ -214,31 +214,31 @@ func (s *Session) variables(ctx context.Context, c clientCaller, p *debuggerPaus
 		sc := scopes[i]
 		var props propertiesResult
 		if err := answers[k].Wait(ctx, &props); err != nil {
-			return nil, s.scopeError(p, sc, err)
+			return nil, t.scopeError(p, sc, err)
 		}
 		tdz := make([]bool, len(props.Result))
 		for j, pd := range props.Result {
-			tdz[j] = s.uninitialized(ctx, c, f, sc, pd)
+			tdz[j] = t.uninitialized(ctx, c, f, sc, pd)
 		}
-		s.mu.Lock()
+		t.s.mu.Lock()
 		for j, pd := range props.Result {
 			if pd.Value == nil && !tdz[j] {
 				continue // an accessor: not a binding
 			}
-			s.refs.forPause(p)
+			t.refs.forPause(p)
 			if tdz[j] { // keeps its ref, so refs are the same on every node line
-				ref := s.refs.valueRef(p, refValue{obj: remoteObject{Type: "undefined"}, name: pd.Name, frame: frame, scope: i})
+				ref := t.refs.valueRef(p, refValue{obj: remoteObject{Type: "undefined"}, name: pd.Name, frame: frame, scope: i})
 				out = append(out, Variable{Ref: ref, Name: pd.Name, Type: uninitializedType, Value: uninitializedValue, Scope: sc.Type})
 				continue
 			}
 			val := *pd.Value
-			if v, ok := s.refs.set[varKey(frame, i, pd.Name)]; ok {
+			if v, ok := t.refs.set[varKey(frame, i, pd.Name)]; ok {
 				val = v
 			}
-			ref := s.refs.valueRef(p, refValue{obj: val, name: pd.Name, frame: frame, scope: i})
-			out = append(out, s.variable(ref, pd.Name, sc.Type, val, depth))
+			ref := t.refs.valueRef(p, refValue{obj: val, name: pd.Name, frame: frame, scope: i})
+			out = append(out, t.s.variable(ref, pd.Name, sc.Type, val, depth))
 		}
-		s.mu.Unlock()
+		t.s.mu.Unlock()
 	}
 	return out, nil
 }
@@ -262,10 +262,10 @@ func scopesToRead(scopes []scope, allScopes bool) []int {
 
 // scopeError says why a scope could not be read: the program resumed meanwhile (another
 // request), and the pause's objects are gone, or the call's own failure.
-func (s *Session) scopeError(p *debuggerPaused, sc scope, err error) error {
-	s.mu.Lock()
-	moved := s.paused != p
-	s.mu.Unlock()
+func (t *Target) scopeError(p *debuggerPaused, sc scope, err error) error {
+	t.s.mu.Lock()
+	moved := t.paused != p
+	t.s.mu.Unlock()
 	if moved {
 		return fmt.Errorf("%w: the program resumed while its state was read", ErrRunning)
 	}
@@ -299,12 +299,12 @@ func (s *Session) variable(ref, name, scope string, o remoteObject, depth int) V
 
 // Vars reads the variables of a frame, all of them or those named. An unknown name is an error
 // that lists the names there are.
-func (s *Session) Vars(ctx context.Context, frame int, names []string, allScopes bool) ([]Variable, error) {
-	p, c, err := s.pausedNow("vars")
+func (t *Target) Vars(ctx context.Context, frame int, names []string, allScopes bool) ([]Variable, error) {
+	p, c, err := t.pausedNow("vars")
 	if err != nil {
 		return nil, err
 	}
-	vars, err := s.variables(ctx, c, p, frame, allScopes || len(names) > 0, 1)
+	vars, err := t.variables(ctx, c, p, frame, allScopes || len(names) > 0, 1)
 	if err != nil || len(names) == 0 {
 		return vars, err
 	}

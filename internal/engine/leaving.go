@@ -8,31 +8,31 @@ import "context"
 // Debugger.resumed closes, and a pause waits the window out first.
 
 // leavePause opens the window before a call that leaves the pause; under mu.
-func (s *Session) leavePause() {
-	if s.leaving == nil {
-		s.leaving = make(chan struct{})
+func (t *Target) leavePause() {
+	if t.leaving == nil {
+		t.leaving = make(chan struct{})
 	}
 }
 
 // closeLeaving closes the window: V8 said it resumed, or the call failed; under mu.
-func (s *Session) closeLeaving() {
-	if s.leaving != nil {
-		close(s.leaving)
-		s.leaving = nil
+func (t *Target) closeLeaving() {
+	if t.leaving != nil {
+		close(t.leaving)
+		t.leaving = nil
 	}
 }
 
 // awaitLeaving waits until the program has left its last pause, so a pause sent next counts.
-func (s *Session) awaitLeaving(ctx context.Context) error {
-	s.mu.Lock()
-	ch := s.leaving
-	s.mu.Unlock()
+func (t *Target) awaitLeaving(ctx context.Context) error {
+	t.s.mu.Lock()
+	ch := t.leaving
+	t.s.mu.Unlock()
 	if ch == nil {
 		return nil
 	}
 	select {
 	case <-ch:
-	case <-s.done:
+	case <-t.s.done:
 	case <-ctx.Done():
 		return ctx.Err()
 	}

@@ -38,19 +38,19 @@ type Logpoint struct {
 
 // SetLogpoint binds a logpoint: a breakpoint whose condition hands the interpolated template to
 // the logBinding and answers false, so V8 never pauses for it.
-func (s *Session) SetLogpoint(ctx context.Context, spec LogpointSpec) (Logpoint, error) {
-	c, err := s.liveClient()
+func (t *Target) SetLogpoint(ctx context.Context, spec LogpointSpec) (Logpoint, error) {
+	c, err := t.liveClient()
 	if err != nil {
 		return Logpoint{}, err
 	}
-	lp, err := s.setLogpoint(ctx, c, spec)
+	lp, err := t.setLogpoint(ctx, c, spec)
 	if err != nil {
 		return Logpoint{}, err
 	}
-	s.spread(ctx, lp.Ref)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, bp := range s.breakpoints {
+	t.spread(ctx, lp.Ref)
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	for _, bp := range t.s.breakpoints {
 		if bp.log != nil && bp.log.Ref == lp.Ref {
 			lp.Resolved = slices.Clone(bp.resolved)
 		}
@@ -59,21 +59,21 @@ func (s *Session) SetLogpoint(ctx context.Context, spec LogpointSpec) (Logpoint,
 }
 
 // setLogpoint binds a logpoint through c (also before the program runs: start logpoints).
-func (s *Session) setLogpoint(ctx context.Context, c clientCaller, spec LogpointSpec) (Logpoint, error) {
+func (t *Target) setLogpoint(ctx context.Context, c clientCaller, spec LogpointSpec) (Logpoint, error) {
 	if spec.Max <= 0 {
 		spec.Max = DefaultLogpointMax
 	}
-	ref := s.newRef("lp")
-	bp, err := s.bind(ctx, c, spec.Location, logpointCondition(ref, spec))
+	ref := t.s.newRef("lp")
+	bp, err := t.bind(ctx, c, spec.Location, logpointCondition(ref, spec))
 	if err != nil {
 		return Logpoint{}, err
 	}
 	bp.log = &Logpoint{Ref: ref, Location: spec.Location, Template: spec.Template, Condition: spec.Condition,
 		Max: spec.Max, Resolved: bp.resolved}
-	s.mu.Lock()
-	s.breakpoints = append(s.breakpoints, bp)
+	t.s.mu.Lock()
+	t.s.breakpoints = append(t.s.breakpoints, bp)
 	out := *bp.log
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	return out, nil
 }
 
@@ -109,44 +109,44 @@ func (s *Session) Logpoints() ([]Logpoint, error) {
 
 // onLogpoint records one emission (Runtime.bindingCalled); the Max-th disables the logpoint.
 // It runs on the dispatcher: the V8 breakpoint is removed by the chores loop.
-func (s *Session) onLogpoint(payload string) {
+func (t *Target) onLogpoint(payload string) {
 	var msg []string
 	if json.Unmarshal([]byte(payload), &msg) != nil || len(msg) != 2 {
 		return
 	}
-	s.mu.Lock()
+	t.s.mu.Lock()
 	var lp *breakpoint
-	for _, bp := range s.breakpoints {
+	for _, bp := range t.s.breakpoints {
 		if bp.log != nil && bp.log.Ref == msg[0] {
 			lp = bp
 		}
 	}
 	if lp == nil || lp.log.Disabled { // removed, or emissions in flight past the guard
-		s.mu.Unlock()
+		t.s.mu.Unlock()
 		return
 	}
 	lp.log.Emitted++
 	last := lp.log.Emitted >= lp.log.Max
 	if last {
 		lp.log.Disabled = true
-		s.unbindIDs = append(s.unbindIDs, lp.v8ID)
+		t.unbindIDs = append(t.unbindIDs, lp.v8ID)
 	}
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	if last {
-		signal(s.unbind)
+		signal(t.unbind)
 	}
-	s.record(Event{Kind: KindLogpoint, Logpoint: &LogpointInfo{Ref: msg[0], Text: CapText(msg[1], s.stringCap), Disabled: last}})
+	t.record(Event{Kind: KindLogpoint, Logpoint: &LogpointInfo{Ref: msg[0], Text: CapText(msg[1], t.s.stringCap), Disabled: last}})
 }
 
 // unbindPending removes the V8 breakpoints of logpoints the flood guard disabled.
-func (s *Session) unbindPending(ctx context.Context, c clientCaller) {
-	s.mu.Lock()
-	ids := s.unbindIDs
-	s.unbindIDs = nil
-	s.mu.Unlock()
+func (t *Target) unbindPending(ctx context.Context, c clientCaller) {
+	t.s.mu.Lock()
+	ids := t.unbindIDs
+	t.unbindIDs = nil
+	t.s.mu.Unlock()
 	for _, id := range ids {
 		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
-			s.log.Debug("remove disabled logpoint", "session", s.id, "err", err)
+			t.s.log.Debug("remove disabled logpoint", "session", t.s.id, "err", err)
 		}
 	}
 }

@@ -234,10 +234,10 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		}
 	}
 	m.nextID++
-	tr := &tree{
+	tr := &Session{
 		id:             "s" + strconv.Itoa(m.nextID),
 		name:           req.Name,
-		target:         target,
+		program:        target,
 		args:           req.Args,
 		cwd:            cwd,
 		stringCap:      m.cfg.StringCap,
@@ -264,11 +264,11 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		followMatch:    followRegexp(req.FollowMatch),
 		throws:         newThrowState(req.Throws),
 	}
-	s := newTarget(tr, "t0", &sessionMaps{byScript: make(map[string]*scriptMap), off: req.SourceMaps != nil && !*req.SourceMaps, load: loadFrom(m.maps)})
-	s.debugged()
-	s.store = newStore(maxEvents, func(ev Event) { m.pub.PublishEvent(s.id, ev) })
-	m.sessions = append(m.sessions, s)
-	return s, nil
+	tr.main = newTarget(tr, "t0", &sessionMaps{byScript: make(map[string]*scriptMap), off: req.SourceMaps != nil && !*req.SourceMaps, load: loadFrom(m.maps)})
+	tr.main.debugged()
+	tr.store = newStore(maxEvents, func(ev Event) { m.pub.PublishEvent(tr.id, ev) })
+	m.sessions = append(m.sessions, tr)
+	return tr, nil
 }
 
 func (m *Manager) remove(s *Session) {
@@ -305,6 +305,7 @@ func (s *Session) unspawned(err error) error {
 // launch spawns node, waits for its inspector URL, attaches and lets the program run. On error
 // the child is dead and every goroutine of the session has ended.
 func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) error {
+	t := s.main
 	// A trace session's program waits for the debugger without a first-line break: a pause
 	// there, even one let go at once, leaves the main script's top level instrumented for the
 	// debugger, and a loop in it several times slower for the whole run (17x on node 22).
@@ -312,15 +313,15 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	if s.mode == ModeDebug {
 		wait = "--inspect-brk=127.0.0.1:0"
 	}
-	args := []string{wait, "--inspect-publish-uid=stderr", "--enable-source-maps", s.target}
+	args := []string{wait, "--inspect-publish-uid=stderr", "--enable-source-maps", s.program}
 	if s.mode == ModeDebug {
 		// Node 20 aborts ("async hook stack has become corrupted") when a timer callback is
 		// terminated (kill-execution); the check is a consistency assertion, not a behaviour.
-		args = append(args[:len(args)-1], "--no-force-async-hooks-checks", s.target)
+		args = append(args[:len(args)-1], "--no-force-async-hooks-checks", s.program)
 	}
 	p, err := m.preloadFile()
 	if err == nil && s.followChildren { // not followed, children are left alone: no FIFO
-		err = s.openAnnouncements(filepath.Join(filepath.Dir(p), s.id+".announce"))
+		err = t.openAnnouncements(filepath.Join(filepath.Dir(p), s.id+".announce"))
 	}
 	if err != nil {
 		return s.unspawned(&StartError{Stage: "spawn", Err: err})
@@ -329,7 +330,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	s.mu.Lock()
 	s.preloadURL = p // its script is traced's, not the program's
 	s.mu.Unlock()
-	args = append(append(args[:len(args)-1:len(args)-1], req.NodeArgs...), s.target)
+	args = append(append(args[:len(args)-1:len(args)-1], req.NodeArgs...), s.program)
 	args = append(args, req.Args...)
 	tag := newTag()
 	c, err := spawn(m.cfg.NodePath, args, s.cwd, append(childEnv(os.Environ(), env), tagEnv+"="+tag))
@@ -404,14 +405,14 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		return fail("inspector-url", fmt.Errorf("no inspector URL on stderr: %w", startCtx.Err()))
 	}
 
-	client, err := cdp.Dial(startCtx, wsURL, cdp.Options{OnEvent: s.onEvent})
+	client, err := cdp.Dial(startCtx, wsURL, cdp.Options{OnEvent: t.onEvent})
 	if err != nil {
 		return fail("attach", errors.New(strings.ReplaceAll(err.Error(), wsURL, "inspector")))
 	}
 	s.mu.Lock()
-	s.client = client
+	t.client = client
 	s.mu.Unlock()
-	go s.choresLoop(client)
+	go t.choresLoop(client)
 
 	// At its end node waits for the debugger to hang up; it says so (the main context's
 	// destruction does not always come first).
@@ -420,11 +421,11 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		notifyAtDisconnect); err != nil {
 		return fail("enable", err)
 	}
-	if err := s.prepare(startCtx, client, req); err != nil {
+	if err := t.prepare(startCtx, client, req); err != nil {
 		return fail("prepare", err)
 	}
 	if s.mode == ModeDebug {
-		if err := s.coverFromLaunch(startCtx, client); err != nil {
+		if err := t.coverFromLaunch(startCtx, client); err != nil {
 			return fail("prepare", err)
 		}
 	}
@@ -436,15 +437,15 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		// asked for right after start concerns the user's code, not node's start-up. Node's test
 		// runner has none: its test files are children, each set up before it runs.
 		select {
-		case <-s.startPause:
+		case <-t.startPause:
 			s.mu.Lock()
-			from := s.paused
+			from := t.paused
 			s.mu.Unlock()
-			users := s.usersFirstPause(from)
+			users := t.usersFirstPause(from)
 			// The main script is parsed now: breakpoints on its original sources bind here.
 			var here []string
 			if from != nil {
-				here = s.resolvePending(startCtx, client, from)
+				here = t.resolvePending(startCtx, client, from)
 			}
 			switch {
 			case s.pauseOnStart:
@@ -452,18 +453,18 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 			case len(here) > 0: // one bound on the very first statement: stop there as at a breakpoint
 				user := *from
 				user.Reason, user.HitBreakpoints = "breakpoint", here
-				s.onPaused(&user)
+				t.onPaused(&user)
 			default:
-				if err := s.endLaunchCoverage(startCtx, client); err != nil {
+				if err := t.endLaunchCoverage(startCtx, client); err != nil {
 					return fail("run", err)
 				}
 				s.mu.Lock()
-				s.leavePause()
+				t.leavePause()
 				s.mu.Unlock()
 				if err := client.Call(startCtx, "Debugger.resume", nil, nil); err != nil {
 					return fail("run", err)
 				}
-				s.leftPause(from)
+				t.leftPause(from)
 			}
 		case <-s.done: // ended before its first line, e.g. a syntax error: the timeline says why
 		case <-startCtx.Done():
@@ -506,14 +507,14 @@ func checkMode(req *StartRequest) error {
 // prepare sets what a session needs before the program runs: trace sessions skip every pause
 // (a `debugger;` statement must not stop them); debug sessions get their exception mode and
 // initial breakpoints.
-func (s *Session) prepare(ctx context.Context, c *cdp.Client, req StartRequest) error {
-	if s.mode != ModeDebug {
-		return callSteps(ctx, c, s.traceSteps()...)
+func (t *Target) prepare(ctx context.Context, c *cdp.Client, req StartRequest) error {
+	if t.s.mode != ModeDebug {
+		return callSteps(ctx, c, t.s.traceSteps()...)
 	}
-	if err := s.setPauseOnExceptions(ctx, c, req.PauseOnExceptions); err != nil {
+	if err := t.s.setPauseOnExceptions(ctx, c, req.PauseOnExceptions); err != nil {
 		return err
 	}
-	if box := s.v8Blackbox(nil); len(box) > 0 { // the user's come with a restart (relaunch.go)
+	if box := t.s.v8Blackbox(nil); len(box) > 0 { // the user's come with a restart (relaunch.go)
 		if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": box}, nil); err != nil {
 			return err
 		}
@@ -522,21 +523,21 @@ func (s *Session) prepare(ctx context.Context, c *cdp.Client, req StartRequest) 
 		return err
 	}
 	for _, spec := range req.Breakpoints {
-		set := s.setBreakpoint
+		set := t.setBreakpoint
 		if spec.URLRegex != "" {
-			set = s.setURLRegexBreakpoint
+			set = t.setURLRegexBreakpoint
 		}
 		if _, err := set(ctx, c, spec); err != nil {
 			return err
 		}
 	}
 	for _, spec := range req.Logpoints {
-		if _, err := s.setLogpoint(ctx, c, spec); err != nil {
+		if _, err := t.setLogpoint(ctx, c, spec); err != nil {
 			return err
 		}
 	}
 	if req.carry != nil {
-		return s.applyCarry(ctx, c, req.carry)
+		return t.applyCarry(ctx, c, req.carry)
 	}
 	return nil
 }

@@ -26,15 +26,15 @@ type origin struct {
 // newest loaded script whose map has it. ok is false when no loaded script's map has path and
 // path does not look like an original source: the caller then binds it as a generated file.
 // A source not loaded yet leaves the breakpoint pending until a script that maps it loads.
-func (s *Session) bindOriginal(ctx context.Context, c clientCaller, location, at, path string, line, col int, condition string) (bp *breakpoint, ok bool, err error) {
-	t, found, err := s.originalTarget(location, path, line)
+func (tg *Target) bindOriginal(ctx context.Context, c clientCaller, location, at, path string, line, col int, condition string) (bp *breakpoint, ok bool, err error) {
+	t, found, err := tg.originalTarget(location, path, line)
 	switch {
 	case err != nil:
 		return nil, true, err
 	case found:
 		line0, col0 := t.gen.CDP()
 		params := map[string]any{"url": t.url, "lineNumber": line0, "columnNumber": col0, "condition": condition}
-		bp, err := s.bindWith(ctx, c, at, location, "Debugger.setBreakpointByUrl", params)
+		bp, err := tg.bindWith(ctx, c, at, location, "Debugger.setBreakpointByUrl", params)
 		if err != nil {
 			return nil, true, err
 		}
@@ -58,8 +58,8 @@ func (s *Session) bindOriginal(ctx context.Context, c clientCaller, location, at
 		}
 		slices.Sort(moved)
 		return nil, true, &NotBreakableError{Location: location, File: locationRE.FindStringSubmatch(location)[1], Nearest: moved}
-	case mapsOriginal(path) && s.maps.enabled():
-		if err := s.ensureGate(ctx, c); err != nil {
+	case mapsOriginal(path) && tg.maps.enabled():
+		if err := tg.ensureGate(ctx, c); err != nil {
 			return nil, true, err
 		}
 		return &breakpoint{Breakpoint: Breakpoint{Pending: true}, at: at, resolved: []Frame{}, orig: &origin{path: path, line: line, col: col},
@@ -69,10 +69,10 @@ func (s *Session) bindOriginal(ctx context.Context, c clientCaller, location, at
 }
 
 // ensureGate sets the gate breakpoint unless it is set.
-func (s *Session) ensureGate(ctx context.Context, c clientCaller) error {
-	s.mu.Lock()
-	set := s.gateID != ""
-	s.mu.Unlock()
+func (t *Target) ensureGate(ctx context.Context, c clientCaller) error {
+	t.s.mu.Lock()
+	set := t.gateID != ""
+	t.s.mu.Unlock()
 	if set {
 		return nil
 	}
@@ -80,38 +80,38 @@ func (s *Session) ensureGate(ctx context.Context, c clientCaller) error {
 	if err := c.Call(ctx, "Debugger.setBreakpointByUrl", map[string]any{"urlRegex": gateURLRegex, "lineNumber": 0, "columnNumber": 0}, &res); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.gateID = res.BreakpointID
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	t.gateID = res.BreakpointID
 	return nil
 }
 
 // dropGate removes the gate once no breakpoint waits for a source map.
-func (s *Session) dropGate(ctx context.Context, c clientCaller) {
-	s.mu.Lock()
-	id := s.gateID
-	waiting := slices.ContainsFunc(s.breakpoints, func(bp *breakpoint) bool { return bp.Pending || bp.watch != nil })
+func (t *Target) dropGate(ctx context.Context, c clientCaller) {
+	t.s.mu.Lock()
+	id := t.gateID
+	waiting := slices.ContainsFunc(t.s.breakpoints, func(bp *breakpoint) bool { return bp.Pending || bp.watch != nil })
 	if id == "" || waiting {
-		s.mu.Unlock()
+		t.s.mu.Unlock()
 		return
 	}
-	s.gateID = ""
-	s.mu.Unlock()
+	t.gateID = ""
+	t.s.mu.Unlock()
 	if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
-		s.log.Debug("remove source map gate", "session", s.id, "err", err)
+		t.s.log.Debug("remove source map gate", "session", t.s.id, "err", err)
 	}
 }
 
 // isGatePause reports, under mu, whether a pause is the gate's alone: not a breakpoint of the
 // user's, not a step of theirs that happened to land there.
-func (s *Session) isGatePause(p *debuggerPaused) bool {
-	return s.hitsGateOnly(p) && !s.stepping && p.Reason != startReason && (s.startSeen || s.inPreload(p))
+func (t *Target) isGatePause(p *debuggerPaused) bool {
+	return t.hitsGateOnly(p) && !t.stepping && p.Reason != startReason && (t.startSeen || t.inPreload(p))
 }
 
 // inPreload reports, under mu, whether a pause stands in traced's preload, which runs before the
 // main script (and before node's first-line break): the gate stops there too.
-func (s *Session) inPreload(p *debuggerPaused) bool {
-	return len(p.CallFrames) > 0 && s.preloadURL != "" && s.scripts[p.CallFrames[0].Location.ScriptID].Internal
+func (t *Target) inPreload(p *debuggerPaused) bool {
+	return len(p.CallFrames) > 0 && t.s.preloadURL != "" && t.scripts[p.CallFrames[0].Location.ScriptID].Internal
 }
 
 // isStartGate reports whether a pause is the gate's alone.
@@ -119,48 +119,48 @@ func (s *Session) inPreload(p *debuggerPaused) bool {
 // instead of node's first-line break when both fall on the first statement: a debugger
 // statement, or a breakpoint of theirs ("ambiguous" when V8 counts the break too). Asked
 // before resolvePending, which may drop the gate.
-func (s *Session) usersFirstPause(p *debuggerPaused) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if p == nil || p.Reason == startReason || s.hitsGateOnly(p) {
+func (t *Target) usersFirstPause(p *debuggerPaused) bool {
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	if p == nil || p.Reason == startReason || t.hitsGateOnly(p) {
 		return false
 	}
 	if p.Reason != "ambiguous" || len(p.HitBreakpoints) == 0 { // no breakpoint: a debugger statement
 		return true
 	}
-	return slices.ContainsFunc(p.HitBreakpoints, func(id string) bool { return id != s.gateID })
+	return slices.ContainsFunc(p.HitBreakpoints, func(id string) bool { return id != t.gateID })
 }
 
 // hitsGateOnly reports, under mu, whether the gate is the one breakpoint a pause hit. Before
 // node's first-line break is seen, such a pause is that break: the gate stands on the same
 // first statement and V8 then reports it as a breakpoint.
-func (s *Session) hitsGateOnly(p *debuggerPaused) bool {
-	return s.gateID != "" && len(p.CallFrames) > 0 && len(p.HitBreakpoints) == 1 && p.HitBreakpoints[0] == s.gateID
+func (t *Target) hitsGateOnly(p *debuggerPaused) bool {
+	return t.gateID != "" && len(p.CallFrames) > 0 && len(p.HitBreakpoints) == 1 && p.HitBreakpoints[0] == t.gateID
 }
 
 // resolvePending binds the pending breakpoints that the source map of the script paused in p
 // has, and returns the V8 ids of those that bound right where p stands (V8 would not stop there
 // again once resumed).
-func (s *Session) resolvePending(ctx context.Context, c clientCaller, p *debuggerPaused) (here []string) {
+func (t *Target) resolvePending(ctx context.Context, c clientCaller, p *debuggerPaused) (here []string) {
 	if len(p.CallFrames) == 0 {
 		return nil
 	}
 	at := p.CallFrames[0].Location
-	s.mu.Lock()
+	t.s.mu.Lock()
 	var pending []*breakpoint
-	for _, bp := range s.breakpoints {
+	for _, bp := range t.s.breakpoints {
 		if bp.Pending && (bp.log != nil || bp.Enabled) {
 			pending = append(pending, bp)
 		}
 	}
-	url := s.scripts[at.ScriptID].URL
+	url := t.scripts[at.ScriptID].URL
 	itself := make([]bool, len(pending)) // the script is the breakpoint's own file (native TypeScript)
 	for i, bp := range pending {
-		itself[i] = s.runsItself(at.ScriptID, bp.orig.path)
+		itself[i] = t.runsItself(at.ScriptID, bp.orig.path)
 	}
-	s.mu.Unlock()
-	here = s.rewatch(ctx, c, url, at.ScriptID, at.LineNumber, at.ColumnNumber)
-	m := s.maps.of(at.ScriptID)
+	t.s.mu.Unlock()
+	here = t.rewatch(ctx, c, url, at.ScriptID, at.LineNumber, at.ColumnNumber)
+	m := t.maps.of(at.ScriptID)
 	if len(pending) == 0 || (m == nil && !slices.Contains(itself, true)) {
 		return here
 	}
@@ -179,7 +179,7 @@ func (s *Session) resolvePending(ctx context.Context, c clientCaller, p *debugge
 			}
 			gens := m.Reverse(srcs[0], bp.orig.line)
 			if len(gens) == 0 {
-				s.log.Debug("pending breakpoint line has no mapping", "session", s.id, "bp", bp.ref(), "script", url)
+				t.s.log.Debug("pending breakpoint line has no mapping", "session", t.s.id, "bp", bp.ref(), "script", url)
 				continue
 			}
 			line0, col0 := gens[0].CDP()
@@ -189,63 +189,63 @@ func (s *Session) resolvePending(ctx context.Context, c clientCaller, p *debugge
 		}
 		var res setBreakpointResult
 		if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
-			s.log.Debug("bind pending breakpoint", "session", s.id, "bp", bp.ref(), "err", err)
+			t.s.log.Debug("bind pending breakpoint", "session", t.s.id, "bp", bp.ref(), "err", err)
 			continue
 		}
 		var bound []BreakpointInfo
-		s.mu.Lock()
-		if !bp.Pending || !slices.Contains(s.breakpoints, bp) { // removed or bound meanwhile
-			s.mu.Unlock()
+		t.s.mu.Lock()
+		if !bp.Pending || !slices.Contains(t.s.breakpoints, bp) { // removed or bound meanwhile
+			t.s.mu.Unlock()
 			_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": res.BreakpointID}, nil)
 			continue
 		}
 		bp.Pending, bp.v8ID, bp.method, bp.params = false, res.BreakpointID, "Debugger.setBreakpointByUrl", params
 		for _, l := range res.Locations {
-			fr := s.resolvedAt(l)
+			fr := t.resolvedAt(l)
 			bp.resolved = append(bp.resolved, fr)
 			bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
 			if l.ScriptID == at.ScriptID && l.LineNumber == at.LineNumber && l.ColumnNumber == at.ColumnNumber {
 				here = append(here, res.BreakpointID)
 			}
 		}
-		s.mu.Unlock()
+		t.s.mu.Unlock()
 		for i := range bound {
-			s.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
+			t.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
 		}
 	}
-	s.dropGate(ctx, c)
+	t.dropGate(ctx, c)
 	return here
 }
 
 // passGate handles a gate pause on the chores loop: bind what waits, then run on, unless a
 // breakpoint just bound where the program stands, which makes it the user's pause.
-func (s *Session) passGate(ctx context.Context, c clientCaller) {
-	s.mu.Lock()
-	p := s.gatePause
-	s.mu.Unlock()
+func (t *Target) passGate(ctx context.Context, c clientCaller) {
+	t.s.mu.Lock()
+	p := t.gatePause
+	t.s.mu.Unlock()
 	if p == nil {
 		return
 	}
-	s.stopOrPass(ctx, c, p, s.resolvePending(ctx, c, p))
+	t.stopOrPass(ctx, c, p, t.resolvePending(ctx, c, p))
 }
 
 // stopOrPass ends a pause traced made for itself (a gate, a target's start break): when
 // breakpoints just bound right where it stands (here), V8 would not stop there again, so it
 // becomes the user's pause at them; else the program runs on.
-func (s *Session) stopOrPass(ctx context.Context, c clientCaller, p *debuggerPaused, here []string) {
+func (t *Target) stopOrPass(ctx context.Context, c clientCaller, p *debuggerPaused, here []string) {
 	if len(here) > 0 {
-		s.mu.Lock()
-		if s.gatePause == p {
-			s.gatePause = nil
+		t.s.mu.Lock()
+		if t.gatePause == p {
+			t.gatePause = nil
 		}
-		s.mu.Unlock()
+		t.s.mu.Unlock()
 		user := *p
 		user.Reason, user.HitBreakpoints = "breakpoint", here
-		s.onPaused(&user)
+		t.onPaused(&user)
 		return
 	}
 	if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
-		s.log.Debug("resume past traced's own pause", "session", s.id, "target", s.ref, "err", err)
+		t.s.log.Debug("resume past traced's own pause", "session", t.s.id, "target", t.ref, "err", err)
 	}
 }
 
@@ -262,27 +262,27 @@ type spot struct {
 	paused bool
 }
 
-func (s *Session) spotNow() spot {
-	s.mu.Lock()
-	p := s.paused
-	s.mu.Unlock()
+func (t *Target) spotNow() spot {
+	t.s.mu.Lock()
+	p := t.paused
+	t.s.mu.Unlock()
 	if p == nil || len(p.CallFrames) == 0 {
 		return spot{}
 	}
 	top := p.CallFrames[0]
-	return spot{frame: s.pausedFrame(top), depth: len(p.CallFrames), paused: true,
-		inMap:  s.maps.of(top.Location.ScriptID) != nil,
+	return spot{frame: t.pausedFrame(top), depth: len(p.CallFrames), paused: true,
+		inMap:  t.maps.of(top.Location.ScriptID) != nil,
 		asUser: len(p.HitBreakpoints) > 0 || p.Reason == "exception" || p.Reason == "promiseRejection"}
 }
 
 // stepMapped steps as a user reads the code: in a script with a source map, a step that ends on
 // the original line it started from (in the same frame), or on generated code the map leaves
 // out, is taken again, so that steps move by original lines.
-func (s *Session) stepMapped(ctx context.Context, c clientCaller, cmd, method string, wait time.Duration) (State, error) {
-	from := s.spotNow()
-	st, err := s.run(ctx, c, cmd, method, nil, wait)
+func (t *Target) stepMapped(ctx context.Context, c clientCaller, cmd, method string, wait time.Duration) (State, error) {
+	from := t.spotNow()
+	st, err := t.run(ctx, c, cmd, method, nil, wait)
 	for i := 0; err == nil && i < maxMappedSteps; i++ {
-		at := s.spotNow()
+		at := t.spotNow()
 		if !at.paused || !at.inMap || at.asUser {
 			break
 		}
@@ -292,7 +292,7 @@ func (s *Session) stepMapped(ctx context.Context, c clientCaller, cmd, method st
 		if !unmapped && !sameLine {
 			break
 		}
-		st, err = s.run(ctx, c, cmd, method, nil, wait)
+		st, err = t.run(ctx, c, cmd, method, nil, wait)
 	}
 	return st, err
 }

@@ -9,96 +9,96 @@ import (
 
 // onEvent turns inspector notifications into events. It runs on the CDP dispatcher goroutine and
 // must not wait on the inspector: CDP calls go to the chores loop.
-func (s *Session) onEvent(ev cdp.Event) {
+func (t *Target) onEvent(ev cdp.Event) {
 	switch ev.Method {
 	case "NodeWorker.attachedToWorker", "NodeWorker.receivedMessageFromWorker", "NodeWorker.detachedFromWorker":
-		s.workerDomain(ev.Method, ev.Params) // workers.go
+		t.workerDomain(ev.Method, ev.Params) // workers.go
 	case "Runtime.executionContextCreated":
 		var p executionContextCreated
 		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
-		s.mu.Lock()
-		if s.mainContext == 0 {
-			s.mainContext = p.Context.ID
+		t.s.mu.Lock()
+		if t.mainContext == 0 {
+			t.mainContext = p.Context.ID
 		}
-		s.contexts[p.Context.ID] = ContextInfo{ID: p.Context.ID, Name: p.Context.Name, Origin: p.Context.Origin}
-		s.mu.Unlock()
-		s.record(Event{Kind: KindContext, Context: &ContextInfo{ID: p.Context.ID, Name: p.Context.Name, Origin: p.Context.Origin}})
+		t.contexts[p.Context.ID] = ContextInfo{ID: p.Context.ID, Name: p.Context.Name, Origin: p.Context.Origin}
+		t.s.mu.Unlock()
+		t.record(Event{Kind: KindContext, Context: &ContextInfo{ID: p.Context.ID, Name: p.Context.Name, Origin: p.Context.Origin}})
 	case "Runtime.executionContextDestroyed":
 		var p executionContextDestroyed
 		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
-		s.mu.Lock()
-		main := p.ExecutionContextID == s.mainContext && s.main()
-		delete(s.contexts, p.ExecutionContextID)
-		s.mu.Unlock()
+		t.s.mu.Lock()
+		main := p.ExecutionContextID == t.mainContext && t.main()
+		delete(t.contexts, p.ExecutionContextID)
+		t.s.mu.Unlock()
 		if main {
 			// With --inspect-brk node waits for the debugger to disconnect before it exits.
-			signal(s.detach)
+			signal(t.s.detach)
 		}
 	case "NodeRuntime.waitingForDisconnect":
-		if s.main() { // a child's connection watches for it itself (children.go)
-			signal(s.detach) // the program has ended: hang up so node can exit
+		if t.main() { // a child's connection watches for it itself (children.go)
+			signal(t.s.detach) // the program has ended: hang up so node can exit
 		}
 	case "NodeRuntime.waitingForDebugger":
-		s.mu.Lock()
-		if s.attached != nil {
-			s.attached.waiting = true
+		t.s.mu.Lock()
+		if t.s.attached != nil {
+			t.s.attached.waiting = true
 		}
-		s.mu.Unlock()
+		t.s.mu.Unlock()
 	case "Debugger.scriptParsed":
 		var p scriptParsed
 		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
 		info := ScriptInfo{
-			ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, s.cwd), Hash: p.Hash,
-			SourceMapURL: CapText(p.SourceMapURL, s.stringCap).Value, Internal: InternalURL(p.URL) || s.isPreload(p.URL),
+			ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, t.s.cwd), Hash: p.Hash,
+			SourceMapURL: CapText(p.SourceMapURL, t.s.stringCap).Value, Internal: InternalURL(p.URL) || t.s.isPreload(p.URL),
 		}
-		s.mu.Lock()
-		s.scripts[p.ScriptID] = info
-		s.mu.Unlock()
-		s.maps.noteScript(p.ScriptID, p.URL, p.SourceMapURL, p.Hash)
-		if !s.main() && s.mode == ModeDebug && !info.Internal {
-			s.watchScript(p.ScriptID, p.URL) // targetmaps.go
+		t.s.mu.Lock()
+		t.scripts[p.ScriptID] = info
+		t.s.mu.Unlock()
+		t.maps.noteScript(p.ScriptID, p.URL, p.SourceMapURL, p.Hash)
+		if !t.main() && t.s.mode == ModeDebug && !info.Internal {
+			t.watchScript(p.ScriptID, p.URL) // targetmaps.go
 		}
-		if info.Internal && !s.main() {
+		if info.Internal && !t.main() {
 			return // node's own, the same in every target: the main thread's list has them
 		}
-		s.record(Event{Kind: KindScript, Script: &info})
+		t.record(Event{Kind: KindScript, Script: &info})
 	case "Debugger.scriptFailedToParse":
 		var p scriptParsed
 		if decodeParams(ev.Params, &p) == nil {
-			s.noteFailedParse(&p)
+			t.noteFailedParse(&p)
 		}
 	case "Runtime.consoleAPICalled":
 		var p consoleAPICalled
 		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
-		s.record(Event{Kind: KindConsole, Console: s.consoleInfo(&p)})
-		s.consoleSeen++
-		if s.consoleSeen%s.discardEvery == 0 {
-			signal(s.discard)
+		t.record(Event{Kind: KindConsole, Console: t.consoleInfo(&p)})
+		t.consoleSeen++
+		if t.consoleSeen%t.s.discardEvery == 0 {
+			signal(t.discard)
 		}
 	case "Runtime.exceptionThrown":
 		var p exceptionThrown
 		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
-		if info := s.holdSyntaxError(s.exceptionInfo(&p)); info != nil {
-			s.record(Event{Kind: KindException, Exception: info})
+		if info := t.holdSyntaxError(t.exceptionInfo(&p)); info != nil {
+			t.record(Event{Kind: KindException, Exception: info})
 		}
 	case "Debugger.paused":
 		var p debuggerPaused
 		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
-		s.onPaused(&p)
+		t.onPaused(&p)
 	case "Debugger.resumed":
-		s.onResumed()
+		t.onResumed()
 	case "Runtime.bindingCalled":
 		var p struct {
 			Name    string `json:"name"`
@@ -108,34 +108,34 @@ func (s *Session) onEvent(ev cdp.Event) {
 			return
 		}
 		if p.Name == logBinding {
-			s.onLogpoint(p.Payload)
+			t.onLogpoint(p.Payload)
 		} else {
-			s.onHook(p.Name, p.Payload)
+			t.onHook(p.Name, p.Payload)
 		}
 	case "HeapProfiler.reportHeapSnapshotProgress":
 		var p heapProgress
 		if decodeParams(ev.Params, &p) == nil {
-			s.onHeapProgress(p)
+			t.onHeapProgress(p)
 		}
 	case "HeapProfiler.addHeapSnapshotChunk":
-		s.onHeapChunk(ev.Params)
+		t.onHeapChunk(ev.Params)
 	case "Debugger.breakpointResolved":
 		var p breakpointResolved
 		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
 		var bound []BreakpointInfo
-		s.mu.Lock()
-		for _, bp := range s.breakpoints {
+		t.s.mu.Lock()
+		for _, bp := range t.s.breakpoints {
 			if bp.is(p.BreakpointID) {
-				fr := s.resolvedAt(p.Location)
+				fr := t.resolvedAt(p.Location)
 				bp.resolved = append(bp.resolved, fr)
 				bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
 			}
 		}
-		s.mu.Unlock()
+		t.s.mu.Unlock()
 		for i := range bound {
-			s.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
+			t.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
 		}
 	}
 }
@@ -143,63 +143,63 @@ func (s *Session) onEvent(ev cdp.Event) {
 // onPaused records a pause, counts breakpoint hits and wakes whoever waits for the next pause.
 // Node's first-line break is kept out of the timeline unless pauseOnStart asked for it: launch
 // waits for it and runs past it.
-func (s *Session) onPaused(p *debuggerPaused) {
-	if s.ownPause(p) { // a throw to record, or any pause of a trace session (throws.go)
+func (t *Target) onPaused(p *debuggerPaused) {
+	if t.ownPause(p) { // a throw to record, or any pause of a trace session (throws.go)
 		return
 	}
-	if s.misplacedHit(p) { // a transformed file's line binding, before its map moved it
-		s.mu.Lock()
-		s.beginPass()
-		s.mu.Unlock()
-		go s.passMisplaced(p)
+	if t.misplacedHit(p) { // a transformed file's line binding, before its map moved it
+		t.s.mu.Lock()
+		t.beginPass()
+		t.s.mu.Unlock()
+		go t.passMisplaced(p)
 		return
 	}
-	s.mu.Lock()
-	if s.isFatalPause(p) { // the preload's uncaught exception monitor (fatal.go)
-		s.beginPass()
-		s.mu.Unlock()
-		go s.passFatal(p)
+	t.s.mu.Lock()
+	if t.isFatalPause(p) { // the preload's uncaught exception monitor (fatal.go)
+		t.beginPass()
+		t.s.mu.Unlock()
+		go t.passFatal(p)
 		return
 	}
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	info := &PauseInfo{Reason: p.Reason}
 	if len(p.CallFrames) > 0 {
-		fr := s.pausedFrame(p.CallFrames[0])
+		fr := t.pausedFrame(p.CallFrames[0])
 		info.Location = &fr
 	}
-	s.mu.Lock()
-	if s.isGatePause(p) {
-		s.leavePause() // the chores loop resumes it: a pause asked meanwhile waits for that
-		s.gatePause = p
-		s.mu.Unlock()
-		signal(s.gate)
+	t.s.mu.Lock()
+	if t.isGatePause(p) {
+		t.leavePause() // the chores loop resumes it: a pause asked meanwhile waits for that
+		t.gatePause = p
+		t.s.mu.Unlock()
+		signal(t.gate)
 		return
 	}
-	s.stepping = false
+	t.stepping = false
 	// Node's first-line break, unless V8 reports the user's own pause there instead (a debugger
 	// statement or a breakpoint on the first statement): that one is shown as any other.
-	first := !s.startSeen && (p.Reason == startReason || s.hitsGateOnly(p))
-	if !s.startSeen {
-		s.startSeen = true
-		close(s.startPause)
+	first := !t.startSeen && (p.Reason == startReason || t.hitsGateOnly(p))
+	if !t.startSeen {
+		t.startSeen = true
+		close(t.startPause)
 	}
 	// A worker's start break, or a test file's under --test (launch does not wait for one there):
 	// it runs on, as it would untraced.
-	if first && (!s.main() || runsTests(s.req.NodeArgs)) {
-		s.mu.Unlock()
-		go s.passStart(p)
+	if first && (!t.main() || runsTests(t.s.req.NodeArgs)) {
+		t.s.mu.Unlock()
+		go t.passStart(p)
 		return
 	}
 	if (p.Reason == "exception" || p.Reason == "promiseRejection") && p.Data != nil && p.Data.Uncaught {
-		s.stoppedUncaught = true // the preload's monitor will not stop for it again (fatal.go)
+		t.stoppedUncaught = true // the preload's monitor will not stop for it again (fatal.go)
 	}
-	s.paused = p // the status says paused from here: before anyone is woken
-	s.pauses++
-	s.pausedAt = s.pauses
-	close(s.anyPause)
-	s.anyPause = make(chan struct{})
+	t.paused = p // the status says paused from here: before anyone is woken
+	t.s.pauses++
+	t.pausedAt = t.s.pauses
+	close(t.s.anyPause)
+	t.s.anyPause = make(chan struct{})
 	for _, id := range p.HitBreakpoints {
-		for _, bp := range s.breakpoints {
+		for _, bp := range t.s.breakpoints {
 			if bp.is(id) {
 				bp.Hits++
 				info.HitBreakpoints = append(info.HitBreakpoints, bp.Ref)
@@ -207,62 +207,62 @@ func (s *Session) onPaused(p *debuggerPaused) {
 		}
 	}
 	var pf *prefetch
-	if !first || s.pauseOnStart {
-		pf = s.beginPrefetch(p) // before anyone is woken: they wait for its reads to be sent
+	if !first || t.s.pauseOnStart {
+		pf = t.beginPrefetch(p) // before anyone is woken: they wait for its reads to be sent
 	}
-	close(s.nextPause)
-	s.nextPause = make(chan struct{})
-	s.mu.Unlock()
-	s.sendPrefetch(pf)
-	if first && !s.pauseOnStart {
+	close(t.nextPause)
+	t.nextPause = make(chan struct{})
+	t.s.mu.Unlock()
+	t.sendPrefetch(pf)
+	if first && !t.s.pauseOnStart {
 		return // not a pause anyone asked for
 	}
-	s.record(Event{Kind: KindPause, Pause: info})
-	s.pub.PublishStatus(s.Summary())
+	t.record(Event{Kind: KindPause, Pause: info})
+	t.s.pub.PublishStatus(t.s.Summary())
 }
 
 // onResumed forgets the pause, if it is still the current one.
-func (s *Session) onResumed() {
-	s.mu.Lock()
-	s.closeLeaving()
-	if s.passing { // traced let its own pause go: nobody saw it
-		s.endPass()
-		s.mu.Unlock()
+func (t *Target) onResumed() {
+	t.s.mu.Lock()
+	t.closeLeaving()
+	if t.passing { // traced let its own pause go: nobody saw it
+		t.endPass()
+		t.s.mu.Unlock()
 		return
 	}
-	if s.gatePause != nil { // the chores loop passed the gate: the user saw no pause
-		s.gatePause = nil
-		s.mu.Unlock()
+	if t.gatePause != nil { // the chores loop passed the gate: the user saw no pause
+		t.gatePause = nil
+		t.s.mu.Unlock()
 		return
 	}
-	was := s.paused
-	s.paused = nil // the status says running from here, in the same step
-	s.prefetch = nil
-	s.mu.Unlock()
-	s.record(Event{Kind: KindResume})
+	was := t.paused
+	t.paused = nil // the status says running from here, in the same step
+	t.prefetch = nil
+	t.s.mu.Unlock()
+	t.record(Event{Kind: KindResume})
 	if was != nil {
-		s.pub.PublishStatus(s.Summary())
+		t.s.pub.PublishStatus(t.s.Summary())
 	}
 }
 
-func (s *Session) consoleInfo(p *consoleAPICalled) *ConsoleInfo {
-	info := &ConsoleInfo{Level: p.Type, Text: CapText(preview.Console(p.Args, s.stringCap), s.stringCap)}
+func (t *Target) consoleInfo(p *consoleAPICalled) *ConsoleInfo {
+	info := &ConsoleInfo{Level: p.Type, Text: CapText(preview.Console(p.Args, t.s.stringCap), t.s.stringCap)}
 	for _, a := range p.Args {
 		info.Args = append(info.Args, a.Type)
 	}
 	if p.StackTrace != nil && len(p.StackTrace.CallFrames) > 0 {
 		f := p.StackTrace.CallFrames[0]
-		fr := s.place(f.FunctionName, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber)
+		fr := t.place(f.FunctionName, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber)
 		info.Frame = &fr
 	}
 	return info
 }
 
-func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
+func (t *Target) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 	d := &p.ExceptionDetails
 	info := &ExceptionInfo{
 		Text:      d.Text,
-		Stack:     s.framesOf(d.StackTrace),
+		Stack:     t.framesOf(d.StackTrace),
 		Rejection: strings.Contains(d.Text, "in promise") || d.URL == promisesURL,
 	}
 	// node names an uncaught exception's script by its path, and its column can fall before the
@@ -270,7 +270,7 @@ func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 	// and spells the URL as every frame does.
 	url, scriptID, line0, col0 := d.URL, d.ScriptID, d.LineNumber, d.ColumnNumber
 	if scriptID == "" && url != "" {
-		scriptID, _ = s.scriptFor(url)
+		scriptID, _ = t.scriptFor(url)
 	}
 	if st := d.StackTrace; st != nil && len(st.CallFrames) > 0 {
 		top := st.CallFrames[0]
@@ -281,11 +281,11 @@ func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 			url, scriptID, line0, col0 = top.URL, top.ScriptID, top.LineNumber, top.ColumnNumber
 		}
 	}
-	if u := s.scriptURL(scriptID); u != "" {
+	if u := t.scriptURL(scriptID); u != "" {
 		url = u
 	}
 	if url != "" {
-		loc := s.place("", scriptID, url, line0, col0)
+		loc := t.place("", scriptID, url, line0, col0)
 		info.URL, info.File, info.Line, info.Column, info.Generated = loc.URL, loc.File, loc.Line, loc.Column, loc.Generated
 	}
 	message := d.Text
@@ -296,14 +296,14 @@ func (s *Session) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 			value, message = errorMessage(o.ClassName, o.Description)
 			// A SyntaxError is thrown by node's loader: the user's file is the place worth showing.
 			if info.File == "" || InternalURL(info.URL) {
-				s.syntaxSite(d, o, info)
+				t.syntaxSite(d, o, info)
 			}
 		} else {
 			message = value
 		}
-		info.Value = CapText(value, s.stringCap).Value
+		info.Value = CapText(value, t.s.stringCap).Value
 	}
-	info.Message = CapText(message, s.stringCap)
+	info.Message = CapText(message, t.s.stringCap)
 	return info
 }
 

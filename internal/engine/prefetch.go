@@ -16,25 +16,25 @@ type prefetch struct {
 
 // beginPrefetch marks, under mu, a user's pause whose scopes the dispatcher reads next, for a
 // target on its own connection.
-func (s *Session) beginPrefetch(p *debuggerPaused) *prefetch {
-	if !s.ownConnection() || s.mode != ModeDebug || len(p.CallFrames) == 0 {
-		s.prefetch = nil
+func (t *Target) beginPrefetch(p *debuggerPaused) *prefetch {
+	if !t.ownConnection() || t.s.mode != ModeDebug || len(p.CallFrames) == 0 {
+		t.prefetch = nil
 		return nil
 	}
-	s.prefetch = &prefetch{p: p, ready: make(chan struct{})}
-	return s.prefetch
+	t.prefetch = &prefetch{p: p, ready: make(chan struct{})}
+	return t.prefetch
 }
 
 // sendPrefetch sends the reads of the scopes a state shows by default (frame 0, previews on),
 // outside mu, on the dispatcher.
-func (s *Session) sendPrefetch(pf *prefetch) {
+func (t *Target) sendPrefetch(pf *prefetch) {
 	if pf == nil {
 		return
 	}
 	defer close(pf.ready)
-	s.mu.Lock()
-	c := s.client
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	c := t.client
+	t.s.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
 	scopes := pf.p.CallFrames[0].scopes()
@@ -47,9 +47,9 @@ func (s *Session) sendPrefetch(pf *prefetch) {
 		}
 		reads[id] = w
 	}
-	s.mu.Lock()
+	t.s.mu.Lock()
 	pf.reads = reads
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 }
 
 // prefetchWait bounds how long a reader waits for the dispatcher to send a prefetch: it sends
@@ -58,10 +58,10 @@ const prefetchWait = time.Second
 
 // prefetched takes the answer on its way for a scope of the current pause, or nil (another
 // pause, another frame, no previews, read once already): the caller then reads it itself.
-func (s *Session) prefetched(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, objectID string, previews bool) waiter {
-	s.mu.Lock()
-	pf := s.prefetch
-	s.mu.Unlock()
+func (tg *Target) prefetched(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, objectID string, previews bool) waiter {
+	tg.s.mu.Lock()
+	pf := tg.prefetch
+	tg.s.mu.Unlock()
 	if pf == nil || pf.p != p || frame != 0 || !previews {
 		return nil
 	}
@@ -74,10 +74,10 @@ func (s *Session) prefetched(ctx context.Context, c clientCaller, p *debuggerPau
 	case <-ctx.Done():
 		return nil
 	}
-	s.mu.Lock()
+	tg.s.mu.Lock()
 	w := pf.reads[objectID]
 	delete(pf.reads, objectID)
-	s.mu.Unlock()
+	tg.s.mu.Unlock()
 	if w == nil {
 		return nil
 	}

@@ -16,8 +16,8 @@ import (
 const DefaultSamplingInterval = 1000
 
 // StartCPUProfile starts V8's sampling CPU profiler (Profiler.start).
-func (s *Session) StartCPUProfile(ctx context.Context, intervalUs int) error {
-	_, c, err := s.pauseNow()
+func (t *Target) StartCPUProfile(ctx context.Context, intervalUs int) error {
+	_, c, err := t.pauseNow()
 	if err != nil {
 		return err
 	}
@@ -36,7 +36,7 @@ func (s *Session) StartCPUProfile(ctx context.Context, intervalUs int) error {
 			return fmt.Errorf("cpu start: %w", err)
 		}
 	}
-	_, err = s.setFlag(profilingFlag, true)
+	_, err = t.setFlag(profilingFlag, true)
 	return err
 }
 
@@ -78,12 +78,12 @@ type cpuProfile struct {
 
 // StopCPUProfile stops the profiler (Profiler.stop), keeps the whole profile as a .cpuprofile
 // file of the session and answers the top functions.
-func (s *Session) StopCPUProfile(ctx context.Context, top int) (CPUProfile, error) {
-	_, c, err := s.pauseNow()
+func (t *Target) StopCPUProfile(ctx context.Context, top int) (CPUProfile, error) {
+	_, c, err := t.pauseNow()
 	if err != nil {
 		return CPUProfile{}, err
 	}
-	if was, err := s.setFlag(profilingFlag, false); err != nil || !was {
+	if was, err := t.setFlag(profilingFlag, false); err != nil || !was {
 		return CPUProfile{}, cmp.Or(err, fmt.Errorf("%w: the CPU profiler (POST cpu/start)", ErrNotStarted))
 	}
 	var res struct {
@@ -96,7 +96,7 @@ func (s *Session) StopCPUProfile(ctx context.Context, top int) (CPUProfile, erro
 	if err := json.Unmarshal(res.Profile, &p); err != nil {
 		return CPUProfile{}, fmt.Errorf("cpu profile: %w", err)
 	}
-	h, err := s.dataDir()
+	h, err := t.dataDir()
 	if err != nil {
 		return CPUProfile{}, err
 	}
@@ -107,14 +107,14 @@ func (s *Session) StopCPUProfile(ctx context.Context, top int) (CPUProfile, erro
 	if err := os.WriteFile(filepath.Join(h.dir, ref+".cpuprofile"), res.Profile, 0o600); err != nil {
 		return CPUProfile{}, fmt.Errorf("cpu profile: %w", err)
 	}
-	out := s.summarizeProfile(&p, top)
+	out := t.summarizeProfile(&p, top)
 	out.Ref, out.Download = ref, "GET cpu/profiles/"+ref
 	return out, nil
 }
 
 // summarizeProfile aggregates a profile's nodes by function: self time from its samples, total
 // time from its subtree, a recursive function counted once per path.
-func (s *Session) summarizeProfile(p *cpuProfile, top int) CPUProfile {
+func (t *Target) summarizeProfile(p *cpuProfile, top int) CPUProfile {
 	out := CPUProfile{DurationMs: (p.EndTime - p.StartTime) / 1000, Samples: len(p.Samples), Self: []FunctionTime{}, Total: []FunctionTime{}}
 	if len(p.Samples) == 0 {
 		return out
@@ -145,7 +145,7 @@ func (s *Session) summarizeProfile(p *cpuProfile, top int) CPUProfile {
 				name = "(anonymous)"
 			}
 			f := p.Nodes[i].CallFrame
-			fr := s.place(name, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber)
+			fr := t.place(name, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber)
 			ft = &FunctionTime{Function: name, File: fr.File, Line: fr.Line}
 			if f.URL == "" {
 				ft.Line = 0
@@ -219,11 +219,11 @@ var cpuRefRE = regexp.MustCompile(`^cpu[0-9]+$`)
 func round1(f float64) float64 { return float64(int64(f*10+0.5)) / 10 }
 
 // ProfileFile opens a CPU profile's file for download.
-func (s *Session) ProfileFile(ref string) (*os.File, error) {
-	if err := s.debugOnly(); err != nil {
+func (t *Target) ProfileFile(ref string) (*os.File, error) {
+	if err := t.s.debugOnly(); err != nil {
 		return nil, err
 	}
-	h := s.heapNow()
+	h := t.heapNow()
 	if h == nil || !cpuRefRE.MatchString(ref) {
 		return nil, fmt.Errorf("%w: cpu profile %q", ErrNoRef, ref)
 	}

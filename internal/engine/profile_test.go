@@ -17,7 +17,7 @@ func TestSummarizeProfile(t *testing.T) {
 		{"id":5,"callFrame":{"functionName":"(idle)","url":""},"hitCount":2}]}`, &p); err != nil {
 		t.Fatal(err)
 	}
-	s := &Session{tree: &tree{cwd: "/w"}}
+	s := &Target{s: &Session{cwd: "/w"}}
 	out := s.summarizeProfile(&p, 5)
 	if out.Samples != 10 || out.DurationMs != 10 {
 		t.Fatalf("profile %+v", out)

@@ -44,12 +44,12 @@ const maxPropsDepth = 3
 
 // Props expands an object ref. A v ref is kept as an o ref first, so that its properties (all
 // in the o refs' group) outlive the pause.
-func (s *Session) Props(ctx context.Context, spec PropsSpec) (Props, error) {
-	c, err := s.liveClient()
+func (t *Target) Props(ctx context.Context, spec PropsSpec) (Props, error) {
+	c, err := t.liveClient()
 	if err != nil {
 		return Props{}, err
 	}
-	v, _, err := s.lookupRef(spec.Ref)
+	v, _, err := t.lookupRef(spec.Ref)
 	if err != nil {
 		return Props{}, err
 	}
@@ -58,19 +58,19 @@ func (s *Session) Props(ctx context.Context, spec PropsSpec) (Props, error) {
 	}
 	ref, obj := strings.TrimPrefix(spec.Ref, "@"), v.obj
 	if strings.HasPrefix(ref, "v") {
-		if ref, obj, err = s.persist(ctx, c, v.obj); err != nil {
+		if ref, obj, err = t.persist(ctx, c, v.obj); err != nil {
 			return Props{}, err
 		}
 	}
-	props, truncated, err := s.properties(ctx, c, obj.ObjectID, spec, min(max(spec.Depth, 1), maxPropsDepth))
+	props, truncated, err := t.properties(ctx, c, obj.ObjectID, spec, min(max(spec.Depth, 1), maxPropsDepth))
 	if err != nil {
 		return Props{}, err
 	}
-	text, _ := s.preview(obj, 1)
+	text, _ := t.s.preview(obj, 1)
 	return Props{Ref: ref, Value: text, Properties: props, Truncated: truncated}, nil
 }
 
-func (s *Session) properties(ctx context.Context, c clientCaller, objectID string, spec PropsSpec, depth int) ([]Property, int, error) {
+func (t *Target) properties(ctx context.Context, c clientCaller, objectID string, spec PropsSpec, depth int) ([]Property, int, error) {
 	var res propertiesResult
 	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{
 		"objectId": objectID, "ownProperties": spec.Own, "generatePreview": true,
@@ -106,18 +106,18 @@ func (s *Session) properties(ctx context.Context, c clientCaller, objectID strin
 		p := Property{Name: e.pd.Name, Kind: e.kind}
 		switch {
 		case e.pd.Value != nil:
-			text, cut := s.preview(*e.pd.Value, 1)
+			text, cut := t.s.preview(*e.pd.Value, 1)
 			p.Type, p.Value = typeOf(*e.pd.Value), text
 			if id := e.pd.Value.ObjectID; id != "" {
-				s.mu.Lock()
-				ref, err := s.refs.objectRef(*e.pd.Value)
-				s.mu.Unlock()
+				t.s.mu.Lock()
+				ref, err := t.refs.objectRef(*e.pd.Value)
+				t.s.mu.Unlock()
 				if err != nil {
 					return out, truncated, err
 				}
 				p.Ref, p.Expand = ref, expandHint(ref, cut)
 				if depth > 1 && e.pd.Value.Type == "object" {
-					if p.Properties, _, err = s.properties(ctx, c, id, spec, depth-1); err != nil {
+					if p.Properties, _, err = t.properties(ctx, c, id, spec, depth-1); err != nil {
 						return out, truncated, err
 					}
 				}
@@ -152,12 +152,12 @@ type Instances struct {
 
 // Instances finds the live objects whose prototype is the value of expression, or its
 // prototype property when it is a constructor (Runtime.queryObjects).
-func (s *Session) Instances(ctx context.Context, expression string, frame, limit int) (Instances, error) {
-	res, err := s.evalObject(ctx, expression, frame)
+func (t *Target) Instances(ctx context.Context, expression string, frame, limit int) (Instances, error) {
+	res, err := t.evalObject(ctx, expression, frame)
 	if err != nil {
 		return Instances{}, err
 	}
-	c, err := s.liveClient()
+	c, err := t.liveClient()
 	if err != nil {
 		return Instances{}, err
 	}
@@ -183,9 +183,9 @@ func (s *Session) Instances(ctx context.Context, expression string, frame, limit
 	if err := c.Call(ctx, "Runtime.queryObjects", map[string]any{"prototypeObjectId": proto.ObjectID, "objectGroup": refsGroup}, &q); err != nil {
 		return Instances{}, fmt.Errorf("instances: %w", err)
 	}
-	s.mu.Lock()
-	ref, err := s.refs.objectRef(q.Objects)
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	ref, err := t.refs.objectRef(q.Objects)
+	t.s.mu.Unlock()
 	if err != nil {
 		return Instances{}, err
 	}
@@ -208,9 +208,9 @@ func (s *Session) Instances(ctx context.Context, expression string, frame, limit
 	if n, _ := name.Result.Value.(string); n != "" {
 		protoText = n + ".prototype"
 	}
-	out := Instances{Prototype: CapText(protoText, s.stringCap).Value, Count: int(count), Ref: ref, Instances: []Property{}}
+	out := Instances{Prototype: CapText(protoText, t.s.stringCap).Value, Count: int(count), Ref: ref, Instances: []Property{}}
 	if limit > 0 && count > 0 {
-		props, _, err := s.properties(ctx, c, q.Objects.ObjectID, PropsSpec{Own: true}, 1)
+		props, _, err := t.properties(ctx, c, q.Objects.ObjectID, PropsSpec{Own: true}, 1)
 		if err != nil {
 			return out, err
 		}
@@ -224,21 +224,21 @@ func (s *Session) Instances(ctx context.Context, expression string, frame, limit
 }
 
 // evalObject evaluates expression (in frame when paused) to an object.
-func (s *Session) evalObject(ctx context.Context, expression string, frame int) (remoteObject, error) {
-	p, c, err := s.pauseNow()
+func (t *Target) evalObject(ctx context.Context, expression string, frame int) (remoteObject, error) {
+	p, c, err := t.pauseNow()
 	if err != nil {
 		return remoteObject{}, err
 	}
-	expr, keys, err := s.interpolate(ctx, c, expression)
+	expr, keys, err := t.interpolate(ctx, c, expression)
 	defer dropInterpolated(context.WithoutCancel(ctx), c, keys)
 	if err != nil {
 		return remoteObject{}, err
 	}
 	params := map[string]any{"expression": expr, "objectGroup": evalGroup, "generatePreview": true,
 		"timeout": DefaultEvalTimeout.Milliseconds()}
-	s.mu.Lock()
-	s.evalValues = true
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	t.evalValues = true
+	t.s.mu.Unlock()
 	var res evaluateResult
 	if p != nil {
 		f, err := frameOf(p, frame)
@@ -267,14 +267,14 @@ func (s *Session) evalObject(ctx context.Context, expression string, frame int) 
 }
 
 // Globals lists the global let, const and class names of the main context.
-func (s *Session) Globals(ctx context.Context) ([]string, error) {
-	_, c, err := s.pauseNow()
+func (t *Target) Globals(ctx context.Context) ([]string, error) {
+	_, c, err := t.pauseNow()
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	id := s.mainContext
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	id := t.mainContext
+	t.s.mu.Unlock()
 	var res struct {
 		Names []string `json:"names"`
 	}

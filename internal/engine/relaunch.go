@@ -141,37 +141,37 @@ func (s *Session) carryOver() (carried, []string) {
 }
 
 // applyCarry sets what a restart carried over, before the program runs.
-func (s *Session) applyCarry(ctx context.Context, c clientCaller, carry *carried) error {
+func (t *Target) applyCarry(ctx context.Context, c clientCaller, carry *carried) error {
 	for _, b := range carry.breakpoints {
 		var bp Breakpoint
 		var err error
 		if b.spec.URLRegex != "" {
-			bp, err = s.setURLRegexBreakpoint(ctx, c, b.spec)
+			bp, err = t.setURLRegexBreakpoint(ctx, c, b.spec)
 		} else {
-			bp, err = s.setBreakpoint(ctx, c, b.spec)
+			bp, err = t.setBreakpoint(ctx, c, b.spec)
 		}
 		if err != nil {
 			return err
 		}
 		if !b.enabled {
 			off := false
-			if _, err := s.ToggleBreakpoint(ctx, bp.Ref, &off); err != nil {
+			if _, err := t.ToggleBreakpoint(ctx, bp.Ref, &off); err != nil {
 				return err
 			}
 		}
 	}
 	for _, l := range carry.logpoints {
-		if _, err := s.SetLogpoint(ctx, l); err != nil {
+		if _, err := t.SetLogpoint(ctx, l); err != nil {
 			return err
 		}
 	}
 	if len(carry.blackbox) > 0 {
-		if _, err := s.setBlackbox(ctx, carry.blackbox); err != nil {
+		if _, err := t.setBlackbox(ctx, carry.blackbox); err != nil {
 			return err
 		}
 	}
 	if carry.asyncDepth > 0 {
-		if err := s.SetAsyncCallStackDepth(ctx, carry.asyncDepth); err != nil {
+		if err := t.SetAsyncCallStackDepth(ctx, carry.asyncDepth); err != nil {
 			return err
 		}
 	}
@@ -180,18 +180,18 @@ func (s *Session) applyCarry(ctx context.Context, c clientCaller, carry *carried
 
 // StartState is the state of a session as its start or attach answers, with what the program
 // printed and threw before it.
-func (s *Session) StartState(ctx context.Context) (State, error) {
-	return s.outputAfter(0)(s.State(ctx, 0, 0))
+func (t *Target) StartState(ctx context.Context) (State, error) {
+	return t.s.outputAfter(0)(t.State(ctx, 0, 0))
 }
 
 // FirstStop is the state of a just-started debug session: paused already (at pauseOnStart or a
 // breakpoint on the first statement), else at its first pause within wait, else running.
-func (s *Session) FirstStop(ctx context.Context, wait time.Duration) (State, error) {
-	s.mu.Lock()
-	paused, next := s.paused != nil, s.nextPause
-	s.mu.Unlock()
+func (t *Target) FirstStop(ctx context.Context, wait time.Duration) (State, error) {
+	t.s.mu.Lock()
+	paused, next := t.paused != nil, t.nextPause
+	t.s.mu.Unlock()
 	if paused {
-		return s.outputAfter(0)(s.State(ctx, 0, 0))
+		return t.s.outputAfter(0)(t.State(ctx, 0, 0))
 	}
-	return s.outputAfter(0)(s.awaitPause(ctx, next, wait))
+	return t.s.outputAfter(0)(t.awaitPause(ctx, next, wait))
 }

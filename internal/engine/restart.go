@@ -9,14 +9,14 @@ import (
 // RestartFrame runs frame (0: the top) again from its start (Debugger.restartFrame, mode
 // StepInto: V8 resumes and pauses at the function's first statement) and returns the state
 // there, or a running state once wait has passed.
-func (s *Session) RestartFrame(ctx context.Context, frame int, wait time.Duration) (State, error) {
-	c, err := s.liveClient()
+func (t *Target) RestartFrame(ctx context.Context, frame int, wait time.Duration) (State, error) {
+	c, err := t.liveClient()
 	if err != nil {
 		return State{}, err
 	}
-	s.mu.Lock()
-	p := s.paused
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	p := t.paused
+	t.s.mu.Unlock()
 	if p == nil {
 		return State{}, fmt.Errorf("%w: restart-frame needs a paused program", ErrRunning)
 	}
@@ -24,22 +24,22 @@ func (s *Session) RestartFrame(ctx context.Context, frame int, wait time.Duratio
 		return State{}, fmt.Errorf("%w: frame f%d (the stack has %d frames)", ErrNoRef, frame, len(p.CallFrames))
 	}
 	params := map[string]any{"callFrameId": p.CallFrames[frame].CallFrameID, "mode": "StepInto"}
-	since := s.lastSeq()
-	return s.outputAfter(since)(s.run(ctx, c, "restart-frame", "Debugger.restartFrame", params, wait))
+	since := t.s.lastSeq()
+	return t.s.outputAfter(since)(t.run(ctx, c, "restart-frame", "Debugger.restartFrame", params, wait))
 }
 
 // SetAsyncCallStackDepth sets how many async parents V8 records for stacks (0: none).
-func (s *Session) SetAsyncCallStackDepth(ctx context.Context, depth int) error {
-	c, err := s.liveClient()
+func (t *Target) SetAsyncCallStackDepth(ctx context.Context, depth int) error {
+	c, err := t.liveClient()
 	if err != nil {
 		return err
 	}
 	if err := c.Call(ctx, "Debugger.setAsyncCallStackDepth", map[string]any{"maxDepth": depth}, nil); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	s.asyncDepth = depth
-	s.mu.Unlock()
-	s.toEveryTarget(ctx, "Debugger.setAsyncCallStackDepth", map[string]any{"maxDepth": depth})
+	t.s.mu.Lock()
+	t.s.asyncDepth = depth
+	t.s.mu.Unlock()
+	t.toEveryTarget(ctx, "Debugger.setAsyncCallStackDepth", map[string]any{"maxDepth": depth})
 	return nil
 }

@@ -22,20 +22,17 @@ type Publisher interface {
 // callTimeout bounds one CDP call the engine makes on its own behalf.
 const callTimeout = 5 * time.Second
 
-// Session is a session seen through one of its targets: the main thread (t0), a worker thread
-// or a child process. A Session value holds what is per inspector connection (the scripts, the
-// pause, the refs, the V8 ids of breakpoints bound in it); the embedded *tree what the whole
-// session shares (the process tree, the launcher, the event store, the life cycle, the breakpoints
-// the user asked for). The Manager holds t0's value; a target's value has the same tree, so every
-// debugger operation works in it, and everything is guarded by the tree's one mutex.
+// Target is one inspector connection of a session: the main thread (t0), a worker thread or a
+// child process. It holds what is per connection (the scripts, the contexts, the sources, the
+// maps in use, the pause, the refs, the heap, the V8 ids of breakpoints bound in it); its Session
+// what the whole session shares. The debugger routes reach a target through Session.On.
 //
-// Goroutines per session: the spawner (owns the child's OS thread and Wait), two output readers,
-// the CDP reader and dispatcher (package cdp), a supervisor that records the exit, and a chores
-// loop that makes CDP calls the dispatcher must not wait for. All end when the child has exited.
-type Session struct {
-	*tree
-	ref string // t0 the main thread, t1, t2... a worker or a child process
-	// pausedAt orders the targets' pauses (tree.pauses at this one's), so that a call naming
+// Goroutines per target: the CDP reader and dispatcher (package cdp), and a chores loop that
+// makes CDP calls the dispatcher must not wait for. All end when the connection has ended.
+type Target struct {
+	s   *Session // the session it belongs to; never embedded, so method sets stay apart
+	ref string   // t0 the main thread, t1, t2... a worker or a child process
+	// pausedAt orders the targets' pauses (Session.pauses at this one's), so that a call naming
 	// no target acts on the one that paused last.
 	pausedAt int
 
@@ -83,10 +80,16 @@ type Session struct {
 	gate    chan struct{} // pass the pause at the source map gate (gatePause)
 }
 
-// tree is what every target of a session shares.
-type tree struct {
+// Session is one program the user runs or attached to, and what every target of it shares: the
+// life cycle, the process tree and its launcher, the event store, the settings the user asked
+// for (breakpoints and logpoints, exception mode, blackbox, async depth, hooks, throw options)
+// and the targets. The Manager hands out *Session.
+//
+// Goroutines per session: the spawner (owns the child's OS thread and Wait), two output readers,
+// and a supervisor that records the exit (finish); all end when the child has exited.
+type Session struct {
 	id, name  string
-	target    string
+	program   string // the script the user runs
 	args      []string
 	cwd       string
 	stringCap int
@@ -95,11 +98,12 @@ type tree struct {
 	exportOf  func(session string) *ExportCounts // Config.ExportOf
 
 	store *store
+	main  *Target // t0, the main thread; set once at the start
 
-	mu        sync.Mutex          // guards the fields below, and every target's
-	live      map[string]*Session // the targets traced debugs, by ref, t0 included (target.go)
-	pauses    int                 // pauses so far, in every target
-	anyPause  chan struct{}       // closed at the next pause of any target, then replaced
+	mu        sync.Mutex         // guards the fields below, and every target's
+	live      map[string]*Target // the targets traced debugs, by ref, t0 included (target.go)
+	pauses    int                // pauses so far, in every target
+	anyPause  chan struct{}      // closed at the next pause of any target, then replaced
 	status    Status
 	stopped   bool // a stop was asked: the exit keeps status stopped
 	reason    string
@@ -172,7 +176,7 @@ func (s *Session) Summary() Summary {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sum := Summary{
-		ID: s.id, Name: s.name, Mode: s.mode, Status: s.statusNow(), Target: s.target, Args: s.args, NodeArgs: s.req.NodeArgs, Cwd: s.cwd,
+		ID: s.id, Name: s.name, Mode: s.mode, Status: s.statusNow(), Target: s.program, Args: s.args, NodeArgs: s.req.NodeArgs, Cwd: s.cwd,
 		Error: s.reason, InspectorLost: s.lost && s.endedAt == nil, Counts: counts, Events: retained, Dropped: dropped, LastSeq: last,
 		MaxEvents: s.store.max, StartedAt: s.startedAt, EndedAt: s.endedAt,
 		RestartOf: s.restartOf, RestartedAs: s.restartedAs, ThrowsSkipped: s.throws.skippedTotal,
@@ -265,20 +269,23 @@ func (s *Session) setStatus(st Status) {
 	s.pub.PublishStatus(s.Summary())
 }
 
+// record stores an event of the session or of its main thread.
+func (s *Session) record(ev Event) { s.store.append(ev) }
+
 // record stores an event, marked with the target it comes from unless that is the main thread.
-func (s *Session) record(ev Event) {
-	s.store.append(s.targeted(ev))
+func (t *Target) record(ev Event) {
+	t.s.store.append(t.targeted(ev))
 }
 
 // fill records ev in the place reserve kept for it.
-func (s *Session) fill(h *heldEvent, ev Event) {
-	s.store.fill(h, s.targeted(ev))
+func (t *Target) fill(h *heldEvent, ev Event) {
+	t.s.store.fill(h, t.targeted(ev))
 }
 
 // targeted names the target an event comes from, but the main thread's.
-func (s *Session) targeted(ev Event) Event {
-	if ev.Target == "" && !s.main() {
-		ev.Target = s.ref
+func (t *Target) targeted(ev Event) Event {
+	if ev.Target == "" && !t.main() {
+		ev.Target = t.ref
 	}
 	return ev
 }
@@ -293,9 +300,9 @@ func (s *Session) output(kind Kind, line string) {
 		if u := ParseInspectorURL(bare); u != "" {
 			switch {
 			case runsTests(s.req.NodeArgs):
-				s.adopt(announcement{URL: u, brk: true}, true)
+				s.main.adopt(announcement{URL: u, brk: true}, true)
 			case !s.announced():
-				s.releaseInspector(u)
+				s.main.releaseInspector(u)
 			}
 		}
 		return
@@ -303,7 +310,7 @@ func (s *Session) output(kind Kind, line string) {
 	line = maskInspectorURLs(line)
 	s.record(Event{Kind: kind, Output: &OutputInfo{Text: CapText(line, s.stringCap)}})
 	if kind == KindStderr {
-		if info := s.syntaxOutput(line); info != nil {
+		if info := s.main.syntaxOutput(line); info != nil {
 			s.record(Event{Kind: KindException, Exception: info})
 		}
 	}
@@ -329,43 +336,43 @@ func (s *Session) discardEntries(client *cdp.Client) {
 
 // choresLoop makes CDP calls on behalf of the dispatcher until the session is done, and notices
 // an inspector connection that ends on its own.
-func (s *Session) choresLoop(client *cdp.Client) {
+func (t *Target) choresLoop(client *cdp.Client) {
 	detached := false
 	lost := client.Done()
 	for {
 		select {
-		case <-s.done:
+		case <-t.s.done:
 			return
-		case <-s.discard:
-			s.discardEntries(client)
-		case <-s.detach:
+		case <-t.discard:
+			t.s.discardEntries(client)
+		case <-t.s.detach:
 			detached = true
 			client.Close()
-		case <-s.gate:
+		case <-t.gate:
 			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-			s.passGate(ctx, client)
+			t.passGate(ctx, client)
 			cancel()
-		case <-s.unbind:
+		case <-t.unbind:
 			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-			s.unbindPending(ctx, client)
+			t.unbindPending(ctx, client)
 			cancel()
 		case <-lost:
 			lost = nil // closed: stop selecting on it
-			if detached || s.childExits(drainWait) {
+			if detached || t.s.childExits(drainWait) {
 				continue // the usual end: the socket closes with the process
 			}
-			s.mu.Lock()
-			announce := s.endedAt == nil && !s.stopped
+			t.s.mu.Lock()
+			announce := t.s.endedAt == nil && !t.s.stopped
 			if announce {
 				// Not our doing and the child still runs: capture is blind from here on.
-				s.lost = true
-				if s.reason == "" {
-					s.reason = "inspector connection lost: " + errText(client.Err())
+				t.s.lost = true
+				if t.s.reason == "" {
+					t.s.reason = "inspector connection lost: " + errText(client.Err())
 				}
 			}
-			s.mu.Unlock()
+			t.s.mu.Unlock()
 			if announce {
-				s.pub.PublishStatus(s.Summary())
+				t.s.pub.PublishStatus(t.s.Summary())
 			}
 		}
 	}
@@ -408,7 +415,7 @@ func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 	c.stderr.Close()
 
 	s.mu.Lock()
-	client := s.client
+	client := s.main.client
 	s.mu.Unlock()
 	if client != nil {
 		client.Close()
@@ -417,7 +424,7 @@ func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 		case <-time.After(drainWait):
 		}
 	}
-	if info := s.releaseSyntax(); info != nil {
+	if info := s.main.releaseSyntax(); info != nil {
 		s.record(Event{Kind: KindException, Exception: info})
 	}
 	s.endWorkers()

@@ -99,12 +99,12 @@ func (sm *sessionMaps) enabled() bool {
 
 // place builds the frame a user sees for a generated CDP position (0-based): the original
 // position where the script has a source map, with the generated one kept beside it.
-func (s *Session) place(function, scriptID, url string, line0, col0 int) Frame {
-	fr := frameAt(function, url, line0, col0, s.cwd)
+func (t *Target) place(function, scriptID, url string, line0, col0 int) Frame {
+	fr := frameAt(function, url, line0, col0, t.s.cwd)
 	if scriptID == "" || fr.Internal {
 		return fr
 	}
-	m := s.maps.of(scriptID)
+	m := t.maps.of(scriptID)
 	if m == nil {
 		return fr
 	}
@@ -114,7 +114,7 @@ func (s *Session) place(function, scriptID, url string, line0, col0 int) Frame {
 	}
 	fr.Generated = &Generated{URL: fr.URL, File: fr.File, Line: fr.Line, Column: fr.Column}
 	fr.URL = sourceURL(o.Source)
-	fr.File = fileOf(fr.URL, s.cwd)
+	fr.File = fileOf(fr.URL, t.s.cwd)
 	fr.Line, fr.Column = o.Line, o.Column
 	return fr
 }
@@ -130,7 +130,7 @@ func sourceURL(source string) string {
 
 // framesOf converts a CDP stack trace, innermost first, capped at maxFrames, to source-mapped
 // frames.
-func (s *Session) framesOf(st *stackTrace) []Frame {
+func (t *Target) framesOf(st *stackTrace) []Frame {
 	if st == nil {
 		return nil
 	}
@@ -139,7 +139,7 @@ func (s *Session) framesOf(st *stackTrace) []Frame {
 		if len(frames) == maxFrames {
 			break
 		}
-		frames = append(frames, s.place(f.FunctionName, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber))
+		frames = append(frames, t.place(f.FunctionName, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber))
 	}
 	return frames
 }
@@ -207,39 +207,39 @@ type SourceMaps struct {
 }
 
 // SourceMapsOf reports the session's source maps, loading those not loaded yet.
-func (s *Session) SourceMapsOf(file string) (SourceMaps, error) {
-	if err := s.debugOnly(); err != nil {
+func (t *Target) SourceMapsOf(file string) (SourceMaps, error) {
+	if err := t.s.debugOnly(); err != nil {
 		return SourceMaps{}, err
 	}
-	s.mu.Lock()
+	t.s.mu.Lock()
 	var ids []string
-	for id := range s.scripts {
+	for id := range t.scripts {
 		ids = append(ids, id)
 	}
 	scripts := make(map[string]ScriptInfo, len(ids))
 	for _, id := range ids {
-		scripts[id] = s.scripts[id]
+		scripts[id] = t.scripts[id]
 	}
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	slices.SortFunc(ids, func(a, b string) int { return scriptOrder(a) - scriptOrder(b) })
-	out := SourceMaps{Enabled: s.maps.enabled(), Scripts: []SourceMapStatus{}}
+	out := SourceMaps{Enabled: t.maps.enabled(), Scripts: []SourceMapStatus{}}
 	want := ""
 	if file != "" {
-		want = s.absPath(file)
+		want = t.s.absPath(file)
 	}
 	for _, id := range ids {
-		e := s.maps.entry(id)
+		e := t.maps.entry(id)
 		if e == nil {
 			continue
 		}
-		st := s.mapStatus(id, scripts[id], e)
-		if want != "" && !s.mapNames(st, e, want) {
+		st := t.mapStatus(id, scripts[id], e)
+		if want != "" && !t.mapNames(st, e, want) {
 			continue
 		}
 		out.Scripts = append(out.Scripts, st)
 	}
 	if file != "" && len(out.Scripts) == 0 {
-		if id, ok := s.scriptFor(file); ok {
+		if id, ok := t.scriptFor(file); ok {
 			return out, fmt.Errorf("%w: %s (script %s) names no source map", ErrNoRef, file, id)
 		}
 		return out, fmt.Errorf("%w: no loaded script is %s or maps to it", ErrNoRef, file)
@@ -247,17 +247,17 @@ func (s *Session) SourceMapsOf(file string) (SourceMaps, error) {
 	return out, nil
 }
 
-func (s *Session) mapStatus(id string, sc ScriptInfo, e *scriptMap) SourceMapStatus {
+func (t *Target) mapStatus(id string, sc ScriptInfo, e *scriptMap) SourceMapStatus {
 	st := SourceMapStatus{ScriptID: id, URL: sc.URL, File: sc.File, SourceMapURL: sc.SourceMapURL}
 	if loc, err := sourcemap.Locate(e.url, e.mapURL); err == nil {
 		st.Inline = loc.Inline
-		st.MapFile = fileOf(loc.Path, s.cwd)
+		st.MapFile = fileOf(loc.Path, t.s.cwd)
 	}
 	m, err := e.get()
 	switch {
 	case err != nil:
 		st.Status, st.Reason = "failed", err.Error()
-	case !s.maps.enabled():
+	case !t.maps.enabled():
 		st.Status, st.Reason = "off", "source mapping is switched off for this session (POST sourcemap)"
 	default:
 		st.Status = "loaded"
@@ -265,7 +265,7 @@ func (s *Session) mapStatus(id string, sc ScriptInfo, e *scriptMap) SourceMapSta
 	if m != nil {
 		st.Bytes = m.Size()
 		for _, src := range m.Sources() {
-			st.Sources = append(st.Sources, s.sourceName(src))
+			st.Sources = append(st.Sources, t.s.sourceName(src))
 		}
 	}
 	return st
@@ -281,7 +281,7 @@ func (s *Session) sourceName(source string) string {
 
 // mapNames reports whether a script's map status concerns the absolute path want: the
 // generated file or one of its sources.
-func (s *Session) mapNames(st SourceMapStatus, e *scriptMap, want string) bool {
+func (t *Target) mapNames(st SourceMapStatus, e *scriptMap, want string) bool {
 	if st.URL == want || st.URL == "file://"+want {
 		return true
 	}
@@ -301,13 +301,13 @@ func (s *Session) absPath(p string) string {
 
 // SetSourceMaps switches source mapping on or off for what the session shows from now on;
 // events already captured keep the positions they had.
-func (s *Session) SetSourceMaps(enabled bool) error {
-	if err := s.debugOnly(); err != nil {
+func (t *Target) SetSourceMaps(enabled bool) error {
+	if err := t.s.debugOnly(); err != nil {
 		return err
 	}
-	defer s.maps.mu.Unlock()
-	s.maps.mu.Lock()
-	s.maps.off = !enabled
+	defer t.maps.mu.Unlock()
+	t.maps.mu.Lock()
+	t.maps.off = !enabled
 	return nil
 }
 
@@ -321,13 +321,13 @@ type mappedTarget struct {
 // loaded script whose source map has the source at path. ok is false when no such map has
 // it; when one has but the line has no mapping, err is a NotBreakableError naming the nearest
 // mapped lines.
-func (s *Session) originalTarget(location, path string, line int) (t mappedTarget, ok bool, err error) {
-	if !s.maps.enabled() {
+func (t *Target) originalTarget(location, path string, line int) (_ mappedTarget, ok bool, err error) {
+	if !t.maps.enabled() {
 		return mappedTarget{}, false, nil
 	}
 	var nearest []int
-	for _, sc := range s.mappedScripts() {
-		m := s.maps.of(sc.id)
+	for _, sc := range t.mappedScripts() {
+		m := t.maps.of(sc.id)
 		if m == nil {
 			continue
 		}
@@ -361,21 +361,21 @@ func mapsOriginal(path string) bool {
 
 // originalSource returns the lines of an original source: from its map's sourcesContent, else
 // read from disk inside the workspace.
-func (s *Session) originalSource(scriptID, source string) ([]string, error) {
+func (t *Target) originalSource(scriptID, source string) ([]string, error) {
 	key := "map:" + scriptID + ":" + source
-	s.mu.Lock()
-	lines, ok := s.sources[key]
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	lines, ok := t.sources[key]
+	t.s.mu.Unlock()
 	if ok {
 		return lines, nil
 	}
-	m := s.maps.of(scriptID)
+	m := t.maps.of(scriptID)
 	if m == nil {
 		return nil, fmt.Errorf("script %s has no source map", scriptID)
 	}
 	text, ok := m.SourceContent(source)
 	if !ok {
-		real, err := s.ws.Resolve("/", source)
+		real, err := t.s.ws.Resolve("/", source)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", source, err)
 		}
@@ -385,36 +385,36 @@ func (s *Session) originalSource(scriptID, source string) ([]string, error) {
 		}
 		text = string(data)
 	}
-	return s.keepLines(key, text), nil
+	return t.keepLines(key, text), nil
 }
 
 // frameSource returns the source a paused frame shows, with its 0-based current line and file:
 // the original source where the frame maps to one, else the script's own.
-func (s *Session) frameSource(ctx context.Context, c clientCaller, f pausedFrame) (lines []string, cur int, file string, err error) {
-	if fr := s.pausedFrame(f); fr.Generated != nil {
-		if lines, err := s.originalSource(f.Location.ScriptID, strings.TrimPrefix(fr.URL, "file://")); err == nil {
+func (t *Target) frameSource(ctx context.Context, c clientCaller, f pausedFrame) (lines []string, cur int, file string, err error) {
+	if fr := t.pausedFrame(f); fr.Generated != nil {
+		if lines, err := t.originalSource(f.Location.ScriptID, strings.TrimPrefix(fr.URL, "file://")); err == nil {
 			return lines, fr.Line - 1, fr.File, nil
 		}
 		// an unreadable original: the generated code is better than nothing
 	}
-	lines, err = s.source(ctx, c, f.Location.ScriptID)
+	lines, err = t.source(ctx, c, f.Location.ScriptID)
 	if err != nil {
 		return nil, 0, "", err
 	}
-	s.mu.Lock()
-	file = fileOf(s.scripts[f.Location.ScriptID].URL, s.cwd)
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	file = fileOf(t.scripts[f.Location.ScriptID].URL, t.s.cwd)
+	t.s.mu.Unlock()
 	return lines, f.Location.LineNumber, file, nil
 }
 
 // mapped reports whether a paused frame shows an original position.
-func (s *Session) mapped(f pausedFrame) bool { return s.pausedFrame(f).Generated != nil }
+func (t *Target) mapped(f pausedFrame) bool { return t.pausedFrame(f).Generated != nil }
 
 // scriptWithSource finds the newest loaded script whose source map has the original source at
 // the absolute path p, and the name the map gives it.
-func (s *Session) scriptWithSource(p string) (scriptID, source string, ok bool) {
-	for _, sc := range s.mappedScripts() {
-		if m := s.maps.of(sc.id); m != nil {
+func (t *Target) scriptWithSource(p string) (scriptID, source string, ok bool) {
+	for _, sc := range t.mappedScripts() {
+		if m := t.maps.of(sc.id); m != nil {
 			if srcs := m.MatchSource(p); len(srcs) > 0 {
 				return sc.id, srcs[0], true
 			}
@@ -428,15 +428,15 @@ type mappedScript struct{ id, url string }
 
 // mappedScripts lists the loaded user scripts that name a source map, newest first: a file
 // loaded again is found in its latest version.
-func (s *Session) mappedScripts() []mappedScript {
-	s.mu.Lock()
+func (t *Target) mappedScripts() []mappedScript {
+	t.s.mu.Lock()
 	var out []mappedScript
-	for id, sc := range s.scripts {
+	for id, sc := range t.scripts {
 		if !sc.Internal && sc.SourceMapURL != "" {
 			out = append(out, mappedScript{id, sc.URL})
 		}
 	}
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	slices.SortFunc(out, func(a, b mappedScript) int { return scriptOrder(b.id) - scriptOrder(a.id) })
 	return out
 }

@@ -42,7 +42,7 @@ func TestPreviewPropKeepsTheHead(t *testing.T) {
 func TestSyntaxArrowEitherOrder(t *testing.T) {
 	arrowLines := []string{"/w/bad.js:3", "const b = a +* 2;", "             ^", "", "SyntaxError: Unexpected token '*'"}
 	for _, stderrFirst := range []bool{true, false} {
-		s := &Session{tree: &tree{cwd: "/w", child: &child{}}}
+		s := &Target{s: &Session{cwd: "/w", child: &child{}}}
 		s.syntax.failed = &failedParse{info: ScriptInfo{URL: "file:///w/bad.js"}}
 		var got *ExceptionInfo
 		feed := func() {

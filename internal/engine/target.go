@@ -11,9 +11,9 @@ var ErrNoTarget = errors.New("no such target")
 
 // newTarget makes a session's value for one of its targets, with the per-connection state
 // empty; the caller sets its connection and registers it (debugged).
-func newTarget(tr *tree, ref string, maps *sessionMaps) *Session {
-	return &Session{
-		tree:       tr,
+func newTarget(tr *Session, ref string, maps *sessionMaps) *Target {
+	return &Target{
+		s:          tr,
 		ref:        ref,
 		maps:       maps,
 		scripts:    make(map[string]ScriptInfo),
@@ -30,59 +30,59 @@ func newTarget(tr *tree, ref string, maps *sessionMaps) *Session {
 
 // newTargetOf makes the value of a worker or child process of the session, its source maps
 // read as the main thread's are.
-func (s *Session) newTargetOf(ref string) *Session {
-	return newTarget(s.tree, ref, &sessionMaps{byScript: make(map[string]*scriptMap), off: !s.maps.enabled(), load: s.maps.load})
+func (t *Target) newTargetOf(ref string) *Target {
+	return newTarget(t.s, ref, &sessionMaps{byScript: make(map[string]*scriptMap), off: !t.maps.enabled(), load: t.maps.load})
 }
 
 // main reports whether the value is the main thread's (t0).
-func (s *Session) main() bool { return s.ref == "t0" || s.ref == "" }
+func (t *Target) main() bool { return t.ref == "t0" || t.ref == "" }
 
 // debugged registers a target's value: the debugger routes reach it by ref from here on. A
 // target that has ended already is not registered (false).
-func (s *Session) debugged() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (t *Target) debugged() bool {
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
 	select {
-	case <-s.ended:
+	case <-t.ended:
 		return false
 	default:
 	}
-	if s.live == nil {
-		s.live = map[string]*Session{}
+	if t.s.live == nil {
+		t.s.live = map[string]*Target{}
 	}
-	s.live[s.ref] = s
+	t.s.live[t.ref] = t
 	return true
 }
 
 // undebugged forgets a target that has ended or been let go; its pause, if any, goes too.
-func (s *Session) undebugged() {
-	s.mu.Lock()
-	if s.live[s.ref] == s {
-		delete(s.live, s.ref)
+func (t *Target) undebugged() {
+	t.s.mu.Lock()
+	if t.s.live[t.ref] == t {
+		delete(t.s.live, t.ref)
 	}
-	was := s.paused
-	s.paused = nil
+	was := t.paused
+	t.paused = nil
 	select {
-	case <-s.ended:
+	case <-t.ended:
 	default:
-		close(s.ended)
-		close(s.nextPause) // a step waiting in it answers now, with the target gone
-		s.nextPause = make(chan struct{})
+		close(t.ended)
+		close(t.nextPause) // a step waiting in it answers now, with the target gone
+		t.nextPause = make(chan struct{})
 	}
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	if was != nil {
-		s.pub.PublishStatus(s.Summary())
+		t.s.pub.PublishStatus(t.s.Summary())
 	}
 }
 
 // On is the session seen through one of its targets: ref "" names the target paused last (t0
 // when none is paused), so a caller that says nothing acts where the program stopped.
-func (s *Session) On(ref string) (*Session, error) {
+func (s *Session) On(ref string) (*Target, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	main := s.live["t0"]
 	if main == nil {
-		main = s
+		main = s.main
 	}
 	if ref == "" {
 		if t := s.pausedLast(); t != nil {
@@ -100,8 +100,8 @@ func (s *Session) On(ref string) (*Session, error) {
 }
 
 // pausedLast is the target that paused most recently, under mu; nil when none stands paused.
-func (s *Session) pausedLast() *Session {
-	var last *Session
+func (s *Session) pausedLast() *Target {
+	var last *Target
 	for _, t := range s.live {
 		if t.paused != nil && (last == nil || t.pausedAt > last.pausedAt) {
 			last = t
@@ -112,7 +112,7 @@ func (s *Session) pausedLast() *Session {
 
 // anyPaused reports, under mu, whether some target stands paused.
 func (s *Session) anyPaused() bool {
-	if s.paused != nil {
+	if s.main.paused != nil {
 		return true
 	}
 	for _, t := range s.live {
@@ -124,10 +124,10 @@ func (s *Session) anyPaused() bool {
 }
 
 // othersPaused lists, under mu, the refs of the other targets that stand paused.
-func (s *Session) othersPaused() []string {
+func (tg *Target) othersPaused() []string {
 	var refs []string
-	for ref, t := range s.live {
-		if t != s && t.paused != nil {
+	for ref, t := range tg.s.live {
+		if t != tg && t.paused != nil {
 			refs = append(refs, ref)
 		}
 	}
@@ -136,29 +136,35 @@ func (s *Session) othersPaused() []string {
 }
 
 // others lists, under mu, the other targets traced debugs, in ref order.
-func (s *Session) others() []*Session {
-	var out []*Session
-	for _, t := range s.live {
-		if t != s {
+func (tg *Target) others() []*Target {
+	var out []*Target
+	for _, t := range tg.s.live {
+		if t != tg {
 			out = append(out, t)
 		}
 	}
-	slices.SortFunc(out, func(a, b *Session) int { return targetNumber(a.ref) - targetNumber(b.ref) })
+	slices.SortFunc(out, func(a, b *Target) int { return targetNumber(a.ref) - targetNumber(b.ref) })
 	return out
 }
 
 // ownConnection reports, under mu, whether the target has a connection of its own (the main
 // thread, a child process), where the dispatcher may send calls: a worker's go through the main
 // thread's connection and are answered through the same dispatcher.
-func (s *Session) ownConnection() bool { return s.client != nil && s.worker == nil }
+func (t *Target) ownConnection() bool { return t.client != nil && t.worker == nil }
 
 // conn is the target's inspector connection, under mu; nil before it is attached.
-func (s *Session) conn() clientCaller {
+func (t *Target) conn() clientCaller {
 	switch {
-	case s.worker != nil:
-		return s.worker
-	case s.client != nil:
-		return s.client
+	case t.worker != nil:
+		return t.worker
+	case t.client != nil:
+		return t.client
 	}
 	return nil
 }
+
+// Session is the session the target belongs to.
+func (t *Target) Session() *Session { return t.s }
+
+// Main is the session's main thread (t0).
+func (s *Session) Main() *Target { return s.main }

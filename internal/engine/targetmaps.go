@@ -22,11 +22,11 @@ import (
 
 // watchScript looks at a just-parsed script of a target, on the dispatcher: when no gate stops
 // it, the calls go to a goroutine of their own.
-func (t *Session) watchScript(scriptID, url string) {
-	t.mu.Lock()
+func (t *Target) watchScript(scriptID, url string) {
+	t.s.mu.Lock()
 	gated := t.gateID != ""
 	want := t.wantsLook(scriptID, url)
-	t.mu.Unlock()
+	t.s.mu.Unlock()
 	if gated || !want {
 		return
 	}
@@ -41,13 +41,13 @@ func (t *Session) watchScript(scriptID, url string) {
 
 // wantsLook reports, under mu, whether a script may need a breakpoint of the session bound by
 // its map: it has a map or is an original source node runs itself, and some breakpoint waits.
-func (t *Session) wantsLook(scriptID, url string) bool {
+func (t *Target) wantsLook(scriptID, url string) bool {
 	sc := t.scripts[scriptID]
 	if sc.Internal {
 		return false
 	}
 	path := fileOf(url, "")
-	for _, bp := range t.breakpoints {
+	for _, bp := range t.s.breakpoints {
 		if slices.Contains(bp.remapped, t.ref) {
 			continue
 		}
@@ -64,40 +64,40 @@ func (t *Session) wantsLook(scriptID, url string) bool {
 // bindHere binds what the script's map asks for in this target and returns the V8 ids bound
 // right where the gate pause at stands (nil: no gate pause), which make that pause the user's:
 // V8 would not stop there again once resumed.
-func (t *Session) bindHere(ctx context.Context, c clientCaller, scriptID, url string, at *location) (here []string) {
+func (t *Target) bindHere(ctx context.Context, c clientCaller, scriptID, url string, at *location) (here []string) {
 	path := fileOf(url, "")
 	m := t.maps.of(scriptID)
-	t.mu.Lock()
+	t.s.mu.Lock()
 	var bps []*breakpoint
-	for _, bp := range t.breakpoints {
+	for _, bp := range t.s.breakpoints {
 		if !slices.Contains(bp.remapped, t.ref) && (bp.orig != nil || bp.everywhere()) && (bp.log != nil || bp.Enabled) {
 			bps = append(bps, bp)
 		}
 	}
-	t.mu.Unlock()
+	t.s.mu.Unlock()
 	for _, bp := range bps {
 		params := t.mappedParams(bp, m, url, path)
 		if params == nil {
 			continue
 		}
-		t.mu.Lock()
+		t.s.mu.Lock()
 		old := bp.v8ID
-		t.mu.Unlock()
+		t.s.mu.Unlock()
 		if bp.orig == nil && old != "" { // the URL binding of the file stops elsewhere: drop it here
 			if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": old}, nil); err != nil {
-				t.log.Debug("breakpoint on a transformed script", "session", t.id, "target", t.ref, "err", err)
+				t.s.log.Debug("breakpoint on a transformed script", "session", t.s.id, "target", t.ref, "err", err)
 				continue
 			}
 		}
 		var res setBreakpointResult
 		if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
-			t.log.Debug("breakpoint by source map in target", "session", t.id, "target", t.ref, "bp", bp.ref(), "err", err)
+			t.s.log.Debug("breakpoint by source map in target", "session", t.s.id, "target", t.ref, "bp", bp.ref(), "err", err)
 			continue
 		}
 		var bound []BreakpointInfo
-		t.mu.Lock()
-		if !slices.Contains(t.breakpoints, bp) { // removed meanwhile
-			t.mu.Unlock()
+		t.s.mu.Lock()
+		if !slices.Contains(t.s.breakpoints, bp) { // removed meanwhile
+			t.s.mu.Unlock()
 			_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": res.BreakpointID}, nil)
 			continue
 		}
@@ -112,7 +112,7 @@ func (t *Session) bindHere(ctx context.Context, c clientCaller, scriptID, url st
 				here = append(here, res.BreakpointID)
 			}
 		}
-		t.mu.Unlock()
+		t.s.mu.Unlock()
 		for i := range bound {
 			t.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
 		}
@@ -122,10 +122,10 @@ func (t *Session) bindHere(ctx context.Context, c clientCaller, scriptID, url st
 
 // mappedParams is how a breakpoint binds in a script of this target through its map m (nil:
 // none), or nil when the script is not the breakpoint's concern or the map keeps its line.
-func (t *Session) mappedParams(bp *breakpoint, m *sourcemap.Map, url, path string) map[string]any {
-	t.mu.Lock()
+func (t *Target) mappedParams(bp *breakpoint, m *sourcemap.Map, url, path string) map[string]any {
+	t.s.mu.Lock()
 	orig, at, cond := bp.orig, bp.at, bp.params["condition"]
-	t.mu.Unlock()
+	t.s.mu.Unlock()
 	var src string
 	var line, col int
 	if orig != nil {
@@ -165,14 +165,14 @@ func (bp *breakpoint) is(id string) bool {
 
 // gateTarget sets the gate in this target, once, and serves its pauses until the target ends.
 // The main thread's gate is served by its chores loop.
-func (t *Session) gateTarget(ctx context.Context, c clientCaller) error {
+func (t *Target) gateTarget(ctx context.Context, c clientCaller) error {
 	if err := t.ensureGate(ctx, c); err != nil || t.main() {
 		return err
 	}
-	t.mu.Lock()
+	t.s.mu.Lock()
 	serving := t.gating
 	t.gating = true
-	t.mu.Unlock()
+	t.s.mu.Unlock()
 	if serving {
 		return nil
 	}
@@ -185,7 +185,7 @@ func (t *Session) gateTarget(ctx context.Context, c clientCaller) error {
 				cancel()
 			case <-t.ended:
 				return
-			case <-t.done:
+			case <-t.s.done:
 				return
 			}
 		}
@@ -195,10 +195,10 @@ func (t *Session) gateTarget(ctx context.Context, c clientCaller) error {
 
 // passTargetGate binds what the gated script's map asks for and lets it run, unless a
 // breakpoint bound right where it stands: that pause is the user's.
-func (t *Session) passTargetGate(ctx context.Context) {
-	t.mu.Lock()
+func (t *Target) passTargetGate(ctx context.Context) {
+	t.s.mu.Lock()
 	p := t.gatePause
-	t.mu.Unlock()
+	t.s.mu.Unlock()
 	c := t.liveConn()
 	if p == nil || c == nil {
 		return
@@ -208,56 +208,56 @@ func (t *Session) passTargetGate(ctx context.Context) {
 
 // bindAtPause binds what the map of the script a pause stands in asks for (bindHere), and
 // returns the V8 ids bound right there.
-func (t *Session) bindAtPause(ctx context.Context, c clientCaller, p *debuggerPaused) []string {
+func (t *Target) bindAtPause(ctx context.Context, c clientCaller, p *debuggerPaused) []string {
 	if len(p.CallFrames) == 0 {
 		return nil
 	}
 	at := p.CallFrames[0].Location
-	t.mu.Lock()
+	t.s.mu.Lock()
 	url := t.scripts[at.ScriptID].URL
-	t.mu.Unlock()
+	t.s.mu.Unlock()
 	return t.bindHere(ctx, c, at.ScriptID, url, &at)
 }
 
 // waitsForMaps reports, under mu, whether a breakpoint waits for a target's source maps.
-func (t *Session) waitsForMaps() bool {
-	return slices.ContainsFunc(t.breakpoints, func(bp *breakpoint) bool { return bp.orig != nil && bp.Pending })
+func (s *Session) waitsForMaps() bool {
+	return slices.ContainsFunc(s.breakpoints, func(bp *breakpoint) bool { return bp.orig != nil && bp.Pending })
 }
 
 // misplacedHit reports whether a pause stands only at breakpoints bound by URL and line in a
 // script a runner transformed in place, where the line is another original line: the rebinding
 // through the script's map (watchScript) comes a round trip after node ran the code. Such a
 // pause is passed (passMisplaced), never shown.
-func (s *Session) misplacedHit(p *debuggerPaused) bool {
+func (t *Target) misplacedHit(p *debuggerPaused) bool {
 	if len(p.HitBreakpoints) == 0 || len(p.CallFrames) == 0 {
 		return false
 	}
 	top := p.CallFrames[0]
-	path, want, ok := s.lineBoundHit(p, top)
+	path, want, ok := t.lineBoundHit(p, top)
 	if !ok {
 		return false
 	}
-	m := s.maps.of(top.Location.ScriptID)
+	m := t.maps.of(top.Location.ScriptID)
 	if m == nil || len(m.MatchSource(path)) == 0 {
 		return false
 	}
-	return s.pausedFrame(top).Line != want
+	return t.pausedFrame(top).Line != want
 }
 
 // lineBoundHit is the file of the pause's script and the one line every breakpoint it hit is
 // bound to by URL there; false when one is not (the gate's, a function's, another file's or
 // line's, one bound through a map already).
-func (s *Session) lineBoundHit(p *debuggerPaused, top pausedFrame) (string, int, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	path := fileOf(s.scripts[top.Location.ScriptID].URL, "")
+func (t *Target) lineBoundHit(p *debuggerPaused, top pausedFrame) (string, int, bool) {
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	path := fileOf(t.scripts[top.Location.ScriptID].URL, "")
 	want := -1
 	for _, id := range p.HitBreakpoints {
-		i := slices.IndexFunc(s.breakpoints, func(bp *breakpoint) bool { return bp.is(id) })
+		i := slices.IndexFunc(t.s.breakpoints, func(bp *breakpoint) bool { return bp.is(id) })
 		if i < 0 {
 			return "", 0, false
 		}
-		bp := s.breakpoints[i]
+		bp := t.s.breakpoints[i]
 		file, line, _, err := splitLocation(bp.at)
 		if bp.orig != nil || !bp.everywhere() || err != nil || file != path || (want >= 0 && line != want) {
 			return "", 0, false
@@ -269,18 +269,18 @@ func (s *Session) lineBoundHit(p *debuggerPaused, top pausedFrame) (string, int,
 
 // passMisplaced binds the breakpoints of a misplaced hit through the script's map and lets the
 // pause go, unless one now stands right there.
-func (s *Session) passMisplaced(p *debuggerPaused) {
+func (t *Target) passMisplaced(p *debuggerPaused) {
 	ctx, cancel := passContext()
 	defer cancel()
-	c := s.liveConn()
+	c := t.liveConn()
 	if c == nil {
 		return
 	}
-	here := s.bindAtPause(ctx, c, p)
+	here := t.bindAtPause(ctx, c, p)
 	if len(here) > 0 {
-		s.mu.Lock()
-		s.endPass() // the pause is the user's after all
-		s.mu.Unlock()
+		t.s.mu.Lock()
+		t.endPass() // the pause is the user's after all
+		t.s.mu.Unlock()
 	}
-	s.stopOrPass(ctx, c, p, here)
+	t.stopOrPass(ctx, c, p, here)
 }

@@ -18,15 +18,15 @@ import (
 // setUpTarget readies a followed target through c and lets it run. A worker breaks at its first
 // line once let run (NodeWorker's waitForDebuggerOnStart), a child process does not (the
 // preload waits without a break).
-func (t *Session) setUpTarget(ctx context.Context, c clientCaller, breaksOnStart bool) error {
+func (t *Target) setUpTarget(ctx context.Context, c clientCaller, breaksOnStart bool) error {
 	steps := []step{{"Runtime.enable", nil}, {"Debugger.enable", nil}}
-	if t.mode != ModeDebug {
-		steps = append(steps, t.traceSteps()...)
+	if t.s.mode != ModeDebug {
+		steps = append(steps, t.s.traceSteps()...)
 	}
 	if err := callSteps(ctx, c, steps...); err != nil {
 		return err
 	}
-	if t.mode == ModeDebug {
+	if t.s.mode == ModeDebug {
 		// Registered first: a breakpoint set meanwhile is bound here by spread, or read from the
 		// list below; one bound both ways answers "already exists", which bindIn lets pass.
 		if !t.debugged() {
@@ -40,23 +40,23 @@ func (t *Session) setUpTarget(ctx context.Context, c clientCaller, breaksOnStart
 }
 
 // adoptDebugger gives a new target the session's debugger settings and breakpoints.
-func (t *Session) adoptDebugger(ctx context.Context, c clientCaller, breaksOnStart bool) error {
-	t.mu.Lock()
+func (t *Target) adoptDebugger(ctx context.Context, c clientCaller, breaksOnStart bool) error {
+	t.s.mu.Lock()
 	if !breaksOnStart { // its first pause is the user's
 		t.startSeen = true
 		close(t.startPause)
 	}
-	mode := t.exceptionModeNow()
-	bps := slices.Clone(t.breakpoints)
-	box, depth := slices.Clone(t.blackbox), t.asyncDepth
-	t.mu.Unlock()
-	if err := t.setPauseOnExceptions(ctx, c, mode); err != nil {
+	mode := t.s.exceptionModeNow()
+	bps := slices.Clone(t.s.breakpoints)
+	box, depth := slices.Clone(t.s.blackbox), t.s.asyncDepth
+	t.s.mu.Unlock()
+	if err := t.s.setPauseOnExceptions(ctx, c, mode); err != nil {
 		return err
 	}
 	if err := c.Call(ctx, "Runtime.addBinding", map[string]any{"name": logBinding}, nil); err != nil {
 		return err
 	}
-	if box = t.v8Blackbox(box); len(box) > 0 {
+	if box = t.s.v8Blackbox(box); len(box) > 0 {
 		if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": box}, nil); err != nil {
 			return err
 		}
@@ -68,12 +68,12 @@ func (t *Session) adoptDebugger(ctx context.Context, c clientCaller, breaksOnSta
 	}
 	for _, bp := range bps {
 		if err := t.bindIn(ctx, c, bp); err != nil { // it runs on without this one
-			t.log.Debug("breakpoint in target", "session", t.id, "target", t.ref, "err", err)
+			t.s.log.Debug("breakpoint in target", "session", t.s.id, "target", t.ref, "err", err)
 		}
 	}
-	t.mu.Lock()
-	gate := t.waitsForMaps()
-	t.mu.Unlock()
+	t.s.mu.Lock()
+	gate := t.s.waitsForMaps()
+	t.s.mu.Unlock()
 	if gate {
 		return t.gateTarget(ctx, c)
 	}
@@ -84,16 +84,16 @@ func (t *Session) adoptDebugger(ctx context.Context, c clientCaller, breaksOnSta
 // reply comes through it).
 // The start break stands where a gate would stop too: what the entry script's map asks for is
 // bound first, and a breakpoint bound right there makes it the user's pause.
-func (t *Session) passStart(p *debuggerPaused) {
+func (t *Target) passStart(p *debuggerPaused) {
 	ctx, cancel := context.WithTimeout(context.Background(), workerSetupTimeout)
 	defer cancel()
 	c := t.liveConn()
 	if c == nil {
 		return
 	}
-	t.mu.Lock()
+	t.s.mu.Lock()
 	gated := t.gateID != ""
-	t.mu.Unlock()
+	t.s.mu.Unlock()
 	var here []string
 	if gated {
 		here = t.bindAtPause(ctx, c, p)
@@ -107,10 +107,10 @@ func (bp *breakpoint) everywhere() bool {
 }
 
 // bindIn binds one of the session's breakpoints in this target, with what V8 resolved here.
-func (t *Session) bindIn(ctx context.Context, c clientCaller, bp *breakpoint) error {
-	t.mu.Lock()
+func (t *Target) bindIn(ctx context.Context, c clientCaller, bp *breakpoint) error {
+	t.s.mu.Lock()
 	ok, method, params, id := bp.everywhere(), bp.method, bp.params, bp.v8ID
-	t.mu.Unlock()
+	t.s.mu.Unlock()
 	if !ok {
 		return nil
 	}
@@ -124,8 +124,8 @@ func (t *Session) bindIn(ctx context.Context, c clientCaller, bp *breakpoint) er
 	if res.BreakpointID != id { // not the same breakpoint: leave this target without it
 		return c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": res.BreakpointID}, nil)
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
 	for _, l := range res.Locations {
 		bp.resolved = append(bp.resolved, t.resolvedAt(l))
 	}
@@ -133,7 +133,7 @@ func (t *Session) bindIn(ctx context.Context, c clientCaller, bp *breakpoint) er
 }
 
 // resolvedAt places where V8 bound a breakpoint in this target, under mu.
-func (t *Session) resolvedAt(l location) Frame {
+func (t *Target) resolvedAt(l location) Frame {
 	fr := t.place("", l.ScriptID, t.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
 	if !t.main() {
 		fr.Target = t.ref
@@ -143,23 +143,23 @@ func (t *Session) resolvedAt(l location) Frame {
 
 // spread binds a breakpoint just set through this target in every other one traced debugs. A
 // target that refuses it (it ended meanwhile) runs on without it.
-func (s *Session) spread(ctx context.Context, ref string) {
-	s.mu.Lock()
-	others := s.others()
-	i := slices.IndexFunc(s.breakpoints, func(bp *breakpoint) bool { return bp.ref() == ref })
+func (tg *Target) spread(ctx context.Context, ref string) {
+	tg.s.mu.Lock()
+	others := tg.others()
+	i := slices.IndexFunc(tg.s.breakpoints, func(bp *breakpoint) bool { return bp.ref() == ref })
 	var bp *breakpoint
 	if i >= 0 {
-		bp = s.breakpoints[i]
+		bp = tg.s.breakpoints[i]
 	}
 	pending := bp != nil && bp.orig != nil && bp.Pending
-	s.mu.Unlock()
+	tg.s.mu.Unlock()
 	if bp == nil {
 		return
 	}
-	if pending && !s.main() { // set through a worker or child: its gate is served too
-		if c := s.liveConn(); c != nil {
-			if err := s.gateTarget(ctx, c); err != nil {
-				s.log.Debug("gate in target", "session", s.id, "target", s.ref, "err", err)
+	if pending && !tg.main() { // set through a worker or child: its gate is served too
+		if c := tg.liveConn(); c != nil {
+			if err := tg.gateTarget(ctx, c); err != nil {
+				tg.s.log.Debug("gate in target", "session", tg.s.id, "target", tg.ref, "err", err)
 			}
 		}
 	}
@@ -173,20 +173,20 @@ func (s *Session) spread(ctx context.Context, ref string) {
 			err = t.gateTarget(ctx, c)
 		}
 		if err != nil {
-			s.log.Debug("breakpoint in target", "session", s.id, "target", t.ref, "err", err)
+			tg.s.log.Debug("breakpoint in target", "session", tg.s.id, "target", t.ref, "err", err)
 		}
 	}
 }
 
 // unspread removes a breakpoint from every other target (its V8 id v8ID, "" when it had none
 // there) and its aliases from every target, this one included, with the locations they had.
-func (s *Session) unspread(ctx context.Context, bp *breakpoint, v8ID string) {
-	s.mu.Lock()
-	others := s.others()
+func (tg *Target) unspread(ctx context.Context, bp *breakpoint, v8ID string) {
+	tg.s.mu.Lock()
+	others := tg.others()
 	aliases := bp.aliases
 	bp.aliases, bp.remapped = nil, nil
-	s.mu.Unlock()
-	remove := func(t *Session, ids []string) {
+	tg.s.mu.Unlock()
+	remove := func(t *Target, ids []string) {
 		if c := t.liveConn(); c != nil {
 			for _, id := range ids {
 				if id != "" {
@@ -195,40 +195,40 @@ func (s *Session) unspread(ctx context.Context, bp *breakpoint, v8ID string) {
 			}
 		}
 	}
-	remove(s, aliases)
+	remove(tg, aliases)
 	for _, t := range others {
 		remove(t, append([]string{v8ID}, aliases...))
-		s.mu.Lock()
+		tg.s.mu.Lock()
 		bp.resolved = slices.DeleteFunc(bp.resolved, func(f Frame) bool { return f.Target == t.ref })
-		s.mu.Unlock()
+		tg.s.mu.Unlock()
 	}
-	if !s.main() {
-		s.mu.Lock()
-		bp.resolved = slices.DeleteFunc(bp.resolved, func(f Frame) bool { return f.Target == s.ref })
-		s.mu.Unlock()
+	if !tg.main() {
+		tg.s.mu.Lock()
+		bp.resolved = slices.DeleteFunc(bp.resolved, func(f Frame) bool { return f.Target == tg.ref })
+		tg.s.mu.Unlock()
 	}
 }
 
 // toEveryTarget makes the same call in every other target traced debugs (an exception mode,
 // blackbox patterns, an async depth), each bounded; one that fails is logged and left.
-func (s *Session) toEveryTarget(ctx context.Context, method string, params any) {
-	s.mu.Lock()
-	others := s.others()
-	s.mu.Unlock()
+func (tg *Target) toEveryTarget(ctx context.Context, method string, params any) {
+	tg.s.mu.Lock()
+	others := tg.others()
+	tg.s.mu.Unlock()
 	for _, t := range others {
 		if c := t.liveConn(); c != nil {
 			if err := c.Call(ctx, method, params, nil); err != nil {
-				s.log.Debug("call in target", "session", s.id, "target", t.ref, "method", method, "err", err)
+				tg.s.log.Debug("call in target", "session", tg.s.id, "target", t.ref, "method", method, "err", err)
 			}
 		}
 	}
 }
 
 // liveConn is the target's connection, bounded as requests' calls are; nil once it has ended.
-func (t *Session) liveConn() clientCaller {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.live[t.ref] != t {
+func (t *Target) liveConn() clientCaller {
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	if t.s.live[t.ref] != t {
 		return nil
 	}
 	return t.callerOf(t.conn())

@@ -143,35 +143,35 @@ func (s *Session) exceptionClasses() []string {
 // ownPause takes, on the dispatcher, the pauses traced makes for itself: every pause of a trace
 // session, and an exception pause the user's mode does not ask for. It reports whether it took
 // the pause (then it is passed off the dispatcher and never shown as a pause).
-func (s *Session) ownPause(p *debuggerPaused) bool {
+func (t *Target) ownPause(p *debuggerPaused) bool {
 	isThrow := p.Reason == "exception" || p.Reason == "promiseRejection"
-	if s.mode == ModeDebug && !isThrow {
+	if t.s.mode == ModeDebug && !isThrow {
 		return false
 	}
 	var info *ThrowInfo
 	user := -1
 	if isThrow {
-		user = s.throwSite(p)
-		info = s.throwInfo(p, user)
+		user = t.throwSite(p)
+		info = t.throwInfo(p, user)
 	}
 	uncaught := p.Data != nil && p.Data.Uncaught
-	s.mu.Lock()
+	t.s.mu.Lock()
 	// A caught exception node's own code throws (and catches) is never the user's stop.
-	userWants := s.mode == ModeDebug && s.userStopsAt(p) && (uncaught || user >= 0)
+	userWants := t.s.mode == ModeDebug && t.s.userStopsAt(p) && (uncaught || user >= 0)
 	if !userWants {
-		s.beginPass()
+		t.beginPass()
 	}
-	own := s.ownConnection()
-	s.mu.Unlock()
+	own := t.ownConnection()
+	t.s.mu.Unlock()
 	var slot *heldEvent
 	if info != nil {
-		slot = s.store.reserve() // here, on the dispatcher: the events after it wait behind it
+		slot = t.s.store.reserve() // here, on the dispatcher: the events after it wait behind it
 	}
 	if !own { // a worker's answers come through this dispatcher: sent and waited for elsewhere
-		go func() { s.passThrow(p, info, slot, !userWants)() }()
+		go func() { t.passThrow(p, info, slot, !userWants)() }()
 		return !userWants
 	}
-	finish := s.passThrow(p, info, slot, !userWants) // sent here: the program goes on sooner
+	finish := t.passThrow(p, info, slot, !userWants) // sent here: the program goes on sooner
 	go finish()
 	return !userWants
 }
@@ -180,33 +180,33 @@ func (s *Session) ownPause(p *debuggerPaused) bool {
 // pause go (resume false: none), back to back: V8 answers the reads before it runs on, and a
 // recorded throw then costs the program one round trip less. It returns what waits for the
 // answers and records the throw in its reserved place.
-func (s *Session) passThrow(p *debuggerPaused, info *ThrowInfo, slot *heldEvent, resume bool) func() {
+func (t *Target) passThrow(p *debuggerPaused, info *ThrowInfo, slot *heldEvent, resume bool) func() {
 	ctx, cancel := passContext()
-	s.mu.Lock()
-	c := s.callerOf(s.conn()) // a trace session's targets are not registered: not debugged
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	c := t.callerOf(t.conn()) // a trace session's targets are not registered: not debugged
+	t.s.mu.Unlock()
 	locals := func() []Variable { return nil }
 	if info != nil && c != nil {
-		if i := slices.IndexFunc(p.CallFrames, func(f pausedFrame) bool { return s.isUserURL(s.frameURL(f)) }); i >= 0 {
-			locals = s.throwLocals(ctx, c, p.CallFrames[i])
+		if i := slices.IndexFunc(p.CallFrames, func(f pausedFrame) bool { return t.s.isUserURL(t.frameURL(f)) }); i >= 0 {
+			locals = t.s.throwLocals(ctx, c, p.CallFrames[i])
 		}
 	}
 	var resumed waiter
 	if resume && c != nil {
 		var err error
 		if resumed, err = send(ctx, c, "Debugger.resume", nil); err != nil {
-			s.log.Debug("resume past a throw", "session", s.id, "target", s.ref, "err", err)
+			t.s.log.Debug("resume past a throw", "session", t.s.id, "target", t.ref, "err", err)
 		}
 	}
 	return func() {
 		defer cancel()
 		if info != nil { // filled even without its locals: the events behind it wait for it
 			info.Locals = locals()
-			s.fill(slot, Event{Kind: KindThrow, Throw: info})
+			t.fill(slot, Event{Kind: KindThrow, Throw: info})
 		}
 		if resumed != nil {
 			if err := resumed.Wait(ctx, nil); err != nil {
-				s.log.Debug("resume past a throw", "session", s.id, "target", s.ref, "err", err)
+				t.s.log.Debug("resume past a throw", "session", t.s.id, "target", t.ref, "err", err)
 			}
 		}
 	}
@@ -214,14 +214,14 @@ func (s *Session) passThrow(p *debuggerPaused, info *ThrowInfo, slot *heldEvent,
 
 // beginPass marks, under mu, a pause traced lets go by itself (or decides about) as passing:
 // its resume is not shown, and requests' calls wait for it (afterPassing).
-func (s *Session) beginPass() {
-	s.passing, s.passed = true, make(chan struct{})
+func (t *Target) beginPass() {
+	t.passing, t.passed = true, make(chan struct{})
 }
 
 // endPass ends passing, under mu: the pause resumed, or it turned out to be the user's.
-func (s *Session) endPass() {
-	s.passing = false
-	close(s.passed)
+func (t *Target) endPass() {
+	t.passing = false
+	close(t.passed)
 }
 
 // passingKey marks the calls of a pause traced passes by itself: they are what ends the pause
@@ -237,21 +237,21 @@ func passContext() (context.Context, context.CancelFunc) {
 // afterPassing waits, for a request's call, until a pause traced is passing by itself has
 // resumed: a call made inside it (an eval, a profile start) would run nested in a pause the
 // user never saw, and the program would stand still around it.
-func (s *Session) afterPassing(ctx context.Context) error {
+func (t *Target) afterPassing(ctx context.Context) error {
 	if ctx.Value(passingKey{}) != nil {
 		return nil
 	}
-	s.mu.Lock()
-	ch := s.passed
-	passing := s.passing
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	ch := t.passed
+	passing := t.passing
+	t.s.mu.Unlock()
 	if !passing {
 		return nil
 	}
 	select {
 	case <-ch:
 		return nil
-	case <-s.done:
+	case <-t.s.done:
 		return nil // the call itself says the program has ended
 	case <-ctx.Done():
 		return ctx.Err()
@@ -261,18 +261,18 @@ func (s *Session) afterPassing(ctx context.Context) error {
 // throwInfo describes an exception pause as a throw event, or nil when it is not one to record:
 // not thrown by user code (or by a library or node:assert user code called), not of a class
 // asked for, or past the rate cap (counted).
-func (s *Session) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
-	s.mu.Lock()
-	on := s.throws.on
-	s.mu.Unlock()
+func (tg *Target) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
+	tg.s.mu.Lock()
+	on := tg.s.throws.on
+	tg.s.mu.Unlock()
 	if !on || p.Data == nil || user < 0 {
 		return nil
 	}
 	o := p.Data.remoteObject
-	s.mu.Lock()
-	t := &s.throws
+	tg.s.mu.Lock()
+	t := &tg.s.throws
 	if len(t.classes) > 0 && !slices.Contains(t.classes, o.ClassName) {
-		s.mu.Unlock()
+		tg.s.mu.Unlock()
 		return nil
 	}
 	now := time.Now()
@@ -282,32 +282,32 @@ func (s *Session) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
 	if t.inWindow >= t.perSecond {
 		t.skipped++
 		t.skippedTotal++
-		s.mu.Unlock()
+		tg.s.mu.Unlock()
 		return nil
 	}
 	t.inWindow++
 	skipped := t.skipped
 	t.skipped = 0
-	s.mu.Unlock()
+	tg.s.mu.Unlock()
 
 	info := &ThrowInfo{Class: o.ClassName, Caught: !p.Data.Uncaught, Skipped: skipped}
 	if o.Subtype == "error" {
 		_, msg := errorMessage(o.ClassName, o.Description)
-		info.Message = CapText(msg, s.stringCap)
+		info.Message = CapText(msg, tg.s.stringCap)
 	} else {
-		text, _ := s.preview(o, 1)
-		info.Value, info.Message = text, CapText(text, s.stringCap)
+		text, _ := tg.s.preview(o, 1)
+		info.Value, info.Message = text, CapText(text, tg.s.stringCap)
 	}
 	for i, f := range p.CallFrames {
 		if i == maxThrowStack {
 			break
 		}
-		info.Stack = append(info.Stack, s.pausedFrame(f))
+		info.Stack = append(info.Stack, tg.pausedFrame(f))
 	}
 	if user < len(info.Stack) {
 		info.Location = &info.Stack[user]
 	} else {
-		fr := s.pausedFrame(p.CallFrames[user])
+		fr := tg.pausedFrame(p.CallFrames[user])
 		info.Location = &fr
 	}
 	if user > 0 {
@@ -319,10 +319,10 @@ func (s *Session) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
 // throwSite is the index of the user frame an exception pause came from: the throw's own frame
 // when it is user code, or the first user frame below a library's or node:assert's; -1 when
 // node's own machinery threw (it catches its own) or no user code is on the stack.
-func (s *Session) throwSite(p *debuggerPaused) int {
+func (t *Target) throwSite(p *debuggerPaused) int {
 	for i, f := range p.CallFrames {
-		url := s.frameURL(f)
-		if s.isUserURL(url) {
+		url := t.frameURL(f)
+		if t.s.isUserURL(url) {
 			return i
 		}
 		if !libraryURL(url) {
@@ -333,13 +333,13 @@ func (s *Session) throwSite(p *debuggerPaused) int {
 }
 
 // frameURL is a paused frame's script URL (node 20 leaves it empty: from scriptParsed).
-func (s *Session) frameURL(f pausedFrame) string {
+func (t *Target) frameURL(f pausedFrame) string {
 	if f.URL != "" {
 		return f.URL
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.scripts[f.Location.ScriptID].URL
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	return t.scripts[f.Location.ScriptID].URL
 }
 
 // isUserURL says whether a frame's script is user code.
@@ -437,10 +437,10 @@ const nodeOwnThrows = "^node:(?!(internal/)?assert)"
 
 // unboxNode lifts nodeOwnThrows for a pause request, and returns what sets it again once the
 // pause has come: V8 drops a pause asked while node's own (blackboxed) code runs.
-func (s *Session) unboxNode(ctx context.Context, c clientCaller) (func(), error) {
-	s.mu.Lock()
-	on, user := s.throws.on, slices.Clone(s.blackbox)
-	s.mu.Unlock()
+func (t *Target) unboxNode(ctx context.Context, c clientCaller) (func(), error) {
+	t.s.mu.Lock()
+	on, user := t.s.throws.on, slices.Clone(t.s.blackbox)
+	t.s.mu.Unlock()
 	if !on {
 		return func() {}, nil
 	}
@@ -451,8 +451,8 @@ func (s *Session) unboxNode(ctx context.Context, c clientCaller) (func(), error)
 		return nil, err
 	}
 	return func() {
-		if err := c.Call(context.WithoutCancel(ctx), "Debugger.setBlackboxPatterns", map[string]any{"patterns": s.v8Blackbox(user)}, nil); err != nil {
-			s.log.Debug("node's code blackboxed again after a pause", "session", s.id, "target", s.ref, "err", err)
+		if err := c.Call(context.WithoutCancel(ctx), "Debugger.setBlackboxPatterns", map[string]any{"patterns": t.s.v8Blackbox(user)}, nil); err != nil {
+			t.s.log.Debug("node's code blackboxed again after a pause", "session", t.s.id, "target", t.ref, "err", err)
 		}
 	}, nil
 }
@@ -473,15 +473,15 @@ func (s *Session) v8Blackbox(user []string) []string {
 // on: the user's own for a step or a run-to (a throw pause traced passed by itself would resume
 // the program and end the step), "all" for the rest. The user's state stays while the program
 // stands paused after a step, so stepping on costs no call; widen puts "all" back once it runs.
-func (s *Session) exceptionsFor(ctx context.Context, c clientCaller, method string) error {
+func (t *Target) exceptionsFor(ctx context.Context, c clientCaller, method string) error {
 	narrow := false
 	switch method {
 	case "Debugger.stepOver", "Debugger.stepInto", "Debugger.stepOut", "Debugger.continueToLocation":
 		narrow = true
 	}
-	s.mu.Lock()
-	mode, on, narrowed := s.exceptionModeNow(), s.throws.on, s.narrowed
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	mode, on, narrowed := t.s.exceptionModeNow(), t.s.throws.on, t.narrowed
+	t.s.mu.Unlock()
 	user := exceptionState[mode]
 	if !on || user == "all" || narrow == narrowed {
 		return nil
@@ -493,22 +493,22 @@ func (s *Session) exceptionsFor(ctx context.Context, c clientCaller, method stri
 	if err := c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": state}, nil); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	s.narrowed = narrow
-	s.mu.Unlock()
+	t.s.mu.Lock()
+	t.narrowed = narrow
+	t.s.mu.Unlock()
 	return nil
 }
 
 // widen gives V8 "all" back when an execution command ended with this target running (no pause
 // within the wait, or the pause came in another target): its throws are recorded again.
-func (s *Session) widen(ctx context.Context, c clientCaller) {
-	s.mu.Lock()
-	running := s.paused == nil
-	s.mu.Unlock()
+func (t *Target) widen(ctx context.Context, c clientCaller) {
+	t.s.mu.Lock()
+	running := t.paused == nil
+	t.s.mu.Unlock()
 	if !running {
 		return
 	}
-	if err := s.exceptionsFor(context.WithoutCancel(ctx), c, "Debugger.resume"); err != nil {
-		s.log.Debug("throw events back after a step", "session", s.id, "target", s.ref, "err", err)
+	if err := t.exceptionsFor(context.WithoutCancel(ctx), c, "Debugger.resume"); err != nil {
+		t.s.log.Debug("throw events back after a step", "session", t.s.id, "target", t.ref, "err", err)
 	}
 }

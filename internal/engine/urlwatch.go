@@ -30,11 +30,11 @@ func exactURLs(urls []string) string {
 }
 
 // urlsMatching lists the URLs of the loaded scripts re matches, sorted.
-func (s *Session) urlsMatching(re *regexp.Regexp) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (t *Target) urlsMatching(re *regexp.Regexp) []string {
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
 	var urls []string
-	for _, sc := range s.scripts {
+	for _, sc := range t.scripts {
 		if sc.URL != "" && re.MatchString(sc.URL) && !slices.Contains(urls, sc.URL) {
 			urls = append(urls, sc.URL)
 		}
@@ -46,20 +46,20 @@ func (s *Session) urlsMatching(re *regexp.Regexp) []string {
 // rewatch adds url to each urlRegex breakpoint whose regex matches it, binding the breakpoint
 // again in V8 with the longer list (a disabled one keeps the list for when it is enabled). It
 // returns the V8 ids of those that bound right where the program stands.
-func (s *Session) rewatch(ctx context.Context, c clientCaller, url, scriptID string, line0, col0 int) (here []string) {
+func (t *Target) rewatch(ctx context.Context, c clientCaller, url, scriptID string, line0, col0 int) (here []string) {
 	if url == "" {
 		return nil
 	}
-	s.mu.Lock()
+	t.s.mu.Lock()
 	var grow []*breakpoint
-	for _, bp := range s.breakpoints {
+	for _, bp := range t.s.breakpoints {
 		if bp.watch != nil && bp.watch.MatchString(url) && !slices.Contains(bp.watched, url) {
 			grow = append(grow, bp)
 		}
 	}
-	s.mu.Unlock()
+	t.s.mu.Unlock()
 	for _, bp := range grow {
-		s.mu.Lock()
+		t.s.mu.Lock()
 		watched := append(slices.Clone(bp.watched), url)
 		params := make(map[string]any, len(bp.params))
 		for k, v := range bp.params {
@@ -68,39 +68,39 @@ func (s *Session) rewatch(ctx context.Context, c clientCaller, url, scriptID str
 		params["urlRegex"] = exactURLs(watched)
 		old := bp.v8ID
 		bp.watched, bp.params = watched, params
-		s.mu.Unlock()
+		t.s.mu.Unlock()
 		if old == "" {
 			continue // disabled: enabling binds it with the new list
 		}
 		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": old}, nil); err != nil {
-			s.log.Debug("rebind url regex breakpoint", "session", s.id, "bp", bp.ref(), "err", err)
+			t.s.log.Debug("rebind url regex breakpoint", "session", t.s.id, "bp", bp.ref(), "err", err)
 			continue
 		}
 		var res setBreakpointResult
 		if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
-			s.mu.Lock()
+			t.s.mu.Lock()
 			bp.v8ID = ""
-			s.mu.Unlock()
-			s.log.Debug("rebind url regex breakpoint", "session", s.id, "bp", bp.ref(), "err", err)
+			t.s.mu.Unlock()
+			t.s.log.Debug("rebind url regex breakpoint", "session", t.s.id, "bp", bp.ref(), "err", err)
 			continue
 		}
 		var bound []BreakpointInfo
-		s.mu.Lock()
+		t.s.mu.Lock()
 		bp.v8ID = res.BreakpointID
 		bp.resolved = []Frame{}
 		for _, l := range res.Locations {
-			fr := s.resolvedAt(l)
+			fr := t.resolvedAt(l)
 			bp.resolved = append(bp.resolved, fr)
-			if s.scripts[l.ScriptID].URL == url {
+			if t.scripts[l.ScriptID].URL == url {
 				bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
 			}
 			if l.ScriptID == scriptID && l.LineNumber == line0 && l.ColumnNumber == col0 {
 				here = append(here, res.BreakpointID)
 			}
 		}
-		s.mu.Unlock()
+		t.s.mu.Unlock()
 		for i := range bound {
-			s.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
+			t.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
 		}
 	}
 	return here

@@ -50,8 +50,8 @@ const workerSetupTimeout = 5 * time.Second
 
 // workerTarget is one worker thread's inspector session, reached through the main connection.
 type workerTarget struct {
-	s         *Session // the main thread's
-	t         *Session // the worker's own
+	s         *Target // the main thread's
+	t         *Target // the worker's own
 	info      TargetInfo
 	sessionID string       // NodeWorker's id of it, on the main connection
 	parent    clientCaller // the main connection
@@ -147,17 +147,17 @@ type workerMessage struct {
 }
 
 // workerDomain handles the NodeWorker events of the main connection.
-func (s *Session) workerDomain(method string, params json.RawMessage) {
+func (t *Target) workerDomain(method string, params json.RawMessage) {
 	switch method {
 	case "NodeWorker.attachedToWorker":
 		var p attachedToWorker
 		if json.Unmarshal(params, &p) == nil {
-			s.attachWorker(p)
+			t.attachWorker(p)
 		}
 	case "NodeWorker.receivedMessageFromWorker":
 		var p workerMessage
 		if json.Unmarshal(params, &p) == nil {
-			if w := s.workerOf(p.SessionID); w != nil {
+			if w := t.s.workerOf(p.SessionID); w != nil {
 				w.receive([]byte(p.Message))
 			}
 		}
@@ -166,7 +166,7 @@ func (s *Session) workerDomain(method string, params json.RawMessage) {
 			SessionID string `json:"sessionId"`
 		}
 		if json.Unmarshal(params, &p) == nil {
-			if w := s.workerOf(p.SessionID); w != nil {
+			if w := t.s.workerOf(p.SessionID); w != nil {
 				w.end()
 			}
 		}
@@ -182,20 +182,20 @@ func (s *Session) workerOf(sessionID string) *workerTarget {
 
 // attachWorker takes a worker NodeWorker attached: it gets a target ref, and its set-up runs
 // apart from the dispatcher (its replies come through the dispatcher).
-func (s *Session) attachWorker(p attachedToWorker) {
-	w := &workerTarget{s: s, sessionID: p.SessionID, pending: map[int64]chan workerReply{}}
+func (t *Target) attachWorker(p attachedToWorker) {
+	w := &workerTarget{s: t, sessionID: p.SessionID, pending: map[int64]chan workerReply{}}
 	w.info = TargetInfo{Kind: "worker", Title: p.WorkerInfo.Title, URL: p.WorkerInfo.URL, Status: TargetAttached}
-	s.mu.Lock()
-	s.nextTarget++
-	w.info.Ref = "t" + strconv.Itoa(s.nextTarget)
-	w.parent = s.callerOf(s.client)
-	w.t = s.newTargetOf(w.info.Ref)
+	t.s.mu.Lock()
+	t.s.nextTarget++
+	w.info.Ref = "t" + strconv.Itoa(t.s.nextTarget)
+	w.parent = t.callerOf(t.client)
+	w.t = t.newTargetOf(w.info.Ref)
 	w.t.worker = w
-	s.workers[p.SessionID] = w
-	s.targets = append(s.targets, w)
-	s.mu.Unlock()
-	follow, why := s.followWorkers, "workers are not followed (start option workers: false)"
-	if follow && !s.follows(p.WorkerInfo.URL) {
+	t.s.workers[p.SessionID] = w
+	t.s.targets = append(t.s.targets, w)
+	t.s.mu.Unlock()
+	follow, why := t.s.followWorkers, "workers are not followed (start option workers: false)"
+	if follow && !t.s.follows(p.WorkerInfo.URL) {
 		follow, why = false, "its script does not match followMatch"
 	}
 	go w.setUp(follow, why)
@@ -292,7 +292,7 @@ func (s *Session) Targets() []TargetInfo {
 		status = TargetExited
 	}
 	s.mu.Unlock()
-	out := []TargetInfo{{Ref: "t0", Kind: "main", Title: s.target, Status: status}}
+	out := []TargetInfo{{Ref: "t0", Kind: "main", Title: s.program, Status: status}}
 	for _, w := range ws {
 		out = append(out, *w.snapshot())
 	}

@@ -93,7 +93,7 @@ func (a *app) setBreakpoint(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusCreated, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusCreated, func(s *engine.Target) (any, error) {
 		bp, err := s.SetBreakpoint(r.Context(), engine.BreakpointSpec{
 			Location: req.Location, Condition: req.Condition, HitCount: req.HitCount,
 			URLRegex: req.URLRegex, Line: req.Line, Column: req.Column,
@@ -103,8 +103,8 @@ func (a *app) setBreakpoint(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *app) listBreakpoints(w http.ResponseWriter, r *http.Request) {
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
-		bps, err := s.Breakpoints()
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
+		bps, err := s.Session().Breakpoints()
 		return api.BreakpointsResponse{Breakpoints: bps}, err
 	})
 }
@@ -115,7 +115,7 @@ func (a *app) removeBreakpoint(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, badRequest("path parameter \"ref\": "+err.Error(), "a ref is bp1, BP#1 (escaped as BP%231), lp1, LP#1 (LP%231) or all"))
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		removed, err := s.RemoveBreakpoint(r.Context(), ref)
 		if err != nil {
 			return nil, refError(r, ref, err)
@@ -130,7 +130,7 @@ func (a *app) setLogpoint(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusCreated, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusCreated, func(s *engine.Target) (any, error) {
 		lp, err := s.SetLogpoint(r.Context(), engine.LogpointSpec{
 			Location: req.Location, Template: req.Template, Condition: req.Condition, Max: req.Max,
 		})
@@ -139,8 +139,8 @@ func (a *app) setLogpoint(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *app) listLogpoints(w http.ResponseWriter, r *http.Request) {
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
-		lps, err := s.Logpoints()
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
+		lps, err := s.Session().Logpoints()
 		return api.LogpointsResponse{Logpoints: lps}, err
 	})
 }
@@ -151,7 +151,7 @@ func (a *app) pauseOnExceptions(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		return api.PauseOnExceptionsResponse{Mode: req.Mode, Classes: req.Classes}, s.SetPauseOnExceptions(r.Context(), req.Mode, req.Classes)
 	})
 }
@@ -202,7 +202,7 @@ func (a *app) runTo(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.execute(w, r, req.WaitMs, func(ctx context.Context, s *engine.Session, wait time.Duration) (engine.State, error) {
+	a.execute(w, r, req.WaitMs, func(ctx context.Context, s *engine.Target, wait time.Duration) (engine.State, error) {
 		st, err := s.RunTo(ctx, req.Location, wait)
 		if errors.Is(err, engine.ErrBadInput) {
 			// The location is malformed or its script is not loaded: continueToLocation needs a
@@ -220,18 +220,18 @@ func (a *app) killExecution(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.execute(w, r, req.WaitMs, func(ctx context.Context, s *engine.Session, wait time.Duration) (engine.State, error) {
+	a.execute(w, r, req.WaitMs, func(ctx context.Context, s *engine.Target, wait time.Duration) (engine.State, error) {
 		return s.KillExecution(ctx, wait)
 	})
 }
 
 // execution is an execution command: it runs the program on and answers the state it ends in,
 // waiting at most wait for the next pause.
-type execution func(ctx context.Context, s *engine.Session, wait time.Duration) (engine.State, error)
+type execution func(ctx context.Context, s *engine.Target, wait time.Duration) (engine.State, error)
 
 // command is the execution of one of the engine's commands (continue, step, pause).
 func command(cmd string) execution {
-	return func(ctx context.Context, s *engine.Session, wait time.Duration) (engine.State, error) {
+	return func(ctx context.Context, s *engine.Target, wait time.Duration) (engine.State, error) {
 		return s.Execute(ctx, cmd, wait)
 	}
 }
@@ -265,7 +265,7 @@ func (a *app) execute(w http.ResponseWriter, r *http.Request, waitMs *int64, run
 
 // onSession runs op on the debug session the path names and renders its answer with status, or
 // its error.
-func (a *app) onSession(w http.ResponseWriter, r *http.Request, status int, op func(*engine.Session) (any, error)) {
+func (a *app) onSession(w http.ResponseWriter, r *http.Request, status int, op func(*engine.Target) (any, error)) {
 	s, err := a.debugSession(r)
 	if err != nil {
 		a.writeError(w, r, err)
@@ -281,7 +281,7 @@ func (a *app) onSession(w http.ResponseWriter, r *http.Request, status int, op f
 
 // debugSession finds the session named by the path, by id or name, seen through the target the
 // query names (?target=t2), else the one that paused last.
-func (a *app) debugSession(r *http.Request) (*engine.Session, error) {
+func (a *app) debugSession(r *http.Request) (*engine.Target, error) {
 	s, err := a.cfg.Engine.Get(chi.URLParam(r, "session"))
 	if err != nil {
 		return nil, err

@@ -86,7 +86,7 @@ func (a *app) toggle(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		bp, err := s.ToggleBreakpoint(r.Context(), ref, req.Enabled)
 		return api.BreakpointResponse{Breakpoint: bp}, err
 	})
@@ -98,7 +98,7 @@ func (a *app) bpActive(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		return api.ActiveResponse{Active: *req.Active}, s.SetBreakpointsActive(r.Context(), *req.Active)
 	})
 }
@@ -109,7 +109,7 @@ func (a *app) fnBreakpoint(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusCreated, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusCreated, func(s *engine.Target) (any, error) {
 		bp, err := s.SetFunctionBreakpoint(r.Context(), engine.FunctionBreakpointSpec{
 			Expression: req.Expression, Condition: req.Condition, HitCount: req.HitCount,
 		})
@@ -131,14 +131,14 @@ func (a *app) breakOnLoad(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	enabled := req.Enabled == nil || *req.Enabled
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		return api.OnLoadResponse{Enabled: enabled}, s.SetBreakOnLoad(r.Context(), enabled)
 	})
 }
 
 func (a *app) breakable(w http.ResponseWriter, r *http.Request) {
 	location := r.URL.Query().Get("location")
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		lines, err := s.Breakable(r.Context(), location)
 		if err != nil {
 			if errors.Is(err, engine.ErrNotLoaded) {
@@ -185,7 +185,7 @@ func (a *app) restartFrame(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.execute(w, r, req.WaitMs, func(ctx context.Context, s *engine.Session, wait time.Duration) (engine.State, error) {
+	a.execute(w, r, req.WaitMs, func(ctx context.Context, s *engine.Target, wait time.Duration) (engine.State, error) {
 		st, err := s.RestartFrame(ctx, frame, wait)
 		return st, frameError(r, err)
 	})
@@ -202,7 +202,7 @@ func (a *app) addBlackbox(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		list, err := s.AddBlackbox(r.Context(), req.Patterns)
 		if errors.Is(err, engine.ErrBadInput) {
 			return nil, badRequest(err.Error(), "patterns are JavaScript regexes over script URLs; "+blackboxHint(r))
@@ -212,14 +212,14 @@ func (a *app) addBlackbox(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *app) listBlackbox(w http.ResponseWriter, r *http.Request) {
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
-		list, err := s.Blackbox()
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
+		list, err := s.Session().Blackbox()
 		return api.BlackboxResponse{Patterns: list, Suggested: engine.SuggestedBlackbox}, err
 	})
 }
 
 func (a *app) clearBlackbox(w http.ResponseWriter, r *http.Request) {
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		list, err := s.ClearBlackbox(r.Context())
 		return api.BlackboxResponse{Patterns: list, Suggested: engine.SuggestedBlackbox}, err
 	})
@@ -232,7 +232,7 @@ func (a *app) asyncDepth(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	depth := min(*req.Depth, maxAsyncDepth)
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		return api.AsyncDepthResponse{Depth: depth}, s.SetAsyncCallStackDepth(r.Context(), depth)
 	})
 }
@@ -247,7 +247,7 @@ func (a *app) hotpatch(w http.ResponseWriter, r *http.Request) {
 	if req.WaitMs != nil {
 		wait = min(time.Duration(max(*req.WaitMs, 0))*time.Millisecond, maxExecWait)
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		res, err := s.Hotpatch(r.Context(), a.cfg.Engine.Workspace(), req.File, req.DryRun, wait)
 		switch {
 		case errors.Is(err, engine.ErrOutsideRoot), errors.Is(err, engine.ErrTargetAbsent):
@@ -270,7 +270,7 @@ func (a *app) addHook(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusCreated, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusCreated, func(s *engine.Target) (any, error) {
 		hooks, err := s.AddHook(r.Context(), req.Name)
 		if errors.Is(err, engine.ErrBadInput) {
 			return nil, badRequest(err.Error(), "a hook name is a JavaScript identifier, e.g. onJob; the program calls globalThis.onJob(\"text\")")
@@ -280,8 +280,8 @@ func (a *app) addHook(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *app) listHooks(w http.ResponseWriter, r *http.Request) {
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
-		hooks, err := s.Hooks()
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
+		hooks, err := s.Session().Hooks()
 		return api.HooksResponse{Hooks: hooks}, err
 	})
 }

@@ -101,7 +101,7 @@ func (a *app) state(w http.ResponseWriter, r *http.Request) {
 		}
 		o.Sections |= sec
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		st, err := s.StateOf(r.Context(), o)
 		return st, frameError(r, err)
 	})
@@ -120,7 +120,7 @@ func (a *app) vars(w http.ResponseWriter, r *http.Request) {
 			names = append(names, n)
 		}
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		vars, err := s.Vars(r.Context(), frame, names, queryBool(q, "allScopes", false))
 		if errors.Is(err, engine.ErrNoRef) && len(names) > 0 && !strings.Contains(err.Error(), "(the stack has") {
 			return nil, newError(http.StatusNotFound, "no_such_variable", err.Error(),
@@ -142,7 +142,7 @@ func (a *app) stack(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		st, err := s.Stack(depth)
 		return api.StackResponse{Stack: st}, err
 	})
@@ -154,7 +154,7 @@ func (a *app) eval(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		res, err := s.Eval(r.Context(), engine.EvalSpec{
 			Expression: req.Expression, Frame: req.Frame, AwaitPromise: req.AwaitPromise,
 			SideEffectFree: req.SideEffectFree, Timeout: time.Duration(req.TimeoutMs) * time.Millisecond,
@@ -181,7 +181,7 @@ func (a *app) props(w http.ResponseWriter, r *http.Request) {
 	}
 	spec := engine.PropsSpec{Ref: q.Get("ref"), Own: queryBool(q, "own", true), Internal: queryBool(q, "internal", false),
 		Private: queryBool(q, "private", false), Depth: depth}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		res, err := s.Props(r.Context(), spec)
 		return res, refHint(r, err)
 	})
@@ -197,7 +197,7 @@ func (a *app) instances(w http.ResponseWriter, r *http.Request) {
 	if req.Limit != nil {
 		limit = *req.Limit
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		res, err := s.Instances(r.Context(), req.Expression, req.Frame, limit)
 		if errors.Is(err, engine.ErrBadInput) {
 			return nil, badRequest(err.Error(), `expression names a prototype or a constructor: "Job" or "Job.prototype"`)
@@ -207,7 +207,7 @@ func (a *app) instances(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *app) globals(w http.ResponseWriter, r *http.Request) {
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		names, err := s.Globals(r.Context())
 		return api.GlobalsResponse{Names: names}, err
 	})
@@ -215,7 +215,7 @@ func (a *app) globals(w http.ResponseWriter, r *http.Request) {
 
 func (a *app) scripts(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		sc, err := s.Scripts(q.Get("filter"), queryBool(q, "internal", false))
 		return api.ScriptsResponse{Scripts: sc}, err
 	})
@@ -234,7 +234,7 @@ func (a *app) source(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		view, err := s.Source(r.Context(), spec)
 		if errors.Is(err, engine.ErrNoRef) && spec.File != "" {
 			return nil, newError(http.StatusNotFound, "no_such_script", err.Error(), "GET "+debugPath(r, "scripts")+" lists the loaded scripts")
@@ -255,7 +255,7 @@ func (a *app) search(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, badRequest("query parameter \"q\" is required", "GET "+debugPath(r, "search")+"?q=retry"))
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		m, more, err := s.Search(r.Context(), spec)
 		return api.SearchResponse{Matches: m, Truncated: more}, err
 	})
@@ -288,14 +288,14 @@ func (a *app) history(w http.ResponseWriter, r *http.Request, kind engine.Kind) 
 			levels = append(levels, l)
 		}
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
-		p, err := s.History(kind, since, levels, max(limit, 1))
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
+		p, err := s.Session().History(kind, since, levels, max(limit, 1))
 		return api.HistoryResponse{Events: p.Events, Next: p.Next, More: p.More, Gap: p.Gap}, err
 	})
 }
 
 func (a *app) contexts(w http.ResponseWriter, r *http.Request) {
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		c, err := s.Contexts()
 		return api.ContextsResponse{Contexts: c}, err
 	})
@@ -303,8 +303,8 @@ func (a *app) contexts(w http.ResponseWriter, r *http.Request) {
 
 // targets lists a session's targets; trace sessions have them too.
 func (a *app) targets(w http.ResponseWriter, r *http.Request) {
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
-		return api.TargetsResponse{Session: s.ID(), Targets: s.Targets()}, nil
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
+		return api.TargetsResponse{Session: s.Session().ID(), Targets: s.Session().Targets()}, nil
 	})
 }
 
@@ -328,7 +328,7 @@ func (a *app) setVariable(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		res, err := s.SetVariable(r.Context(), engine.SetSpec{Name: req.Name, Ref: req.Ref, Value: valueText(req.Value), Frame: req.Frame})
 		switch {
 		case errors.Is(err, engine.ErrNotSettable):
@@ -353,7 +353,7 @@ func (a *app) setReturn(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		v, err := s.SetReturn(r.Context(), valueText(req.Value))
 		switch {
 		case errors.Is(err, engine.ErrNotAtReturn):
@@ -367,7 +367,7 @@ func (a *app) setReturn(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *app) clearRefs(w http.ResponseWriter, r *http.Request) {
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		n, err := s.ClearRefs(r.Context())
 		return api.ClearRefsResponse{Released: n}, err
 	})

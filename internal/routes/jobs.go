@@ -29,7 +29,7 @@ func (a *app) mountJobs(r chi.Router) {
 // it ends within the wait, else 202 with the job. The wait ends early when the client goes
 // (the job goes on) or the service shuts down (HTTP shutdown waits for handlers; the job ends
 // with its session right after).
-func (a *app) onJob(w http.ResponseWriter, r *http.Request, status int, waitMs *int64, start func(*engine.Session) (*engine.Job, error)) {
+func (a *app) onJob(w http.ResponseWriter, r *http.Request, status int, waitMs *int64, start func(*engine.Target) (*engine.Job, error)) {
 	s, err := a.debugSession(r)
 	if err != nil {
 		a.writeError(w, r, err)
@@ -68,9 +68,9 @@ func (a *app) getJob(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		id := chi.URLParam(r, "job")
-		j, err := s.Job(id)
+		j, err := s.Session().Job(id)
 		if errors.Is(err, engine.ErrNoRef) {
 			return nil, newError(http.StatusNotFound, "no_such_job", err.Error(),
 				"jobs are named by the 202 answers of POST "+debugPath(r, "heap/snapshot")+", heap/diff and heap/tracking/stop; a session keeps its last ones while it lives")

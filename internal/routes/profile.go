@@ -44,7 +44,7 @@ func (a *app) heapInspect(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		res, err := s.InspectHeapObject(r.Context(), req.NodeID)
 		if errors.Is(err, engine.ErrNoRef) {
 			return nil, newError(http.StatusNotFound, "no_such_object", err.Error(),
@@ -60,7 +60,7 @@ func (a *app) samplingStart(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		return req, s.StartHeapSampling(r.Context(), engine.SamplingSpec{
 			IntervalBytes: cmpOr(req.IntervalBytes, engine.DefaultSamplingBytes), IncludeMajorGC: req.IncludeMajorGC, IncludeMinorGC: req.IncludeMinorGC,
 		})
@@ -73,7 +73,7 @@ func (a *app) samplingStop(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		return s.StopHeapSampling(r.Context(), cmpOr(req.Top, defaultCPUTop))
 	})
 }
@@ -84,7 +84,7 @@ func (a *app) coverageStart(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		return api.CoverageStartRequest{Detailed: req.Detailed}, s.StartCoverage(r.Context(), req.Detailed)
 	})
 }
@@ -99,7 +99,7 @@ func (a *app) coverage(w http.ResponseWriter, r *http.Request, stop bool) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		sc, err := s.TakeCoverage(r.Context(), engine.CoverageSpec{File: req.File, Uncovered: req.Uncovered, Stop: stop})
 		return api.CoverageResponse{Scripts: sc}, err
 	})
@@ -115,7 +115,7 @@ func (a *app) cpuStart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	interval := cmpOr(req.IntervalUs, engine.DefaultSamplingInterval)
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		return api.CPUStartResponse{IntervalUs: interval}, s.StartCPUProfile(r.Context(), interval)
 	})
 }
@@ -126,21 +126,21 @@ func (a *app) cpuStop(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		return s.StopCPUProfile(r.Context(), cmpOr(req.Top, defaultCPUTop))
 	})
 }
 
 func (a *app) downloadProfile(w http.ResponseWriter, r *http.Request) {
-	a.download(w, r, ".cpuprofile", func(s *engine.Session, ref string) (*os.File, error) { return s.ProfileFile(ref) })
+	a.download(w, r, ".cpuprofile", func(s *engine.Target, ref string) (*os.File, error) { return s.ProfileFile(ref) })
 }
 
 func (a *app) heapUsage(w http.ResponseWriter, r *http.Request) {
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) { return s.HeapUsage(r.Context()) })
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) { return s.HeapUsage(r.Context()) })
 }
 
 func (a *app) heapGC(w http.ResponseWriter, r *http.Request) {
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) { return s.CollectGarbage(r.Context()) })
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) { return s.CollectGarbage(r.Context()) })
 }
 
 func (a *app) heapSnapshot(w http.ResponseWriter, r *http.Request) {
@@ -149,13 +149,13 @@ func (a *app) heapSnapshot(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onJob(w, r, http.StatusCreated, req.WaitMs, func(s *engine.Session) (*engine.Job, error) {
+	a.onJob(w, r, http.StatusCreated, req.WaitMs, func(s *engine.Target) (*engine.Job, error) {
 		return s.StartHeapSnapshot(req.Tag, cmpOr(req.Top, defaultHeapTop))
 	})
 }
 
 func (a *app) trackingStart(w http.ResponseWriter, r *http.Request) {
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		return api.TrackingStartResponse{Tracking: true}, s.StartHeapTracking(r.Context())
 	})
 }
@@ -166,7 +166,7 @@ func (a *app) trackingStop(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onJob(w, r, http.StatusCreated, req.WaitMs, func(s *engine.Session) (*engine.Job, error) {
+	a.onJob(w, r, http.StatusCreated, req.WaitMs, func(s *engine.Target) (*engine.Job, error) {
 		return s.StopHeapTracking(req.Tag, cmpOr(req.Top, defaultHeapTop))
 	})
 }
@@ -177,24 +177,24 @@ func (a *app) heapDiff(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.onJob(w, r, http.StatusOK, req.WaitMs, func(s *engine.Session) (*engine.Job, error) {
+	a.onJob(w, r, http.StatusOK, req.WaitMs, func(s *engine.Target) (*engine.Job, error) {
 		return s.StartHeapDiff(req.From, req.To, cmpOr(req.Top, defaultHeapTop))
 	})
 }
 
 func (a *app) downloadSnapshot(w http.ResponseWriter, r *http.Request) {
-	a.download(w, r, ".heapsnapshot", func(s *engine.Session, ref string) (*os.File, error) { return s.SnapshotFile(ref) })
+	a.download(w, r, ".heapsnapshot", func(s *engine.Target, ref string) (*os.File, error) { return s.SnapshotFile(ref) })
 }
 
 func (a *app) deleteSnapshot(w http.ResponseWriter, r *http.Request) {
-	a.onSession(w, r, http.StatusOK, func(s *engine.Session) (any, error) {
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		d, err := s.DeleteSnapshot(chi.URLParam(r, "ref"))
 		return api.DeleteSnapshotResponse(d), heapError(r, err)
 	})
 }
 
 // download streams a file of the session named by the path's ref as a JSON attachment.
-func (a *app) download(w http.ResponseWriter, r *http.Request, ext string, open func(*engine.Session, string) (*os.File, error)) {
+func (a *app) download(w http.ResponseWriter, r *http.Request, ext string, open func(*engine.Target, string) (*os.File, error)) {
 	s, err := a.debugSession(r)
 	if err != nil {
 		a.writeError(w, r, err)

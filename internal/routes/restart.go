@@ -32,7 +32,7 @@ func (a *app) restart(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	st, err := res.Session.FirstStop(r.Context(), wait)
+	st, err := res.Session.Main().FirstStop(r.Context(), wait)
 	if err != nil {
 		a.writeError(w, r, err)
 		return

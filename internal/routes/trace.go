@@ -83,7 +83,7 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 func (a *app) answerStarted(w http.ResponseWriter, r *http.Request, s *engine.Session) {
 	res := api.SessionResponse{Session: s.Summary()}
 	if res.Session.Status == engine.StatusPaused {
-		st, err := s.StartState(r.Context())
+		st, err := s.Main().StartState(r.Context())
 		if err != nil {
 			a.writeError(w, r, err)
 			return
