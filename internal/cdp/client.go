@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -69,19 +68,10 @@ type Options struct {
 type Client struct {
 	conn    *websocket.Conn
 	onEvent func(Event)
-	nextID  atomic.Int64
-
-	mu      sync.Mutex // guards pending and err
-	pending map[int64]chan reply
-	err     error // set once when the reader stops; the cause given to every later call
+	calls   calls // the cause is set once when the reader stops, and given to every later call
 
 	queue *eventQueue
 	done  chan struct{} // closed when reader and dispatcher have both returned
-}
-
-type reply struct {
-	result json.RawMessage
-	err    error
 }
 
 // Dial connects to an inspector WebSocket URL such as ws://127.0.0.1:9229/<uuid>. ctx bounds the
@@ -118,7 +108,7 @@ func dial(ctx context.Context, url string, opts Options, wrap func(net.Conn) net
 	c := &Client{
 		conn:    conn,
 		onEvent: opts.OnEvent,
-		pending: make(map[int64]chan reply),
+		calls:   newCalls(),
 		queue:   newEventQueue(),
 		done:    make(chan struct{}),
 	}
@@ -144,14 +134,6 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	return p.Wait(ctx, result)
 }
 
-// Pending is a call sent and not answered yet.
-type Pending struct {
-	c      *Client
-	id     int64
-	method string
-	ch     chan reply
-}
-
 // Send sends method with params and returns once it is written, without waiting for the reply:
 // calls sent one after another reach the peer in that order, and V8 answers them in that order,
 // so a caller can send what depends on no answer (a resume after reading a pause's scopes) at
@@ -160,27 +142,14 @@ func (c *Client) Send(ctx context.Context, method string, params any) (*Pending,
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
-	if params == nil {
-		params = struct{}{}
-	}
-	id := c.nextID.Add(1)
-	raw, err := json.Marshal(struct {
-		ID     int64  `json:"id"`
-		Method string `json:"method"`
-		Params any    `json:"params"`
-	}{id, method, params})
+	id, raw, err := c.calls.encode(method, params)
 	if err != nil {
-		return nil, fmt.Errorf("%s: encode params: %w", method, err)
+		return nil, err
 	}
-	p := &Pending{c: c, id: id, method: method, ch: make(chan reply, 1)} // buffered: the reader never waits for us
-	c.mu.Lock()
-	if c.err != nil {
-		err := c.err
-		c.mu.Unlock()
-		return nil, fmt.Errorf("%s: %w", method, err)
+	p, err := c.calls.add(id, method)
+	if err != nil {
+		return nil, err
 	}
-	c.pending[id] = p.ch // registered before the send so a fast reply finds its waiter
-	c.mu.Unlock()
 	if err := c.send(raw); err != nil {
 		p.forget()
 		if ctx.Err() != nil {
@@ -189,35 +158,6 @@ func (c *Client) Send(ctx context.Context, method string, params any) (*Pending,
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 	return p, nil
-}
-
-// Wait waits for the call's reply and decodes its result into result (which may be nil).
-func (p *Pending) Wait(ctx context.Context, result any) error {
-	defer p.forget()
-	select {
-	case <-ctx.Done():
-		return fmt.Errorf("%s: %w", p.method, ctx.Err())
-	case r := <-p.ch:
-		if r.err != nil {
-			if ctx.Err() != nil {
-				return fmt.Errorf("%s: %w", p.method, ctx.Err())
-			}
-			return fmt.Errorf("%s: %w", p.method, r.err)
-		}
-		if result != nil && len(r.result) > 0 {
-			if err := Decode(r.result, result); err != nil {
-				return fmt.Errorf("%s: decode result: %w", p.method, err)
-			}
-		}
-		return nil
-	}
-}
-
-// forget drops the call's waiter: a reply that comes later finds nobody.
-func (p *Pending) forget() {
-	p.c.mu.Lock()
-	delete(p.c.pending, p.id)
-	p.c.mu.Unlock()
 }
 
 // writeTimeout bounds sending one call. The caller's context cannot be used for this: the
@@ -257,11 +197,7 @@ func (c *Client) Close() error {
 func (c *Client) Done() <-chan struct{} { return c.done }
 
 // Err is why the connection ended, or nil while it is open.
-func (c *Client) Err() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.err
-}
+func (c *Client) Err() error { return c.calls.cause() }
 
 func (c *Client) read() {
 	defer c.queue.close()
@@ -296,18 +232,7 @@ func (c *Client) handle(data []byte) error {
 	case m.Method != "":
 		c.queue.push(Event{Method: m.Method, Params: m.Params})
 	case m.ID != 0:
-		c.mu.Lock()
-		ch := c.pending[m.ID]
-		delete(c.pending, m.ID) // so fail never sends a second reply into a full channel
-		c.mu.Unlock()
-		if ch == nil {
-			return nil // the caller gave up (context) or the id is unknown: nothing waits
-		}
-		if m.Error != nil {
-			ch <- reply{err: m.Error}
-		} else {
-			ch <- reply{result: m.Result}
-		}
+		c.calls.answer(m)
 	}
 	return nil
 }
@@ -369,34 +294,9 @@ func (c *Client) Drained(ctx context.Context) error {
 }
 
 // fail records the first cause and fails every pending call with it.
-func (c *Client) fail(cause error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.err != nil {
-		return
-	}
-	c.err = cause
-	for id, ch := range c.pending {
-		ch <- reply{err: cause}
-		delete(c.pending, id)
-	}
-}
+func (c *Client) fail(cause error) { c.calls.fail(cause) }
 
-func (c *Client) dispatch() {
-	for {
-		ev, ok := c.queue.pop()
-		if !ok {
-			return
-		}
-		if ev.reached != nil {
-			close(ev.reached)
-			continue
-		}
-		if c.onEvent != nil {
-			c.onEvent(ev)
-		}
-	}
-}
+func (c *Client) dispatch() { dispatch(c.queue, c.onEvent) }
 
 // eventQueue is an unbounded FIFO between the reader and the dispatcher.
 type eventQueue struct {

@@ -29,7 +29,7 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		waiter := make(chan reply, 1)
-		c := &Client{pending: map[int64]chan reply{1: waiter}, queue: newEventQueue()}
+		c := &Client{calls: calls{pending: map[int64]chan reply{1: waiter}}, queue: newEventQueue()}
 		err := c.handle(data)
 		m, decodeErr := ParseMessage(data)
 		if (err == nil) != (decodeErr == nil) {
@@ -63,7 +63,7 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("message %q: replied = %v, id = %d", data, replied, m.ID)
 		}
 		if replied {
-			if _, still := c.pending[1]; still {
+			if _, still := c.calls.pending[1]; still {
 				t.Fatal("answered waiter still pending")
 			}
 			var cerr *Error

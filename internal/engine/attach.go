@@ -100,7 +100,7 @@ func (m *Manager) Attach(ctx context.Context, req AttachRequest) (*Session, erro
 		s.probe(ctx, client, true)
 	}
 	s.mu.Lock()
-	t.client = client
+	t.conn = client
 	s.mu.Unlock()
 	go t.attachLoop(client)
 

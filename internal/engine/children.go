@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -48,24 +47,17 @@ type announcements struct {
 	wg   sync.WaitGroup
 }
 
-// children tracks the child connections: the session's end hangs them up and waits for them.
-type children struct {
-	wg     sync.WaitGroup
-	ending chan struct{} // closed when the session ends
-	ended  bool          // under the session's mu: no connection is tracked from here on
-}
-
 // endChildren hangs up every child connection and waits until each has gone.
 func (s *Session) endChildren() {
 	s.mu.Lock()
-	if s.kids.ended {
+	if s.targets.ended {
 		s.mu.Unlock()
 		return
 	}
-	s.kids.ended = true
-	close(s.kids.ending)
+	s.targets.ended = true
+	close(s.targets.ending)
 	s.mu.Unlock()
-	s.kids.wg.Wait()
+	s.targets.conns.Wait()
 }
 
 // openAnnouncements makes the session's FIFO and starts reading it. It is opened for reading
@@ -134,10 +126,9 @@ func (tg *Target) adopt(a announcement, announced bool) {
 		return
 	}
 	tg.s.inspectorURLs[a.URL] = true
-	tg.s.nextTarget++
-	t := &TargetInfo{Ref: "t" + strconv.Itoa(tg.s.nextTarget), Kind: "process", PID: a.PID,
-		Title: strings.Join(a.Argv, " "), Status: TargetAttached}
-	ended := tg.s.kids.ended
+	e := tg.s.targets.add(TargetInfo{Kind: "process", PID: a.PID, Title: strings.Join(a.Argv, " "), Status: TargetAttached})
+	t := &e.info
+	ended := tg.s.targets.ended
 	switch {
 	case ended:
 		t.Status, t.Reason = TargetReleased, "the session had ended"
@@ -146,29 +137,32 @@ func (tg *Target) adopt(a announcement, announced bool) {
 	case !tg.s.follows(t.Title):
 		t.Status, t.Reason = TargetReleased, "its command line does not match followMatch"
 	}
-	tg.s.processes = append(tg.s.processes, t)
 	if ended { // let it run here, bounded, as nothing waits for connections any more
 		tg.s.mu.Unlock()
-		tg.runChild(t, a, tg.s.kids.ending)
+		tg.runChild(e, a, tg.s.targets.ending)
 		return
 	}
-	tg.s.kids.wg.Add(1)
+	tg.s.targets.conns.Add(1)
 	tg.s.mu.Unlock()
 	go func() {
-		defer tg.s.kids.wg.Done()
-		tg.runChild(t, a, tg.s.kids.ending)
+		defer tg.s.targets.conns.Done()
+		tg.runChild(e, a, tg.s.targets.ending)
 	}()
 }
 
 // runChild connects to a waiting child, sets it up (a followed one as a target of the session,
 // a released one only with its pauses skipped), lets it run and stays until it ends.
-func (tg *Target) runChild(t *TargetInfo, a announcement, ending <-chan struct{}) {
+func (tg *Target) runChild(e *targetEntry, a announcement, ending <-chan struct{}) {
 	tg.s.mu.Lock()
+	t := &e.info
 	follow, ref := t.Status == TargetAttached, t.Ref
 	tg.s.mu.Unlock()
 	var tgt *Target // the child as a target; nil when it is only let run
 	if follow {
 		tgt = tg.newTargetOf(ref)
+		tg.s.mu.Lock()
+		e.t = tgt
+		tg.s.mu.Unlock()
 		defer tgt.undebugged()
 	}
 	waiting := make(chan struct{}, 1)
@@ -194,7 +188,7 @@ func (tg *Target) runChild(t *TargetInfo, a announcement, ending <-chan struct{}
 		case err != nil:
 		case tgt != nil:
 			tgt.s.mu.Lock()
-			tgt.client = c
+			tgt.conn = c
 			tgt.s.mu.Unlock()
 			err = tgt.setUpTarget(ctx, tgt.callerOf(c), a.brk)
 		default:
@@ -212,7 +206,7 @@ func (tg *Target) runChild(t *TargetInfo, a announcement, ending <-chan struct{}
 		}
 		tg.s.mu.Unlock()
 	}
-	tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.targetSnapshot(t)})
+	tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.snapshot(e)})
 	if err != nil {
 		return
 	}
@@ -226,13 +220,6 @@ func (tg *Target) runChild(t *TargetInfo, a announcement, ending <-chan struct{}
 		tg.s.mu.Lock()
 		t.Status = TargetExited
 		tg.s.mu.Unlock()
-		tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.targetSnapshot(t)})
+		tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.snapshot(e)})
 	}
-}
-
-func (s *Session) targetSnapshot(t *TargetInfo) *TargetInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := *t
-	return &c
 }

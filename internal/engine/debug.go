@@ -163,8 +163,8 @@ func (t *Target) liveClient() (clientCaller, error) {
 	}
 	t.s.mu.Lock()
 	defer t.s.mu.Unlock()
-	c := t.conn()
-	if t.s.endedAt == nil && !t.main() && t.s.live[t.ref] != t {
+	c := t.caller()
+	if t.s.endedAt == nil && !t.main() && t.s.targets.live[t.ref] != t {
 		return nil, fmt.Errorf("%w: target %s of %s has ended", ErrFinished, t.ref, t.s.id)
 	}
 	if t.s.endedAt != nil || c == nil {
@@ -486,7 +486,7 @@ func (tg *Target) SetPauseOnExceptions(ctx context.Context, mode string, classes
 	tg.s.mu.Unlock()
 	tg.toEveryTarget(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": tg.s.v8ExceptionState(mode)})
 	tg.s.mu.Lock()
-	for _, t := range append(tg.others(), tg) {
+	for _, t := range append(tg.s.debuggedBut(tg), tg) {
 		t.narrowed = false // each has the new mode's full state now
 	}
 	tg.s.mu.Unlock()

@@ -79,14 +79,14 @@ func (t *Target) StateOf(ctx context.Context, o StateOptions) (State, error) {
 	}
 	t.s.mu.Lock()
 	st := State{Session: t.s.id, Status: t.s.statusNow()}
-	if len(t.s.live) > 1 || !t.main() { // a tree: say which target this is, and who else stands paused
-		st.Target, st.AlsoPaused = t.ref, t.othersPaused()
+	if len(t.s.targets.live) > 1 || !t.main() { // a tree: say which target this is, and who else stands paused
+		st.Target, st.AlsoPaused = t.ref, t.s.othersPaused(t)
 		if st.Status == StatusPaused && t.paused == nil {
 			st.Status = StatusRunning // this target runs; another is paused
 		}
 	}
 	p := t.paused
-	c := t.callerOf(t.conn())
+	c := t.callerOf(t.caller())
 	var hit []string
 	if p != nil {
 		for _, id := range p.HitBreakpoints {

@@ -256,9 +256,8 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		done:           make(chan struct{}),
 		anyPause:       make(chan struct{}),
 		req:            req,
-		workers:        make(map[string]*workerTarget),
+		targets:        newRegistry(),
 		inspectorURLs:  make(map[string]bool),
-		kids:           children{ending: make(chan struct{})},
 		followChildren: req.Children == nil || *req.Children,
 		followWorkers:  req.Workers == nil || *req.Workers,
 		followMatch:    followRegexp(req.FollowMatch),
@@ -410,7 +409,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		return fail("attach", errors.New(strings.ReplaceAll(err.Error(), wsURL, "inspector")))
 	}
 	s.mu.Lock()
-	t.client = client
+	t.conn = client
 	s.mu.Unlock()
 	go t.choresLoop(client)
 

@@ -15,21 +15,17 @@ type waiter interface {
 // send sends a call without waiting for its answer: calls sent one after another reach V8 in
 // that order and are answered in it, so calls that need no answer from each other (a pause's
 // scopes, the resume after reading them) go back to back and cost one round trip, not one each.
-// A request's call (through boundedCaller) keeps its bound. The connections are traced's client
-// and a worker's relay, nothing else.
+// A request's call (through boundedCaller) keeps its bound.
 func send(ctx context.Context, c clientCaller, method string, params any) (waiter, error) {
-	if b, ok := c.(boundedCaller); ok {
-		return b.send(ctx, method, params)
-	}
 	switch c := c.(type) {
-	case *cdp.Client:
+	case boundedCaller:
+		return c.send(ctx, method, params)
+	case cdp.Conn:
 		p, err := c.Send(ctx, method, params)
 		if err != nil {
-			return nil, err
+			return nil, err // not a nil *cdp.Pending in a non-nil waiter
 		}
 		return p, nil
-	case *workerTarget:
-		return c.Send(ctx, method, params)
 	}
 	return nil, fmt.Errorf("%s: %T has no way to send a call without waiting", method, c)
 }

@@ -14,10 +14,9 @@ type prefetch struct {
 	reads map[string]waiter // by scope object id; each taken once, under mu
 }
 
-// beginPrefetch marks, under mu, a user's pause whose scopes the dispatcher reads next, for a
-// target on its own connection.
+// beginPrefetch marks, under mu, a user's pause whose scopes the dispatcher reads next.
 func (t *Target) beginPrefetch(p *debuggerPaused) *prefetch {
-	if !t.ownConnection() || t.s.mode != ModeDebug || len(p.CallFrames) == 0 {
+	if t.conn == nil || t.s.mode != ModeDebug || len(p.CallFrames) == 0 {
 		t.prefetch = nil
 		return nil
 	}
@@ -33,7 +32,7 @@ func (t *Target) sendPrefetch(pf *prefetch) {
 	}
 	defer close(pf.ready)
 	t.s.mu.Lock()
-	c := t.client
+	c := t.conn
 	t.s.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()

@@ -37,8 +37,7 @@ type Target struct {
 	pausedAt int
 
 	// Under mu.
-	client      *cdp.Client   // t0's and a child's connection
-	worker      *workerTarget // a worker's, through the main connection
+	conn        cdp.Conn // its inspector connection; nil until attached
 	mainContext int
 	scripts     map[string]ScriptInfo // scriptId -> what scriptParsed said of it
 	syntax      syntaxState           // a syntax error's file and line (syntaxsite.go)
@@ -100,10 +99,10 @@ type Session struct {
 	store *store
 	main  *Target // t0, the main thread; set once at the start
 
-	mu        sync.Mutex         // guards the fields below, and every target's
-	live      map[string]*Target // the targets traced debugs, by ref, t0 included (target.go)
-	pauses    int                // pauses so far, in every target
-	anyPause  chan struct{}      // closed at the next pause of any target, then replaced
+	mu        sync.Mutex    // guards the fields below, and every target's
+	targets   registry      // the workers and child processes, the ones debugged (registry.go)
+	pauses    int           // pauses so far, in every target
+	anyPause  chan struct{} // closed at the next pause of any target, then replaced
 	status    Status
 	stopped   bool // a stop was asked: the exit keeps status stopped
 	reason    string
@@ -124,18 +123,12 @@ type Session struct {
 	blackbox     []string      // URL patterns stepping skips, as last sent to V8
 	hooks        []*Hook       // bindings the program calls to emit hook events
 
-	// Worker threads (workers.go): the main connection's by NodeWorker session id, every one
-	// in attach order, the last target ref given, and whether workers are followed.
-	workers       map[string]*workerTarget
-	targets       []*workerTarget
-	nextTarget    int
-	followWorkers bool
-	preloadURL    string // traced's preload script (preload.go), shown as node's own
-	// Child processes (children.go): their targets, the inspectors already taken (the main
-	// one too), the connections to them, the FIFO they announce themselves on.
-	processes      []*TargetInfo
+	// Worker threads (workers.go) and child processes (children.go): whether they are
+	// followed, the inspectors already taken (the main one too), the FIFO children announce
+	// themselves on.
+	followWorkers  bool
+	preloadURL     string // traced's preload script (preload.go), shown as node's own
 	inspectorURLs  map[string]bool
-	kids           children
 	announce       announcements
 	followChildren bool
 	followMatch    *regexp.Regexp // nil: every worker and child is followed
@@ -415,7 +408,7 @@ func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 	c.stderr.Close()
 
 	s.mu.Lock()
-	client := s.main.client
+	client := s.main.conn
 	s.mu.Unlock()
 	if client != nil {
 		client.Close()

@@ -145,7 +145,7 @@ func (t *Target) resolvedAt(l location) Frame {
 // target that refuses it (it ended meanwhile) runs on without it.
 func (tg *Target) spread(ctx context.Context, ref string) {
 	tg.s.mu.Lock()
-	others := tg.others()
+	others := tg.s.debuggedBut(tg)
 	i := slices.IndexFunc(tg.s.breakpoints, func(bp *breakpoint) bool { return bp.ref() == ref })
 	var bp *breakpoint
 	if i >= 0 {
@@ -182,7 +182,7 @@ func (tg *Target) spread(ctx context.Context, ref string) {
 // there) and its aliases from every target, this one included, with the locations they had.
 func (tg *Target) unspread(ctx context.Context, bp *breakpoint, v8ID string) {
 	tg.s.mu.Lock()
-	others := tg.others()
+	others := tg.s.debuggedBut(tg)
 	aliases := bp.aliases
 	bp.aliases, bp.remapped = nil, nil
 	tg.s.mu.Unlock()
@@ -213,7 +213,7 @@ func (tg *Target) unspread(ctx context.Context, bp *breakpoint, v8ID string) {
 // blackbox patterns, an async depth), each bounded; one that fails is logged and left.
 func (tg *Target) toEveryTarget(ctx context.Context, method string, params any) {
 	tg.s.mu.Lock()
-	others := tg.others()
+	others := tg.s.debuggedBut(tg)
 	tg.s.mu.Unlock()
 	for _, t := range others {
 		if c := t.liveConn(); c != nil {
@@ -228,10 +228,10 @@ func (tg *Target) toEveryTarget(ctx context.Context, method string, params any) 
 func (t *Target) liveConn() clientCaller {
 	t.s.mu.Lock()
 	defer t.s.mu.Unlock()
-	if t.s.live[t.ref] != t {
+	if t.s.targets.live[t.ref] != t {
 		return nil
 	}
-	return t.callerOf(t.conn())
+	return t.callerOf(t.caller())
 }
 
 // listed is a breakpoint as the list shows it, resolved locations of every target included.

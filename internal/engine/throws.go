@@ -161,15 +161,10 @@ func (t *Target) ownPause(p *debuggerPaused) bool {
 	if !userWants {
 		t.beginPass()
 	}
-	own := t.ownConnection()
 	t.s.mu.Unlock()
 	var slot *heldEvent
 	if info != nil {
 		slot = t.s.store.reserve() // here, on the dispatcher: the events after it wait behind it
-	}
-	if !own { // a worker's answers come through this dispatcher: sent and waited for elsewhere
-		go func() { t.passThrow(p, info, slot, !userWants)() }()
-		return !userWants
 	}
 	finish := t.passThrow(p, info, slot, !userWants) // sent here: the program goes on sooner
 	go finish()
@@ -183,7 +178,7 @@ func (t *Target) ownPause(p *debuggerPaused) bool {
 func (t *Target) passThrow(p *debuggerPaused, info *ThrowInfo, slot *heldEvent, resume bool) func() {
 	ctx, cancel := passContext()
 	t.s.mu.Lock()
-	c := t.callerOf(t.conn()) // a trace session's targets are not registered: not debugged
+	c := t.callerOf(t.caller()) // a trace session's targets are not registered: not debugged
 	t.s.mu.Unlock()
 	locals := func() []Variable { return nil }
 	if info != nil && c != nil {

@@ -5,10 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"slices"
-	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"traced/internal/cdp"
@@ -48,88 +44,6 @@ const (
 // workerSetupTimeout bounds the set-up of one worker; a worker that does not answer is released.
 const workerSetupTimeout = 5 * time.Second
 
-// workerTarget is one worker thread's inspector session, reached through the main connection.
-type workerTarget struct {
-	s         *Target // the main thread's
-	t         *Target // the worker's own
-	info      TargetInfo
-	sessionID string       // NodeWorker's id of it, on the main connection
-	parent    clientCaller // the main connection
-
-	mu      sync.Mutex
-	nextID  int64
-	pending map[int64]chan workerReply
-	gone    bool
-}
-
-type workerReply struct {
-	result json.RawMessage
-	err    error
-}
-
-// Call sends a CDP command to the worker and waits for its reply.
-func (w *workerTarget) Call(ctx context.Context, method string, params, result any) error {
-	p, err := w.Send(ctx, method, params)
-	if err != nil {
-		return err
-	}
-	return p.Wait(ctx, result)
-}
-
-// workerCall is a command sent to a worker, not answered yet.
-type workerCall struct {
-	w      *workerTarget
-	id     int64
-	method string
-	ch     chan workerReply
-}
-
-// Send sends a CDP command to the worker and returns once the main thread has taken it: commands
-// sent one after another reach the worker in that order.
-func (w *workerTarget) Send(ctx context.Context, method string, params any) (waiter, error) {
-	w.mu.Lock()
-	if w.gone {
-		w.mu.Unlock()
-		return nil, fmt.Errorf("%w: worker %s has ended", ErrInspectorLost, w.info.Ref)
-	}
-	w.nextID++
-	p := &workerCall{w: w, id: w.nextID, method: method, ch: make(chan workerReply, 1)}
-	w.pending[p.id] = p.ch
-	w.mu.Unlock()
-	msg, err := json.Marshal(map[string]any{"id": p.id, "method": method, "params": params})
-	if err == nil {
-		err = w.parent.Call(ctx, "NodeWorker.sendMessageToWorker", map[string]any{"sessionId": w.sessionID, "message": string(msg)}, nil)
-	}
-	if err != nil {
-		p.forget()
-		return nil, fmt.Errorf("%s in worker %s: %w", method, w.info.Ref, err)
-	}
-	return p, nil
-}
-
-// Wait waits for the worker's reply and decodes its result into result (which may be nil).
-func (p *workerCall) Wait(ctx context.Context, result any) error {
-	defer p.forget()
-	select {
-	case r := <-p.ch:
-		if r.err != nil {
-			return fmt.Errorf("%s in worker %s: %w", p.method, p.w.info.Ref, r.err)
-		}
-		if result != nil && len(r.result) > 0 {
-			return cdp.Decode(r.result, result)
-		}
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("%s in worker %s: %w", p.method, p.w.info.Ref, ctx.Err())
-	}
-}
-
-func (p *workerCall) forget() {
-	p.w.mu.Lock()
-	delete(p.w.pending, p.id)
-	p.w.mu.Unlock()
-}
-
 type attachedToWorker struct {
 	SessionID  string `json:"sessionId"`
 	WorkerInfo struct {
@@ -157,8 +71,8 @@ func (t *Target) workerDomain(method string, params json.RawMessage) {
 	case "NodeWorker.receivedMessageFromWorker":
 		var p workerMessage
 		if json.Unmarshal(params, &p) == nil {
-			if w := t.s.workerOf(p.SessionID); w != nil {
-				w.receive([]byte(p.Message))
+			if e := t.s.workerOf(p.SessionID); e != nil {
+				e.worker.Receive([]byte(p.Message))
 			}
 		}
 	case "NodeWorker.detachedFromWorker":
@@ -166,157 +80,103 @@ func (t *Target) workerDomain(method string, params json.RawMessage) {
 			SessionID string `json:"sessionId"`
 		}
 		if json.Unmarshal(params, &p) == nil {
-			if w := t.s.workerOf(p.SessionID); w != nil {
-				w.end()
+			if e := t.s.workerOf(p.SessionID); e != nil {
+				t.s.endWorker(e)
 			}
 		}
 	}
 }
 
 // workerOf finds a worker by its NodeWorker session id.
-func (s *Session) workerOf(sessionID string) *workerTarget {
+func (s *Session) workerOf(sessionID string) *targetEntry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.workers[sessionID]
+	return s.targets.workers[sessionID]
 }
 
-// attachWorker takes a worker NodeWorker attached: it gets a target ref, and its set-up runs
-// apart from the dispatcher (its replies come through the dispatcher).
+// attachWorker takes a worker NodeWorker attached: it gets a target ref and a connection of
+// its own, tunnelled through this one, and its set-up runs apart from the dispatcher.
 func (t *Target) attachWorker(p attachedToWorker) {
-	w := &workerTarget{s: t, sessionID: p.SessionID, pending: map[int64]chan workerReply{}}
-	w.info = TargetInfo{Kind: "worker", Title: p.WorkerInfo.Title, URL: p.WorkerInfo.URL, Status: TargetAttached}
 	t.s.mu.Lock()
-	t.s.nextTarget++
-	w.info.Ref = "t" + strconv.Itoa(t.s.nextTarget)
-	w.parent = t.callerOf(t.client)
-	w.t = t.newTargetOf(w.info.Ref)
-	w.t.worker = w
-	t.s.workers[p.SessionID] = w
-	t.s.targets = append(t.s.targets, w)
+	e := t.s.targets.add(TargetInfo{Kind: "worker", Title: p.WorkerInfo.Title, URL: p.WorkerInfo.URL, Status: TargetAttached})
+	e.sessionID, e.parent = p.SessionID, t.conn
+	e.t = t.newTargetOf(e.info.Ref)
+	e.worker = cdp.NewWorker(e.parent, p.SessionID, e.t.onEvent)
+	e.t.conn = e.worker
+	t.s.targets.workers[p.SessionID] = e
 	t.s.mu.Unlock()
 	follow, why := t.s.followWorkers, "workers are not followed (start option workers: false)"
 	if follow && !t.s.follows(p.WorkerInfo.URL) {
 		follow, why = false, "its script does not match followMatch"
 	}
-	go w.setUp(follow, why)
+	go t.s.setUpWorker(e, follow, why)
 }
 
-// setUp enables capture in the worker and lets it run; a worker not followed, or one that does
-// not answer, is let run uncaptured and detached.
-func (w *workerTarget) setUp(follow bool, reason string) {
+// setUpWorker enables capture in the worker and lets it run; a worker not followed, or one that
+// does not answer, is let run uncaptured and detached.
+func (s *Session) setUpWorker(e *targetEntry, follow bool, reason string) {
 	ctx, cancel := context.WithTimeout(context.Background(), workerSetupTimeout)
 	defer cancel()
 	if follow {
-		err := w.t.setUpTarget(ctx, w, true)
+		err := e.t.setUpTarget(ctx, e.worker, true)
 		if err == nil {
-			w.s.record(Event{Kind: KindTarget, Target: w.info.Ref, TargetInfo: w.snapshot()})
+			s.record(Event{Kind: KindTarget, Target: e.t.ref, TargetInfo: s.snapshot(e)})
 			return
 		}
 		reason = "set-up failed: " + err.Error()
-		w.t.undebugged()
+		e.t.undebugged()
 	}
 	// Released: it must not wait for a debugger that will not come.
-	w.mu.Lock()
-	w.info.Status, w.info.Reason = TargetReleased, reason
-	w.mu.Unlock()
-	w.s.record(Event{Kind: KindTarget, Target: w.info.Ref, TargetInfo: w.snapshot()})
-	_ = w.Call(ctx, "Runtime.runIfWaitingForDebugger", nil, nil)
-	_ = w.parent.Call(ctx, "NodeWorker.detach", map[string]any{"sessionId": w.sessionID}, nil)
-}
-
-func (w *workerTarget) snapshot() *TargetInfo {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	info := w.info
-	return &info
-}
-
-// receive handles one message from the worker: a reply to a Call, or an event.
-func (w *workerTarget) receive(raw []byte) {
-	m, err := cdp.ParseMessage(raw)
-	if err != nil {
-		return
-	}
-	if m.Method == "" {
-		w.mu.Lock()
-		ch := w.pending[m.ID]
-		delete(w.pending, m.ID) // answered: a caller that stopped waiting leaves nothing behind
-		w.mu.Unlock()
-		if ch != nil {
-			r := workerReply{result: m.Result}
-			if m.Error != nil {
-				r.err = m.Error
-			}
-			select { // the dispatcher never waits: an ended worker may have filled it
-			case ch <- r:
-			default:
-			}
-		}
-		return
-	}
-	w.t.onEvent(cdp.Event{Method: m.Method, Params: m.Params})
-}
-
-// end marks the worker exited (NodeWorker reports each nested worker's end itself).
-func (w *workerTarget) end() {
-	w.mu.Lock()
-	if w.gone {
-		w.mu.Unlock()
-		return
-	}
-	w.gone = true
-	released := w.info.Status == TargetReleased // detached by traced, and running on
-	if !released {
-		w.info.Status = TargetExited
-	}
-	for id, ch := range w.pending {
-		select { // a late reply may fill it already; its caller is leaving
-		case ch <- workerReply{err: fmt.Errorf("%w: the worker ended", ErrInspectorLost)}:
-		default:
-		}
-		delete(w.pending, id)
-	}
-	w.mu.Unlock()
-	w.t.undebugged()
-	if !released {
-		w.s.record(Event{Kind: KindTarget, Target: w.info.Ref, TargetInfo: w.snapshot()})
-	}
-}
-
-// Targets lists the session's targets: the main thread, then its workers in attach order.
-func (s *Session) Targets() []TargetInfo {
 	s.mu.Lock()
-	ws := append([]*workerTarget(nil), s.targets...)
-	status := TargetAttached
-	if s.endedAt != nil {
-		status = TargetExited
+	e.info.Status, e.info.Reason = TargetReleased, reason
+	s.mu.Unlock()
+	s.record(Event{Kind: KindTarget, Target: e.t.ref, TargetInfo: s.snapshot(e)})
+	_ = e.worker.Call(ctx, "Runtime.runIfWaitingForDebugger", nil, nil)
+	_ = e.parent.Call(ctx, "NodeWorker.detach", map[string]any{"sessionId": e.sessionID}, nil)
+}
+
+// endWorker marks a worker exited (NodeWorker reports each nested worker's end itself). Its
+// connection ends, and the events it had delivered are handled before the exit is recorded.
+func (s *Session) endWorker(e *targetEntry) {
+	s.mu.Lock()
+	if e.gone {
+		s.mu.Unlock()
+		return
+	}
+	e.gone = true
+	released := e.info.Status == TargetReleased // detached by traced, and running on
+	if !released {
+		e.info.Status = TargetExited
 	}
 	s.mu.Unlock()
-	out := []TargetInfo{{Ref: "t0", Kind: "main", Title: s.program, Status: status}}
-	for _, w := range ws {
-		out = append(out, *w.snapshot())
+	e.worker.End(fmt.Errorf("%w: worker %s has ended", ErrInspectorLost, e.t.ref))
+	t := time.NewTimer(drainWait)
+	select { // its dispatcher fails its calls now; a handler stuck elsewhere is not waited for
+	case <-e.worker.Done():
+	case <-t.C:
 	}
-	s.mu.Lock()
-	for _, p := range s.processes {
-		out = append(out, *p)
+	t.Stop()
+	e.t.undebugged()
+	if !released {
+		s.record(Event{Kind: KindTarget, Target: e.t.ref, TargetInfo: s.snapshot(e)})
 	}
-	s.mu.Unlock()
-	slices.SortFunc(out[1:], func(a, b TargetInfo) int { return targetNumber(a.Ref) - targetNumber(b.Ref) })
-	return out
 }
 
 // endWorkers marks every worker still running exited: they end with their process, which may
 // not say so first.
 func (s *Session) endWorkers() {
 	s.mu.Lock()
-	ws := append([]*workerTarget(nil), s.targets...)
+	var ws []*targetEntry
+	for _, e := range s.targets.entries {
+		if e.worker != nil {
+			ws = append(ws, e)
+		}
+	}
 	s.mu.Unlock()
-	for _, w := range ws {
-		w.end()
+	for _, e := range ws {
+		s.endWorker(e)
 	}
 }
-
-func targetNumber(ref string) int { n, _ := strconv.Atoi(strings.TrimPrefix(ref, "t")); return n }
 
 // followRegexp compiles a start's followMatch (checked already); "" follows everything.
 func followRegexp(expr string) *regexp.Regexp {
