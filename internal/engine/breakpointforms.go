@@ -104,7 +104,10 @@ func (t *Target) setURLRegexBreakpoint(ctx context.Context, c clientCaller, spec
 	}
 	bp.watch, bp.watched = watch, watched
 	if err := t.ensureGate(ctx, c); err != nil { // scripts loaded later are matched at the gate
-		_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": bp.v8ID}, nil)
+		t.s.mu.Lock()
+		id := t.v8IDOf(bp)
+		t.s.mu.Unlock()
+		_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil)
 		return Breakpoint{}, err
 	}
 	return t.s.keep(bp, Breakpoint{Ref: ref, Location: location, URLRegex: spec.URLRegex, Condition: spec.Condition,
@@ -126,11 +129,9 @@ func (t *Target) bindWith(ctx context.Context, c clientCaller, at, location, met
 	if err := c.Call(ctx, method, params, &res); err != nil {
 		return nil, fmt.Errorf("set breakpoint %s: %w", location, err)
 	}
-	bp := &breakpoint{v8ID: res.BreakpointID, at: at, resolved: []Frame{}, method: method, params: params}
+	bp := &breakpoint{at: at, method: method, params: params}
 	t.s.mu.Lock()
-	for _, l := range res.Locations {
-		bp.resolved = append(bp.resolved, t.resolvedAt(l))
-	}
+	t.bound(bp, res.BreakpointID, res.Locations)
 	t.s.mu.Unlock()
 	return bp, nil
 }
@@ -310,42 +311,44 @@ func (t *Target) ToggleBreakpoint(ctx context.Context, ref string, enabled *bool
 	if enabled != nil {
 		want = *enabled
 	}
-	v8ID, method, params, pending := bp.v8ID, bp.method, bp.params, bp.Pending
+	v8ID, method, params, pending := t.v8IDOf(bp), bp.method, bp.params, bp.Pending
+	was := bp.Enabled
+	bp.Enabled = want // before spreading: a target binds only what is enabled
 	t.s.mu.Unlock()
 
 	switch {
 	case pending && !want: // not bound here; gone from the targets that bound it
-		t.unspread(ctx, bp, "")
+		t.unspread(ctx, bp)
 	case pending: // not in V8 yet: binding it will look at Enabled
 	case want && v8ID == "":
 		var res setBreakpointResult
 		if err := c.Call(ctx, method, params, &res); err != nil {
+			t.s.mu.Lock()
+			bp.Enabled = was
+			t.s.mu.Unlock()
 			return Breakpoint{}, fmt.Errorf("enable %s: %w", ref, err)
 		}
 		t.s.mu.Lock()
-		bp.v8ID = res.BreakpointID
 		if method == "Debugger.setBreakpointByUrl" {
-			bp.resolved = []Frame{}
-			for _, l := range res.Locations {
-				bp.resolved = append(bp.resolved, t.resolvedAt(l))
-			}
+			t.bound(bp, res.BreakpointID, res.Locations)
+		} else {
+			t.bindingOf(bp).v8ID = res.BreakpointID
 		}
 		t.s.mu.Unlock()
 		t.spread(ctx, ref)
 	case !want && v8ID != "":
 		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": v8ID}, nil); err != nil {
+			t.s.mu.Lock()
+			bp.Enabled = was
+			t.s.mu.Unlock()
 			return Breakpoint{}, fmt.Errorf("disable %s: %w", ref, err)
 		}
-		t.unspread(ctx, bp, v8ID)
-		t.s.mu.Lock()
-		bp.v8ID = ""
-		t.s.mu.Unlock()
+		t.unspread(ctx, bp)
 	}
 	t.s.mu.Lock()
 	defer t.s.mu.Unlock()
-	bp.Enabled = want
 	out := bp.Breakpoint
-	out.Resolved = append([]Frame{}, bp.resolved...)
+	out.Resolved = t.s.resolvedOf(bp)
 	return out, nil
 }
 
@@ -389,7 +392,9 @@ func (t *Target) SetFunctionBreakpoint(ctx context.Context, spec FunctionBreakpo
 		return Breakpoint{}, err
 	}
 	if where != nil {
-		bp.resolved = []Frame{*where}
+		t.s.mu.Lock()
+		t.bindingOf(bp).resolved = []Frame{*where}
+		t.s.mu.Unlock()
 	}
 	return t.s.keep(bp, Breakpoint{Ref: ref, Location: location, Function: spec.Expression, Condition: spec.Condition,
 		HitCount: spec.HitCount}), nil

@@ -57,11 +57,9 @@ type Breakpoint struct {
 
 // breakpoint is a V8 breakpoint and what the user made of it: a breakpoint or a logpoint.
 type breakpoint struct {
-	Breakpoint           // when log is nil
-	log        *Logpoint // when it is a logpoint
-	v8ID       string
-	at         string // path:line:col as asked, one point per location
-	resolved   []Frame
+	Breakpoint                // when log is nil
+	log        *Logpoint      // when it is a logpoint
+	at         string         // path:line:col as asked, one point per location
 	method     string         // the CDP call that bound it, to bind it again (toggle)
 	params     map[string]any // its parameters
 	orig       *origin        // the original source position it was asked on (mapbind.go)
@@ -69,10 +67,6 @@ type breakpoint struct {
 	// whose backtracking can run for ever; V8 gets the exact URLs watched matched (urlwatch.go).
 	watch   *regexp.Regexp
 	watched []string
-	// aliases are its V8 ids in targets that run its file transformed in place, and remapped
-	// those targets (targetmaps.go).
-	aliases  []string
-	remapped []string
 }
 
 // ref is the user's name for it.
@@ -217,11 +211,11 @@ func (t *Target) setBreakpoint(ctx context.Context, c clientCaller, spec Breakpo
 
 // keep lists a just-bound breakpoint, b saying what the user asked, and returns it as listed.
 func (s *Session) keep(bp *breakpoint, b Breakpoint) Breakpoint {
-	b.Resolved, b.Enabled, b.Pending = bp.resolved, true, bp.Pending
-	bp.Breakpoint = b
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	b.Resolved, b.Enabled, b.Pending = s.resolvedOf(bp), true, bp.Pending
+	bp.Breakpoint = b
 	s.breakpoints = append(s.breakpoints, bp)
-	s.mu.Unlock()
 	return b
 }
 
@@ -275,11 +269,9 @@ func (t *Target) bind(ctx context.Context, c clientCaller, location, condition s
 	if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
 		return nil, fmt.Errorf("set breakpoint %s: %w", location, err)
 	}
-	bp := &breakpoint{v8ID: res.BreakpointID, at: at, resolved: []Frame{}, method: "Debugger.setBreakpointByUrl", params: params}
+	bp := &breakpoint{at: at, method: "Debugger.setBreakpointByUrl", params: params}
 	t.s.mu.Lock()
-	for _, l := range res.Locations {
-		bp.resolved = append(bp.resolved, t.resolvedAt(l))
-	}
+	t.bound(bp, res.BreakpointID, res.Locations)
 	t.s.mu.Unlock()
 	return bp, nil
 }
@@ -357,7 +349,7 @@ func (s *Session) Breakpoints() ([]Breakpoint, error) {
 			continue
 		}
 		b := bp.Breakpoint
-		b.Resolved = append([]Frame{}, bp.resolved...)
+		b.Resolved = s.resolvedOf(bp)
 		out = append(out, b)
 	}
 	return out, nil
@@ -388,15 +380,18 @@ func (t *Target) RemoveBreakpoint(ctx context.Context, ref string) ([]string, er
 	}
 	refs := []string{}
 	for _, bp := range gone {
-		if bp.v8ID == "" { // toggled off, or pending: not in this target's V8 (targets may have it)
-			t.unspread(ctx, bp, "")
-			refs = append(refs, bp.ref())
-			continue
+		t.s.mu.Lock()
+		id := t.v8IDOf(bp) // "": toggled off, or pending, here (other targets may have it)
+		t.s.mu.Unlock()
+		if id != "" {
+			if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
+				return refs, fmt.Errorf("remove %s: %w", bp.ref(), err)
+			}
 		}
-		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": bp.v8ID}, nil); err != nil {
-			return refs, fmt.Errorf("remove %s: %w", bp.ref(), err)
-		}
-		t.unspread(ctx, bp, bp.v8ID)
+		t.unspread(ctx, bp)
+		t.s.mu.Lock()
+		delete(t.bindings, bp)
+		t.s.mu.Unlock()
 		refs = append(refs, bp.ref())
 	}
 	t.dropGate(ctx, c) // the last waiting one may be gone

@@ -46,6 +46,7 @@ func (t *Target) AddHook(ctx context.Context, name string) ([]Hook, error) {
 		t.s.mu.Lock()
 		t.s.hooks = append(t.s.hooks, &Hook{Name: name})
 		t.s.mu.Unlock()
+		t.toEveryTarget(ctx, "Runtime.addBinding", map[string]any{"name": name})
 	}
 	return t.s.Hooks()
 }

@@ -91,7 +91,7 @@ func (t *Target) StateOf(ctx context.Context, o StateOptions) (State, error) {
 	if p != nil {
 		for _, id := range p.HitBreakpoints {
 			for _, bp := range t.s.breakpoints {
-				if bp.is(id) {
+				if t.hits(bp, id) {
 					hit = append(hit, bp.ref())
 				}
 			}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -52,7 +51,7 @@ func (t *Target) SetLogpoint(ctx context.Context, spec LogpointSpec) (Logpoint, 
 	defer t.s.mu.Unlock()
 	for _, bp := range t.s.breakpoints {
 		if bp.log != nil && bp.log.Ref == lp.Ref {
-			lp.Resolved = slices.Clone(bp.resolved)
+			lp.Resolved = t.s.resolvedOf(bp)
 		}
 	}
 	return lp, nil
@@ -68,9 +67,9 @@ func (t *Target) setLogpoint(ctx context.Context, c clientCaller, spec LogpointS
 	if err != nil {
 		return Logpoint{}, err
 	}
-	bp.log = &Logpoint{Ref: ref, Location: spec.Location, Template: spec.Template, Condition: spec.Condition,
-		Max: spec.Max, Resolved: bp.resolved}
 	t.s.mu.Lock()
+	bp.log = &Logpoint{Ref: ref, Location: spec.Location, Template: spec.Template, Condition: spec.Condition,
+		Max: spec.Max, Resolved: t.s.resolvedOf(bp)}
 	t.s.breakpoints = append(t.s.breakpoints, bp)
 	out := *bp.log
 	t.s.mu.Unlock()
@@ -100,7 +99,7 @@ func (s *Session) Logpoints() ([]Logpoint, error) {
 	for _, bp := range s.breakpoints {
 		if bp.log != nil {
 			l := *bp.log
-			l.Resolved = append([]Frame{}, bp.resolved...)
+			l.Resolved = s.resolvedOf(bp)
 			out = append(out, l)
 		}
 	}
@@ -129,7 +128,9 @@ func (t *Target) onLogpoint(payload string) {
 	last := lp.log.Emitted >= lp.log.Max
 	if last {
 		lp.log.Disabled = true
-		t.unbindIDs = append(t.unbindIDs, lp.v8ID)
+		if id := t.v8IDOf(lp); id != "" { // this target's binding; other targets' emissions are dropped
+			t.unbindIDs = append(t.unbindIDs, id)
+		}
 	}
 	t.s.mu.Unlock()
 	if last {

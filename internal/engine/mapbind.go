@@ -41,8 +41,11 @@ func (tg *Target) bindOriginal(ctx context.Context, c clientCaller, location, at
 		bp.orig = &origin{path: path, line: line, col: col}
 		// V8 moves a breakpoint to the next statement; one that lands on another original
 		// line is refused, as on a generated file, naming where it would have stopped.
+		tg.s.mu.Lock()
+		resolved, id := slices.Clone(tg.bindingOf(bp).resolved), tg.v8IDOf(bp)
+		tg.s.mu.Unlock()
 		var moved []int
-		for _, r := range bp.resolved {
+		for _, r := range resolved {
 			if r.Line == line && r.Generated != nil {
 				return bp, true, nil
 			}
@@ -50,10 +53,10 @@ func (tg *Target) bindOriginal(ctx context.Context, c clientCaller, location, at
 				moved = append(moved, r.Line)
 			}
 		}
-		if len(bp.resolved) == 0 {
+		if len(resolved) == 0 {
 			return bp, true, nil // V8 binds it when the script runs again
 		}
-		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": bp.v8ID}, nil); err != nil {
+		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
 			return nil, true, fmt.Errorf("remove moved breakpoint %s: %w", location, err)
 		}
 		slices.Sort(moved)
@@ -62,7 +65,7 @@ func (tg *Target) bindOriginal(ctx context.Context, c clientCaller, location, at
 		if err := tg.ensureGate(ctx, c); err != nil {
 			return nil, true, err
 		}
-		return &breakpoint{Breakpoint: Breakpoint{Pending: true}, at: at, resolved: []Frame{}, orig: &origin{path: path, line: line, col: col},
+		return &breakpoint{Breakpoint: Breakpoint{Pending: true}, at: at, orig: &origin{path: path, line: line, col: col},
 			params: map[string]any{"condition": condition}}, true, nil
 	}
 	return nil, false, nil
@@ -199,10 +202,12 @@ func (t *Target) resolvePending(ctx context.Context, c clientCaller, p *debugger
 			_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": res.BreakpointID}, nil)
 			continue
 		}
-		bp.Pending, bp.v8ID, bp.method, bp.params = false, res.BreakpointID, "Debugger.setBreakpointByUrl", params
+		bp.Pending, bp.method, bp.params = false, "Debugger.setBreakpointByUrl", params
+		b := t.bindingOf(bp)
+		b.v8ID = res.BreakpointID
 		for _, l := range res.Locations {
 			fr := t.resolvedAt(l)
-			bp.resolved = append(bp.resolved, fr)
+			b.resolved = append(b.resolved, fr)
 			bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
 			if l.ScriptID == at.ScriptID && l.LineNumber == at.LineNumber && l.ColumnNumber == at.ColumnNumber {
 				here = append(here, res.BreakpointID)

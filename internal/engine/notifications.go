@@ -127,9 +127,10 @@ func (t *Target) onEvent(ev cdp.Event) {
 		var bound []BreakpointInfo
 		t.s.mu.Lock()
 		for _, bp := range t.s.breakpoints {
-			if bp.is(p.BreakpointID) {
+			if t.hits(bp, p.BreakpointID) {
 				fr := t.resolvedAt(p.Location)
-				bp.resolved = append(bp.resolved, fr)
+				b := t.bindingOf(bp)
+				b.resolved = append(b.resolved, fr)
 				bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
 			}
 		}
@@ -200,7 +201,7 @@ func (t *Target) onPaused(p *debuggerPaused) {
 	t.s.anyPause = make(chan struct{})
 	for _, id := range p.HitBreakpoints {
 		for _, bp := range t.s.breakpoints {
-			if bp.is(id) {
+			if t.hits(bp, id) {
 				bp.Hits++
 				info.HitBreakpoints = append(info.HitBreakpoints, bp.Ref)
 			}

@@ -22,63 +22,6 @@ type Publisher interface {
 // callTimeout bounds one CDP call the engine makes on its own behalf.
 const callTimeout = 5 * time.Second
 
-// Target is one inspector connection of a session: the main thread (t0), a worker thread or a
-// child process. It holds what is per connection (the scripts, the contexts, the sources, the
-// maps in use, the pause, the refs, the heap, the V8 ids of breakpoints bound in it); its Session
-// what the whole session shares. The debugger routes reach a target through Session.On.
-//
-// Goroutines per target: the CDP reader and dispatcher (package cdp), and a chores loop that
-// makes CDP calls the dispatcher must not wait for. All end when the connection has ended.
-type Target struct {
-	s   *Session // the session it belongs to; never embedded, so method sets stay apart
-	ref string   // t0 the main thread, t1, t2... a worker or a child process
-	// pausedAt orders the targets' pauses (Session.pauses at this one's), so that a call naming
-	// no target acts on the one that paused last.
-	pausedAt int
-
-	// Under mu.
-	conn        cdp.Conn // its inspector connection; nil until attached
-	mainContext int
-	scripts     map[string]ScriptInfo // scriptId -> what scriptParsed said of it
-	syntax      syntaxState           // a syntax error's file and line (syntaxsite.go)
-	maps        *sessionMaps          // source maps by script, loaded on first use (own lock)
-
-	startPause chan struct{}       // closed at node's first-line break (debug sessions)
-	startSeen  bool                // that break was seen
-	paused     *debuggerPaused     // the current pause; nil while running
-	nextPause  chan struct{}       // closed at the next pause (or the end), then replaced
-	evalValues bool                // evals made values (evalGroup) not released yet
-	refs       refTable            // v and o refs
-	contexts   map[int]ContextInfo // live execution contexts
-	heap       *heapState          // heap snapshots, made on first use (heap.go)
-	unbindIDs  []string            // V8 breakpoints the chores loop is to remove
-	sources    map[string][]string // scriptId -> lines, fetched on first view
-	onLoadID   string              // the V8 id of the break-on-script-load instrumentation breakpoint
-	gateID     string              // the source map gate breakpoint (mapbind.go); "" when unset
-	gatePause  *debuggerPaused     // a pause at the gate the chores loop is to pass
-	stepping   bool                // a step of the user's is under way: a gate pause is theirs
-	narrowed   bool                // V8 has the user's exception state, not "all" (throws.go)
-	prefetch   *prefetch           // the current pause's scopes, read as it came (prefetch.go)
-	// Block coverage on since launch, until the first resume or a user's coverage start
-	// (coverlaunch.go); a function-level start that took it over cuts takes down to functions.
-	launchCoverage     bool
-	coverFunctionsOnly bool
-	leaving            chan struct{} // closed once V8 has left the pause a call left (leaving.go)
-
-	gating  bool          // a worker's or child's gate is served (targetmaps.go)
-	passing bool          // a pause traced lets go by itself is being passed (throws.go)
-	passed  chan struct{} // closed when that pause has resumed: requests' calls wait for it
-	// stoppedUncaught: the user saw an uncaught exception stop in this target (fatal.go).
-	stoppedUncaught bool
-	ended           chan struct{} // closed when a worker or child is no longer debugged
-	consoleSeen     int           // dispatcher only
-	// Requests to the chores loop, one channel each (buffer 1, sends never block) so that a
-	// pending discard can never crowd out the detach a finished program waits for.
-	discard chan struct{} // Runtime.discardConsoleEntries
-	unbind  chan struct{} // remove the V8 breakpoints in unbindIDs (logpoints past their max)
-	gate    chan struct{} // pass the pause at the source map gate (gatePause)
-}
-
 // Session is one program the user runs or attached to, and what every target of it shares: the
 // life cycle, the process tree and its launcher, the event store, the settings the user asked
 // for (breakpoints and logpoints, exception mode, blackbox, async depth, hooks, throw options)

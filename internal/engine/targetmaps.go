@@ -48,7 +48,7 @@ func (t *Target) wantsLook(scriptID, url string) bool {
 	}
 	path := fileOf(url, "")
 	for _, bp := range t.s.breakpoints {
-		if slices.Contains(bp.remapped, t.ref) {
+		if t.remapped(bp) {
 			continue
 		}
 		if bp.orig != nil && (sc.SourceMapURL != "" || bp.orig.path == path) {
@@ -70,7 +70,7 @@ func (t *Target) bindHere(ctx context.Context, c clientCaller, scriptID, url str
 	t.s.mu.Lock()
 	var bps []*breakpoint
 	for _, bp := range t.s.breakpoints {
-		if !slices.Contains(bp.remapped, t.ref) && (bp.orig != nil || bp.everywhere()) && (bp.log != nil || bp.Enabled) {
+		if !t.remapped(bp) && (bp.orig != nil || bp.everywhere()) && (bp.log != nil || bp.Enabled) {
 			bps = append(bps, bp)
 		}
 	}
@@ -81,7 +81,7 @@ func (t *Target) bindHere(ctx context.Context, c clientCaller, scriptID, url str
 			continue
 		}
 		t.s.mu.Lock()
-		old := bp.v8ID
+		old := t.v8IDOf(bp) // its binding by URL here, which this one replaces
 		t.s.mu.Unlock()
 		if bp.orig == nil && old != "" { // the URL binding of the file stops elsewhere: drop it here
 			if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": old}, nil); err != nil {
@@ -101,12 +101,12 @@ func (t *Target) bindHere(ctx context.Context, c clientCaller, scriptID, url str
 			_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": res.BreakpointID}, nil)
 			continue
 		}
-		bp.aliases = append(bp.aliases, res.BreakpointID)
-		bp.remapped = append(bp.remapped, t.ref)
-		bp.resolved = slices.DeleteFunc(bp.resolved, func(f Frame) bool { return f.Target == t.ref || (f.Target == "" && t.main()) })
+		b := t.bindingOf(bp)
+		b.aliases = append(b.aliases, res.BreakpointID)
+		b.remapped, b.resolved = true, nil
 		for _, l := range res.Locations {
 			fr := t.resolvedAt(l)
-			bp.resolved = append(bp.resolved, fr)
+			b.resolved = append(b.resolved, fr)
 			bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
 			if at != nil && l == *at {
 				here = append(here, res.BreakpointID)
@@ -156,11 +156,6 @@ func (t *Target) mappedParams(bp *breakpoint, m *sourcemap.Map, url, path string
 		}
 	}
 	return nil
-}
-
-// is reports whether a V8 breakpoint id is this breakpoint's, in any target.
-func (bp *breakpoint) is(id string) bool {
-	return bp.v8ID == id || slices.Contains(bp.aliases, id)
 }
 
 // gateTarget sets the gate in this target, once, and serves its pauses until the target ends.
@@ -253,7 +248,7 @@ func (t *Target) lineBoundHit(p *debuggerPaused, top pausedFrame) (string, int, 
 	path := fileOf(t.scripts[top.Location.ScriptID].URL, "")
 	want := -1
 	for _, id := range p.HitBreakpoints {
-		i := slices.IndexFunc(t.s.breakpoints, func(bp *breakpoint) bool { return bp.is(id) })
+		i := slices.IndexFunc(t.s.breakpoints, func(bp *breakpoint) bool { return t.hits(bp, id) })
 		if i < 0 {
 			return "", 0, false
 		}

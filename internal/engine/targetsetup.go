@@ -39,7 +39,9 @@ func (t *Target) setUpTarget(ctx context.Context, c clientCaller, breaksOnStart 
 	return callSteps(ctx, c, runIfWaiting)
 }
 
-// adoptDebugger gives a new target the session's debugger settings and breakpoints.
+// adoptDebugger gives a new target the session's debugger settings, the one place they are
+// adopted: exception mode, the logpoints' binding and the hooks, blackbox patterns, async
+// depth, breakpoints and logpoints, and the source map gate when one waits.
 func (t *Target) adoptDebugger(ctx context.Context, c clientCaller, breaksOnStart bool) error {
 	t.s.mu.Lock()
 	if !breaksOnStart { // its first pause is the user's
@@ -49,12 +51,18 @@ func (t *Target) adoptDebugger(ctx context.Context, c clientCaller, breaksOnStar
 	mode := t.s.exceptionModeNow()
 	bps := slices.Clone(t.s.breakpoints)
 	box, depth := slices.Clone(t.s.blackbox), t.s.asyncDepth
+	bindings := []string{logBinding}
+	for _, h := range t.s.hooks {
+		bindings = append(bindings, h.Name)
+	}
 	t.s.mu.Unlock()
 	if err := t.s.setPauseOnExceptions(ctx, c, mode); err != nil {
 		return err
 	}
-	if err := c.Call(ctx, "Runtime.addBinding", map[string]any{"name": logBinding}, nil); err != nil {
-		return err
+	for _, name := range bindings {
+		if err := c.Call(ctx, "Runtime.addBinding", map[string]any{"name": name}, nil); err != nil {
+			return err
+		}
 	}
 	if box = t.s.v8Blackbox(box); len(box) > 0 {
 		if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": box}, nil); err != nil {
@@ -101,15 +109,17 @@ func (t *Target) passStart(p *debuggerPaused) {
 	t.stopOrPass(ctx, c, p, here)
 }
 
-// everywhere reports, under mu, whether a breakpoint binds alike in every target.
+// everywhere reports, under mu, whether a breakpoint binds alike in every target: by URL,
+// enabled, not waiting for a source map.
 func (bp *breakpoint) everywhere() bool {
-	return bp.method == "Debugger.setBreakpointByUrl" && bp.watch == nil && !bp.Pending && bp.v8ID != ""
+	return bp.method == "Debugger.setBreakpointByUrl" && bp.watch == nil && !bp.Pending && (bp.log != nil || bp.Enabled)
 }
 
-// bindIn binds one of the session's breakpoints in this target, with what V8 resolved here.
+// bindIn binds one of the session's breakpoints in this target, with the V8 id and locations
+// it gets here.
 func (t *Target) bindIn(ctx context.Context, c clientCaller, bp *breakpoint) error {
 	t.s.mu.Lock()
-	ok, method, params, id := bp.everywhere(), bp.method, bp.params, bp.v8ID
+	ok, method, params := bp.everywhere(), bp.method, bp.params
 	t.s.mu.Unlock()
 	if !ok {
 		return nil
@@ -121,14 +131,9 @@ func (t *Target) bindIn(ctx context.Context, c clientCaller, bp *breakpoint) err
 		}
 		return fmt.Errorf("bind %s in %s: %w", bp.ref(), t.ref, err)
 	}
-	if res.BreakpointID != id { // not the same breakpoint: leave this target without it
-		return c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": res.BreakpointID}, nil)
-	}
 	t.s.mu.Lock()
 	defer t.s.mu.Unlock()
-	for _, l := range res.Locations {
-		bp.resolved = append(bp.resolved, t.resolvedAt(l))
-	}
+	t.bound(bp, res.BreakpointID, res.Locations)
 	return nil
 }
 
@@ -178,13 +183,17 @@ func (tg *Target) spread(ctx context.Context, ref string) {
 	}
 }
 
-// unspread removes a breakpoint from every other target (its V8 id v8ID, "" when it had none
-// there) and its aliases from every target, this one included, with the locations they had.
-func (tg *Target) unspread(ctx context.Context, bp *breakpoint, v8ID string) {
+// unspread takes a breakpoint out of every other target traced debugs (each binding's V8 ids
+// removed there, the binding forgotten) and, in this one, out of the scripts it runs transformed
+// in place. Its binding by URL here the caller has removed from V8; the locations stay listed.
+func (tg *Target) unspread(ctx context.Context, bp *breakpoint) {
 	tg.s.mu.Lock()
 	others := tg.s.debuggedBut(tg)
-	aliases := bp.aliases
-	bp.aliases, bp.remapped = nil, nil
+	var aliases []string
+	if b := tg.bindings[bp]; b != nil {
+		aliases = b.aliases
+		b.v8ID, b.aliases, b.remapped = "", nil, false
+	}
 	tg.s.mu.Unlock()
 	remove := func(t *Target, ids []string) {
 		if c := t.liveConn(); c != nil {
@@ -197,15 +206,14 @@ func (tg *Target) unspread(ctx context.Context, bp *breakpoint, v8ID string) {
 	}
 	remove(tg, aliases)
 	for _, t := range others {
-		remove(t, append([]string{v8ID}, aliases...))
 		tg.s.mu.Lock()
-		bp.resolved = slices.DeleteFunc(bp.resolved, func(f Frame) bool { return f.Target == t.ref })
+		var ids []string
+		if b := t.bindings[bp]; b != nil {
+			ids = append([]string{b.v8ID}, b.aliases...)
+			delete(t.bindings, bp)
+		}
 		tg.s.mu.Unlock()
-	}
-	if !tg.main() {
-		tg.s.mu.Lock()
-		bp.resolved = slices.DeleteFunc(bp.resolved, func(f Frame) bool { return f.Target == tg.ref })
-		tg.s.mu.Unlock()
+		remove(t, ids)
 	}
 }
 
@@ -241,7 +249,7 @@ func (s *Session) listed(ref string) Breakpoint {
 	for _, bp := range s.breakpoints {
 		if bp.log == nil && bp.Ref == ref {
 			b := bp.Breakpoint
-			b.Resolved = slices.Clone(bp.resolved)
+			b.Resolved = s.resolvedOf(bp)
 			return b
 		}
 	}

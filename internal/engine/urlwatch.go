@@ -66,7 +66,7 @@ func (t *Target) rewatch(ctx context.Context, c clientCaller, url, scriptID stri
 			params[k] = v
 		}
 		params["urlRegex"] = exactURLs(watched)
-		old := bp.v8ID
+		old := t.v8IDOf(bp)
 		bp.watched, bp.params = watched, params
 		t.s.mu.Unlock()
 		if old == "" {
@@ -79,18 +79,18 @@ func (t *Target) rewatch(ctx context.Context, c clientCaller, url, scriptID stri
 		var res setBreakpointResult
 		if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
 			t.s.mu.Lock()
-			bp.v8ID = ""
+			t.bindingOf(bp).v8ID = ""
 			t.s.mu.Unlock()
 			t.s.log.Debug("rebind url regex breakpoint", "session", t.s.id, "bp", bp.ref(), "err", err)
 			continue
 		}
 		var bound []BreakpointInfo
 		t.s.mu.Lock()
-		bp.v8ID = res.BreakpointID
-		bp.resolved = []Frame{}
+		b := t.bindingOf(bp)
+		b.v8ID, b.resolved = res.BreakpointID, []Frame{}
 		for _, l := range res.Locations {
 			fr := t.resolvedAt(l)
-			bp.resolved = append(bp.resolved, fr)
+			b.resolved = append(b.resolved, fr)
 			if t.scripts[l.ScriptID].URL == url {
 				bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
 			}
