@@ -1,3 +1,41 @@
 // Package engine runs node programs under the V8 inspector and keeps what they do as capped
 // per-session event timelines: the launcher, the session lifecycle and the event store.
+//
+// # Types and who owns what
+//
+// The Manager holds the sessions. A Session (session.go) is one program the user runs or
+// attached to: its life cycle, process tree and launcher, event store, the settings the user
+// asked for (breakpoints and logpoints as asked, exception mode, blackbox patterns, async
+// depth, hooks, throw options) and one registry of its targets (registry.go). A Target
+// (target.go) is one inspector connection of it: the main thread t0 (Session.main), a worker
+// thread or a child process. It owns its connection (a cdp.Conn: a WebSocket, or a worker's
+// session tunnelled through its parent's), scripts, contexts, sources, source maps in use, the
+// pause, refs, heap and profiles, and its bindings of the session's breakpoints (bindings.go):
+// the V8 id and resolved locations each breakpoint has in it, as delve's physical breakpoints
+// point at their logical one. Binding a breakpoint everywhere is the session looping over its
+// targets (targetsetup.go); a new target adopts the session's settings in adoptDebugger.
+//
+// # Locks
+//
+// Session.mu guards the session's fields and, for now, every target's (Target.s.mu). The
+// order, for any lock taken under it: Session.mu, then a target's own lock, then the store's;
+// never Session.mu while holding a target's. The store (store.go) and the source maps
+// (sourcemaps.go) have locks of their own, taken last.
+//
+// # A request
+//
+//	routes --Manager.Get--> *Session --On(ref)--> *Target --liveClient--> boundedCaller
+//	    --> cdp.Conn.Call --> V8 --> reply --> the connection's reader --> the waiting caller
+//
+// A setting of the session's (a breakpoint, the exception mode) is made through the target the
+// request named and then spread to every other target the registry lists.
+//
+// # An event
+//
+//	V8 --> the connection's reader --> its queue --> its dispatcher --> Target.onEvent
+//	    --> Target.record --> store.append --> Publisher.PublishEvent (the live stream)
+//
+// A worker's messages come inside its parent's NodeWorker.receivedMessageFromWorker: the
+// parent's dispatcher hands them to the worker's cdp.Worker, whose own dispatcher calls the
+// worker target's onEvent, so a worker's event handler may call the worker and wait.
 package engine
