@@ -32,6 +32,10 @@ func run(args []string) int {
 		fs.Usage()
 		return 2
 	}
+	if err := of.check(); err != nil {
+		fmt.Fprintln(os.Stderr, "traced:", err)
+		return 2
+	}
 	cfg, err := ef.config()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "traced:", err)
