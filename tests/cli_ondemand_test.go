@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -144,4 +146,79 @@ func TestCLIServiceOnDemand(t *testing.T) {
 	if !shared.exited(deadline) {
 		t.Fatalf("the shared service (pid %d) outlived its idle timeout", shared.pid)
 	}
+}
+
+// writeRecord writes a service record under the CLI's state directory, as a service started on
+// demand would have.
+func writeRecord(t *testing.T, c *cli, addr string, pid int) {
+	t.Helper()
+	dir := filepath.Join(c.stateDir(), "traced")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	tokenFile := filepath.Join(dir, "service-token")
+	if err := os.WriteFile(tokenFile, []byte("secret-of-the-cli\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rec, _ := json.Marshal(map[string]any{"addr": addr, "tokenFile": tokenFile, "pid": pid, "root": ".", "idleTimeout": "1s"})
+	if err := os.WriteFile(filepath.Join(dir, "service.json"), rec, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCLIStaleRecordForeign: a record naming a live pid that is not traced (this test) and a
+// port another server holds gets no request, and no token: status says no service runs, and
+// launch starts a fresh one.
+func TestCLIStaleRecordForeign(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	foreign := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Method+" "+r.URL.Path+" auth="+r.Header.Get("Authorization"))
+		mu.Unlock()
+		w.Write([]byte(`{"version":"x","sessions":[]}`))
+	}))
+	defer foreign.Close()
+	c := newCLI(t, "TRACED_IDLE_TIMEOUT=1s")
+	writeRecord(t, c, foreign.Listener.Addr().String(), os.Getpid())
+	res := c.fails(3, []string{"status"}, "no traced service is running")
+	if strings.Contains(res.stdout, "service  http://") {
+		t.Errorf("status called a foreign server traced:\n%s", res.stdout)
+	}
+	res = c.run("launch", "--name", "fresh", "--", "spin.js")
+	svc := serviceOf(t, c.stateDir())
+	if res.code != 0 || !strings.Contains(res.stderr, "stale") || !strings.Contains(res.stderr, "started a service") {
+		t.Fatalf("launch over a stale record: exit %d\nstdout: %s\nstderr: %s", res.code, res.stdout, res.stderr)
+	}
+	c.ok([]string{"stop"}, "fresh")
+	svc.exited(deadline)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) > 0 {
+		t.Errorf("the foreign server was sent %d requests: %q", len(seen), seen)
+	}
+}
+
+// TestCLIStaleRecordSilent: a recorded service that holds its port but never answers (stopped)
+// holds a command for the first contact's bound, not the request bound: launch starts a fresh
+// service within seconds.
+func TestCLIStaleRecordSilent(t *testing.T) {
+	c := newCLI(t, "TRACED_IDLE_TIMEOUT=1s")
+	c.ok([]string{"launch", "--brk", "--name", "first", "--", "spin.js"}, "first")
+	stuck := serviceOf(t, c.stateDir())
+	if err := unix.PidfdSendSignal(stuck.pidfd, syscall.SIGSTOP, nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	begin := time.Now()
+	res := c.run("launch", "--name", "second", "--", "spin.js")
+	took := time.Since(begin)
+	fresh := serviceOf(t, c.stateDir())
+	if res.code != 0 || fresh.pid == stuck.pid || !strings.Contains(res.stderr, "stale") {
+		t.Fatalf("launch over a silent service: exit %d\nstdout: %s\nstderr: %s", res.code, res.stdout, res.stderr)
+	}
+	if took > deadline {
+		t.Errorf("launch took %v next to a silent service", took)
+	}
+	c.ok([]string{"stop"}, "second")
+	fresh.exited(deadline)
 }

@@ -24,6 +24,13 @@ func TestBadInputIsRefusedWithAHint(t *testing.T) {
 	if err := os.Symlink("/etc/hostname", filepath.Join(root, "escape-link.js")); err != nil {
 		t.Fatal(err)
 	}
+	// Two symlinks pointing at each other: resolving either never ends.
+	if err := os.Symlink("loop-b.js", filepath.Join(root, "loop-a.js")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("loop-a.js", filepath.Join(root, "loop-b.js")); err != nil {
+		t.Fatal(err)
+	}
 	// A sibling of the root sharing its prefix, holding a script that exists outside the root.
 	sibling := root + "-evil"
 	if err := os.MkdirAll(sibling, 0o755); err != nil {
@@ -50,6 +57,8 @@ func TestBadInputIsRefusedWithAHint(t *testing.T) {
 		{"dot-dot inside path", post(`{"target":"sub/../../x.js"}`), 400, "outside_workspace", "outside"},
 		{"symlink escape", post(`{"target":"escape-link.js"}`), 400, "outside_workspace", "outside"},
 		{"sibling prefix cwd", post(`{"target":"clean.js","cwd":"` + sibling + `"}`), 400, "outside_workspace", "outside"},
+		{"symlink loop", post(`{"target":"loop-a.js"}`), 400, "bad_request", "loop"},
+		{"file as a directory", post(`{"target":"clean.js/x.js"}`), 400, "target_not_found", "clean.js/x.js"},
 		{"empty target", post(`{"target":""}`), 400, "bad_request", "target"},
 		{"no target", post(`{}`), 400, "bad_request", "target"},
 		{"unknown field", post(`{"target":"clean.js","bogus":1}`), 400, "bad_request", "bogus"},

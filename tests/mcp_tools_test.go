@@ -173,3 +173,55 @@ func TestMCPWaitGap(t *testing.T) {
 	c.ok("wait", map[string]any{"kinds": "console", "after": 1, "match": "no such line"},
 		"finished: the session ended without a matching event", "gap: seqs 2-", `match="no such line"`)
 }
+
+// TestMCPSaveSymlinks: save resolves the workspace's symlinks: a directory link to outside the
+// root is outside, whatever the path reads; an existing entry (a file, or a link to a file
+// outside) is replaced only when asked, and then the entry itself, never the link's target.
+func TestMCPSaveSymlinks(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	copyFile(t, filepath.Join("testdata", "forever.js"), filepath.Join(root, "forever.js"))
+	if err := os.Symlink(outside, filepath.Join(root, "linkdir")); err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(outside, "victim")
+	if err := os.WriteFile(victim, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, filepath.Join(root, "link.cpuprofile")); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, func(o *service.Options) { o.Engine.Root = root })
+	c := connectMCP(t, h.svc.MCP)
+	c.ok("start", map[string]any{"target": "forever.js", "name": "links"}, "links  debug")
+	h.stopAtCleanup("links")
+	c.ok("profile", map[string]any{"action": "cpu-start"})
+	c.ok("wait", map[string]any{"kinds": "console"}, "tick")
+	c.ok("profile", map[string]any{"action": "cpu-stop", "top": 1}, "cpu1")
+
+	save := func(path string, overwrite bool) map[string]any {
+		args := map[string]any{"action": "save", "ref": "cpu1", "path": path}
+		if overwrite {
+			args["overwrite"] = true
+		}
+		return args
+	}
+	c.refused("profile", save("linkdir/x.cpuprofile", false), "outside the workspace root")
+	c.refused("profile", save(filepath.Join(root, "linkdir", "x.cpuprofile"), true), "outside the workspace root")
+	if left, _ := os.ReadDir(outside); len(left) != 1 {
+		t.Errorf("a save through linkdir wrote outside the root: %v", left)
+	}
+	c.ok("profile", save("p.cpuprofile", false), "saved cpu1 to "+filepath.Join(root, "p.cpuprofile"))
+	c.refused("profile", save("p.cpuprofile", false), "exists", `"overwrite":true`)
+	c.ok("profile", save("p.cpuprofile", true), "saved cpu1")
+	c.refused("profile", save("link.cpuprofile", false), "exists")
+	c.ok("profile", save("link.cpuprofile", true), "saved cpu1")
+	if b, err := os.ReadFile(victim); err != nil || string(b) != "keep" {
+		t.Errorf("the link's target outside the root was written: %q, %v", b, err)
+	}
+	if fi, err := os.Lstat(filepath.Join(root, "link.cpuprofile")); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("the replaced link is not the saved file: %v, %v", fi, err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(root, ".*")); len(left) > 0 {
+		t.Errorf("temporary files left: %q", left)
+	}
+}

@@ -1,7 +1,11 @@
 package tests
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"os/exec"
 	"strings"
@@ -131,5 +135,119 @@ func TestMCPStdio(t *testing.T) {
 	}
 	if cmd.ProcessState == nil || !cmd.ProcessState.Success() {
 		t.Errorf("traced mcp did not exit cleanly: %v", cmd.ProcessState)
+	}
+}
+
+// TestMCPHTTPOneValue: a POST to /mcp is one JSON-RPC message or batch, as a REST body is one
+// value: trailing data (a second message the SDK would silently drop) and an oversized batch
+// are refused with 400 and a JSON-RPC error.
+func TestMCPHTTPOneValue(t *testing.T) {
+	h := newHarness(t)
+	list := `{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`
+	batch := make([]string, 51)
+	for i := range batch {
+		batch[i] = fmt.Sprintf(list, i+1)
+	}
+	cases := []struct {
+		name, body string
+		status     int
+		code       float64
+	}{
+		{"trailing message", fmt.Sprintf(list, 1) + fmt.Sprintf(list, 2), http.StatusBadRequest, -32700},
+		{"trailing garbage", fmt.Sprintf(list, 1) + " oops", http.StatusBadRequest, -32700},
+		{"empty batch", `[]`, http.StatusBadRequest, -32600},
+		{"numeric method", `{"jsonrpc":"2.0","id":1,"method":5}`, http.StatusBadRequest, -32600},
+		{"batch of 51", "[" + strings.Join(batch, ",") + "]", http.StatusBadRequest, -32600},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req := h.with(t).request("POST", "/mcp", tc.body)
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			resp, err := h.client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var answer struct {
+				Error struct{ Code float64 }
+			}
+			if err := json.NewDecoder(resp.Body).Decode(&answer); err != nil {
+				t.Fatalf("answer: %v", err)
+			}
+			if resp.StatusCode != tc.status || answer.Error.Code != tc.code {
+				t.Errorf("%d %+v, want %d with code %v", resp.StatusCode, answer, tc.status, tc.code)
+			}
+		})
+	}
+}
+
+// TestMCPStdioMalformed: `traced mcp` answers each malformed line with its JSON-RPC error and
+// goes on serving the client, whose session keeps running.
+func TestMCPStdioMalformed(t *testing.T) {
+	bin := newCLI(t).bin
+	cmd := exec.Command(bin, "mcp")
+	cmd.Dir = "testdata"
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		stdin.Close() // the input's end ends traced mcp and the sessions it runs
+		select {
+		case err := <-exited:
+			if err != nil {
+				t.Errorf("traced mcp did not exit cleanly: %v", err)
+			}
+		case <-time.After(deadline):
+			cmd.Process.Kill()
+			<-exited
+			t.Error("traced mcp did not end at its input's end")
+		}
+	})
+	answers := bufio.NewReader(stdout)
+	send := func(line string) map[string]any {
+		t.Helper()
+		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
+			t.Fatalf("write %q: %v", line, err)
+		}
+		b, err := answers.ReadBytes('\n') // traced mcp answers every line but a notification
+		if err != nil {
+			t.Fatalf("after %q: %v (traced mcp ended)", line, err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("after %q: %q: %v", line, b, err)
+		}
+		return m
+	}
+	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}`)
+	io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	start := send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"start","arguments":{"target":"forever.js","name":"kept"}}}`)
+	if !strings.Contains(fmt.Sprint(start["result"]), "kept") {
+		t.Fatalf("start: %v", start)
+	}
+	for line, want := range map[string]float64{
+		"oops": -32700, "[]": -32600, "\x00\xff\xfe binary": -32700,
+		`{"jsonrpc":"2.0","id":2,"method":5}`:              -32600,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"`:    -32700,
+		`[{"jsonrpc":"2.0","id":4,"method":"tools/list"}]`: -32600, // no batches in 2025-06-18
+	} {
+		m := send(line)
+		if e, _ := m["error"].(map[string]any); e["code"] != want {
+			t.Errorf("%q: answered %v, want code %v", line, m, want)
+		}
+	}
+	state := send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"sessions","arguments":{}}}`)
+	if !strings.Contains(fmt.Sprint(state["result"]), "kept") {
+		t.Errorf("the session did not outlive the malformed lines: %v", state)
 	}
 }

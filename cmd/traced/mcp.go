@@ -7,8 +7,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"traced/internal/engine"
 	"traced/internal/mcpserver"
 	"traced/internal/service"
@@ -58,7 +56,8 @@ func mcpServe(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	runErr := svc.MCP.Run(ctx, &mcp.StdioTransport{})
+	// The line transport answers a malformed line instead of ending the session.
+	runErr := svc.MCP.Run(ctx, &mcpserver.LineTransport{In: os.Stdin, Out: os.Stdout})
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if err := svc.Shutdown(sctx); err != nil {

@@ -38,15 +38,27 @@ func watchIdle(ctx context.Context, d time.Duration, live func() bool, exit func
 	every := min(max(d/10, 10*time.Millisecond), idleTick)
 	t := time.NewTicker(every)
 	defer t.Stop()
-	last := time.Now()
+	watchTicks(ctx, d, t.C, live, exit)
+}
+
+// watchTicks is watchIdle's loop, checking at each tick. Idleness counts from the first check
+// that saw no live session, read on the clock as the check runs: a tick's own timestamp is
+// when it was sent, which under load may be long before the check (a tick delivered late
+// would backdate the last live check and end the service as its session ended).
+func watchTicks(ctx context.Context, d time.Duration, ticks <-chan time.Time, live func() bool, exit func()) {
+	idleSince := time.Now() // a service starts idle
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case now := <-t.C:
-			if live() {
-				last = now
-			} else if now.Sub(last) >= d {
+		case <-ticks:
+			now := time.Now()
+			switch {
+			case live():
+				idleSince = time.Time{}
+			case idleSince.IsZero():
+				idleSince = now
+			case now.Sub(idleSince) >= d:
 				exit()
 				return
 			}

@@ -45,3 +45,35 @@ func TestWatchIdle(t *testing.T) {
 		t.Fatal("watchIdle did not return after exit")
 	}
 }
+
+// TestWatchIdleLateTicks: ticks delivered late (their timestamps long past, as under load) do
+// not shorten the idle timeout: a session that just ended keeps the service for d.
+func TestWatchIdleLateTicks(t *testing.T) {
+	const d = time.Hour
+	var live atomic.Bool
+	live.Store(true)
+	ticks := make(chan time.Time)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		watchTicks(ctx, d, ticks, live.Load, func() {})
+	}()
+	// tick hands a tick over; false when watchTicks has returned instead (it exited).
+	tick := func(at time.Time) bool {
+		select {
+		case ticks <- at:
+			return true
+		case <-done:
+			return false
+		}
+	}
+	tick(time.Now().Add(-2 * d)) // a check that saw the session live, its tick sent long ago
+	live.Store(false)
+	// The second is handed over once the first idle check is done.
+	if !tick(time.Now()) || !tick(time.Now()) {
+		t.Error("exited as the session ended, not an idle timeout later")
+	}
+	cancel()
+	<-done
+}

@@ -27,6 +27,10 @@ func (f *otlpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.endpoint, "otlp-endpoint", "", "export every session as a trace to this OpenTelemetry collector's OTLP/HTTP base URL, e.g. http://localhost:4318 (default: OTEL_EXPORTER_OTLP_ENDPOINT; off when neither is set)")
 }
 
+// check refuses a destination that is no OTLP/HTTP receiver, named by the flag or the
+// standard variables alike.
+func (f *otlpFlags) check() error { return otlpexport.CheckEndpoint(f.endpoint) }
+
 // options are the exporter's options, nil when export is off. The SDK's own error reports go to
 // log at debug level: the exporter counts and reports failed exports itself.
 func (f *otlpFlags) options(log *slog.Logger, parentFromEnv bool) *otlpexport.Options {

@@ -32,6 +32,10 @@ func run(args []string) int {
 		fs.Usage()
 		return 2
 	}
+	if err := of.check(); err != nil {
+		fmt.Fprintln(os.Stderr, "traced:", err)
+		return 2
+	}
 	cfg, err := ef.config()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "traced:", err)
@@ -57,6 +61,12 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "traced:", err)
 		return 1
 	}
+	// Shutdown also removes what the manager made in $TMPDIR (the preload's traced-boot-*).
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		defer cancel()
+		mgr.Shutdown(ctx)
+	}()
 	var export *otlpexport.Exporter
 	if wiring != nil {
 		if export, err = wiring.Start(*otlp, mgr); err != nil {

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -170,4 +173,30 @@ func mapKeys(m map[string]json.RawMessage) []string {
 		keys = append(keys, k)
 	}
 	return keys
+}
+
+// TestRunLeavesNoBootDir: run removes the preload's traced-boot-* directory from $TMPDIR, on
+// a clean exit and on a failing one.
+func TestRunLeavesNoBootDir(t *testing.T) {
+	requireNode(t)
+	tmp := t.TempDir()
+	for _, script := range []string{"clean.js", "throws.js"} {
+		ctx, cancel := context.WithTimeout(t.Context(), exitBound)
+		cmd := exec.CommandContext(ctx, tracedBin, "run", "--root", testdata, script)
+		cmd.Env = tracedEnv("TMPDIR=" + tmp)
+		out, err := cmd.CombinedOutput()
+		timedOut := ctx.Err() != nil
+		cancel()
+		if timedOut {
+			t.Fatalf("run %s: still running after %v: %s", script, exitBound, out)
+		}
+		var exit *exec.ExitError
+		if err != nil && !errors.As(err, &exit) {
+			t.Fatalf("run %s: %v", script, err)
+		}
+		left, _ := filepath.Glob(filepath.Join(tmp, "traced-boot-*"))
+		if len(left) > 0 {
+			t.Errorf("run %s left %q in $TMPDIR", script, left)
+		}
+	}
 }

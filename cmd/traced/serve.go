@@ -57,6 +57,10 @@ func serve(args []string) int {
 		fmt.Fprintln(os.Stderr, "traced: --mcp-tools:", err)
 		return 2
 	}
+	if err := of.check(); err != nil {
+		fmt.Fprintln(os.Stderr, "traced:", err)
+		return 2
+	}
 	if *inspectorTimeout <= 0 {
 		fmt.Fprintln(os.Stderr, "traced: --inspector-timeout must be a positive duration")
 		return 2

@@ -294,3 +294,39 @@ func TestServeRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestServeRefusesOTLPEndpoint: an endpoint that is no OTLP/HTTP receiver is refused at start
+// alike through --otlp-endpoint and the standard variables (the SDK would take ftp:// as
+// https and the startup line would name another destination).
+func TestServeRefusesOTLPEndpoint(t *testing.T) {
+	tests := []struct {
+		name string
+		env  string
+		args []string
+	}{
+		{"flag", "", []string{"--otlp-endpoint", "ftp://127.0.0.1:4318"}},
+		{"endpoint variable", "OTEL_EXPORTER_OTLP_ENDPOINT=ftp://127.0.0.1:4318", nil},
+		{"traces endpoint variable", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=ftp://127.0.0.1:4318/v1/traces", nil},
+		{"run: endpoint variable", "OTEL_EXPORTER_OTLP_ENDPOINT=ftp://127.0.0.1:4318", []string{"run", "clean.js"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			env := tracedEnv("TRACED_TOKEN=unused", "XDG_STATE_HOME="+t.TempDir())
+			if tt.env != "" {
+				env = append(env, tt.env)
+			}
+			args := append([]string{"serve", "--addr", "127.0.0.1:0"}, tt.args...)
+			if len(tt.args) > 0 && tt.args[0] == "run" {
+				args = append([]string{"run", "--root", testdata}, tt.args[1:]...)
+			}
+			p := startTraced(t, env, args...)
+			if code := p.exit(t, exitBound); code != 2 {
+				t.Errorf("exit code %d, want 2\nstderr:\n%s", code, p.stderr)
+			}
+			if out := p.stderr.String(); !strings.Contains(out, "want http://host:port") || strings.Contains(out, "listening") {
+				t.Errorf("not refused as the flag is:\n%s", out)
+			}
+		})
+	}
+}

@@ -79,7 +79,8 @@ func newHTTPClient() *http.Client {
 }
 
 // service finds the service: --addr or TRACED_ADDR; else the record of one started on demand
-// (its process alive); else the default address when a `traced serve` left its token file.
+// (proven ours before the token goes there: provenService); else the default address when a
+// `traced serve` left its token file.
 // With start, it starts one on demand (under a lock: two shells get one service).
 func (c *call) service(start bool) (*service, error) {
 	if c.svc != nil && !start {
@@ -107,8 +108,17 @@ func (c *call) service(start bool) (*service, error) {
 	}
 	dir := StateDir(c.env.Getenv)
 	if rec, err := readRecord(filepath.Join(dir, "service.json")); err == nil && alive(rec.PID) {
-		c.svc = recordService(rec, tokenEnv)
-		return c.svc, nil
+		// The token goes only to a service proven ours; a stale record is started afresh.
+		perr := provenService(rec, c.env.Self)
+		if perr == nil {
+			c.svc = recordService(rec, tokenEnv)
+			return c.svc, nil
+		}
+		if c.cmd.autostart {
+			fmt.Fprintf(c.env.Stderr, "traced: the service record is stale (%v): starting a service\n", perr)
+			return c.service(true)
+		}
+		// Else as if there were no record: a traced serve at the default address, or none.
 	}
 	// A `traced serve` left its token file here (or the user gave one): try its default address.
 	tok := tokenEnv
@@ -164,11 +174,8 @@ func (c *call) startService() (*service, error) {
 	}
 	tokenEnv := c.env.Getenv("TRACED_TOKEN")
 	recPath := filepath.Join(dir, "service.json")
-	if rec, err := readRecord(recPath); err == nil && alive(rec.PID) {
-		if conn, err := net.DialTimeout("tcp", rec.Addr, time.Second); err == nil {
-			conn.Close()
-			return recordService(rec, tokenEnv), nil // another shell started it meanwhile
-		}
+	if rec, err := readRecord(recPath); err == nil && provenService(rec, c.env.Self) == nil {
+		return recordService(rec, tokenEnv), nil // another shell started it meanwhile
 	}
 
 	token, tokenFile := tokenEnv, ""

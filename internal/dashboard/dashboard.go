@@ -66,6 +66,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	a, ok := h.files[name]
 	if !ok {
+		w.Header().Set("Content-Security-Policy", Policy)
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.WriteHeader(http.StatusNotFound)
@@ -86,6 +87,19 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	hd.Set("Content-Type", a.ctype)
 	w.Write(a.body)
+}
+
+// Secure sets Policy on every answer under /ui and at / (which sends a browser there),
+// whoever writes it: a redirect, a 404, a refusal of the Host or Origin check. An answer
+// without it would be a page of this origin that runs under no policy.
+func Secure(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; p == "/" || p == "/ui" || strings.HasPrefix(p, "/ui/") {
+			w.Header().Set("Content-Security-Policy", Policy)
+			w.Header().Set("X-Content-Type-Options", "nosniff")
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 func contentType(name string) string {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Workspace confines targets and working directories to one root directory.
@@ -31,6 +32,9 @@ func NewWorkspace(root string) (Workspace, error) {
 // Root is the resolved root directory.
 func (w Workspace) Root() string { return w.root }
 
+// ErrLinkLoop: a path's symlinks form a loop (or chain more than the kernel follows).
+var ErrLinkLoop = fmt.Errorf("%w: symlinks in a loop", ErrBadInput)
+
 // Resolve turns p (absolute, or relative to base) into a real path inside the root. The outside
 // check runs before the existence check and again after symlinks, so the answer for an outside
 // path is the same whether or not it exists.
@@ -53,8 +57,15 @@ func (w Workspace) Resolve(base, p string) (string, error) {
 		if where, werr := resolvePartial(p, &hops); werr == nil && !w.contains(where) {
 			return "", fmt.Errorf("%w: %s", ErrOutsideRoot, p)
 		}
-		if errors.Is(err, fs.ErrNotExist) {
+		// Classified by what stat says, which follows the links as the kernel does.
+		_, serr := os.Stat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(serr, syscall.ENOTDIR):
 			return "", fmt.Errorf("%w: %s", ErrTargetAbsent, p)
+		case errors.Is(serr, syscall.ELOOP) || strings.Contains(err.Error(), "too many links"):
+			return "", fmt.Errorf("%w: %s", ErrLinkLoop, p)
+		case errors.Is(serr, fs.ErrPermission):
+			return "", fmt.Errorf("%w: %s: permission denied", ErrBadInput, p)
 		}
 		return "", fmt.Errorf("resolve %s: %w", p, err)
 	}

@@ -132,8 +132,8 @@ func TestResolveOutsideSameErrorWhetherOrNotItExists(t *testing.T) {
 func TestResolveLinkLoopEnds(t *testing.T) {
 	ws, _ := testWorkspace(t)
 	_, err := ws.Resolve(ws.Root(), "link-loop")
-	if err == nil || errors.Is(err, ErrOutsideRoot) {
-		t.Fatalf("a link loop inside: %v, want an error that is not %v", err, ErrOutsideRoot)
+	if !errors.Is(err, ErrLinkLoop) || !errors.Is(err, ErrBadInput) || errors.Is(err, ErrOutsideRoot) {
+		t.Fatalf("a link loop inside: %v, want %v (bad input), not %v", err, ErrLinkLoop, ErrOutsideRoot)
 	}
 }
 

@@ -62,9 +62,10 @@ func New(o Options) (*mcp.Server, error) {
 // HTTPHandler serves s over the Streamable HTTP transport, stateless: every POST is a whole
 // exchange, no MCP session outlives its request, and debug sessions (which are traced's, named by
 // id) are shared with every other client of the service.
+// Each POST body is checked first (checkedPOST).
 func HTTPHandler(s *mcp.Server) http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	return checkedPOST(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
 }
 
 // sessionIn is the session field every session tool takes.

@@ -2,10 +2,9 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,17 +18,19 @@ type profileIn struct {
 	Uncovered bool   `json:"uncovered,omitempty"`
 	Ref       string `json:"ref,omitempty" jsonschema:"save: the profile's ref (cpu1)"`
 	Path      string `json:"path,omitempty" jsonschema:"save: file to write, inside the workspace"`
+	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"save: replace an existing file"`
 }
 
 type heapIn struct {
 	sessionIn
-	Action string `json:"action"`
-	Tag    string `json:"tag,omitempty" jsonschema:"snapshot name, usable as its ref"`
-	From   string `json:"from,omitempty" jsonschema:"diff: older snapshot (hs1 or tag)"`
-	To     string `json:"to,omitempty"`
-	Top    int    `json:"top,omitempty"`
-	Ref    string `json:"ref,omitempty" jsonschema:"save: the snapshot (hs1); job: the job (j1)"`
-	Path   string `json:"path,omitempty" jsonschema:"save: file to write, inside the workspace"`
+	Action    string `json:"action"`
+	Tag       string `json:"tag,omitempty" jsonschema:"snapshot name, usable as its ref"`
+	From      string `json:"from,omitempty" jsonschema:"diff: older snapshot (hs1 or tag)"`
+	To        string `json:"to,omitempty"`
+	Top       int    `json:"top,omitempty"`
+	Ref       string `json:"ref,omitempty" jsonschema:"save: the snapshot (hs1); job: the job (j1)"`
+	Path      string `json:"path,omitempty" jsonschema:"save: file to write, inside the workspace"`
+	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"save: replace an existing file"`
 }
 
 func profileTools() []tool {
@@ -67,7 +68,7 @@ func (c *caller) profile(ctx context.Context, sid string, in profileIn) *mcp.Cal
 	case "coverage-stop":
 		return answer(c.text(ctx, "POST", debugPath(sid, "coverage/stop"), nil, cov))
 	case "save":
-		return c.save(ctx, sid, "cpu/profiles/", in.Ref, in.Path, ".cpuprofile")
+		return c.save(ctx, sid, "cpu/profiles/", in.Ref, in.Path, ".cpuprofile", in.Overwrite)
 	}
 	return errorResult("action "+quote(in.Action)+" is not one of cpu-start, cpu-stop, coverage-start, coverage-take, coverage-stop, save",
 		`profile {"action":"cpu-start"}, run the code, then {"action":"cpu-stop"}`)
@@ -101,7 +102,7 @@ func (c *caller) heap(ctx context.Context, sid string, in heapIn) *mcp.CallToolR
 		}
 		return answer(c.text(ctx, "GET", debugPath(sid, "jobs/"+url.PathEscape(in.Ref)), url.Values{"waitMs": {"30000"}}, nil))
 	case "save":
-		return c.save(ctx, sid, "heap/snapshots/", in.Ref, in.Path, ".heapsnapshot")
+		return c.save(ctx, sid, "heap/snapshots/", in.Ref, in.Path, ".heapsnapshot", in.Overwrite)
 	}
 	return errorResult("action "+quote(in.Action)+" is not one of usage, gc, snapshot, diff, sample-start, sample-stop, job, save",
 		`heap {"action":"snapshot","tag":"before"}, run the code, snapshot again, then {"action":"diff","from":"before","to":"after"}`)
@@ -127,8 +128,9 @@ func saveHint(res *mcp.CallToolResult, tool string) *mcp.CallToolResult {
 }
 
 // save writes an artefact (a profile, a snapshot) to a file inside the workspace root and names
-// it: artefacts are never inlined into an answer. The download streams into the file.
-func (c *caller) save(ctx context.Context, sid, route, ref, path, ext string) *mcp.CallToolResult {
+// it: artefacts are never inlined into an answer. The download streams into the file, which
+// replaces an existing one only with overwrite.
+func (c *caller) save(ctx context.Context, sid, route, ref, path, ext string, overwrite bool) *mcp.CallToolResult {
 	if ref == "" {
 		return errorResult("action save needs the ref", "the ref is in the answer that made it (cpu1, hs1)")
 	}
@@ -141,32 +143,29 @@ func (c *caller) save(ctx context.Context, sid, route, ref, path, ext string) *m
 	if path == "" {
 		path = ref + ext
 	}
-	abs := path
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(status.Root, path)
+	f, err := createInRoot(status.Root, path)
+	if errors.Is(err, errOutside) {
+		return errorResult(fmt.Sprintf("path %q is outside the workspace root %s (symlinks followed)", path, status.Root), "give a path inside the workspace, e.g. "+ref+ext)
 	}
-	rel, err := filepath.Rel(status.Root, abs)
-	if err != nil || !filepath.IsLocal(rel) {
-		return errorResult(fmt.Sprintf("path %q is outside the workspace root %s", path, status.Root), "give a path inside the workspace, e.g. "+ref+ext)
-	}
-	f, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".*")
 	if err != nil {
-		return errorResult(fmt.Sprintf("create %s: %v", abs, err), "give a path in an existing, writable directory of the workspace")
+		return errorResult(err.Error(), "give a path in an existing, writable directory of the workspace")
 	}
-	defer os.Remove(f.Name()) // once renamed, nothing to remove
+	defer f.cleanup()
 	r, err := c.send(ctx, "GET", debugPath(sid, route+url.PathEscape(ref)), nil, nil, f)
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("write %s: %w", abs, cerr)
-	}
 	if err != nil || r.status >= 400 {
 		return answer(r, err)
 	}
-	info, err := os.Stat(f.Name())
+	info, err := f.Stat()
+	if err == nil {
+		err = f.File.Close() // a write error may surface only here
+	}
 	if err != nil {
+		return failure(fmt.Errorf("write %s: %w", f.Path, err))
+	}
+	if err := f.commit(overwrite); errors.Is(err, errExists) {
+		return errorResult(fmt.Sprintf("%s exists", f.Path), fmt.Sprintf(`{"action":"save","ref":%q,"path":%q,"overwrite":true} replaces it; or give another path`, ref, path))
+	} else if err != nil {
 		return failure(err)
 	}
-	if err := os.Rename(f.Name(), abs); err != nil {
-		return failure(fmt.Errorf("save %s: %w", abs, err))
-	}
-	return textResult(fmt.Sprintf("saved %s to %s (%d bytes); open it in Chrome DevTools", ref, abs, info.Size()))
+	return textResult(fmt.Sprintf("saved %s to %s (%d bytes); open it in Chrome DevTools", ref, f.Path, info.Size()))
 }

@@ -53,8 +53,9 @@ const (
 // Options configure an Exporter.
 type Options struct {
 	// Endpoint is the collector's base URL (http://host:4318), as OTEL_EXPORTER_OTLP_ENDPOINT
-	// takes it: /v1/traces is added. "" leaves the endpoint to the OTEL_EXPORTER_OTLP_*
-	// variables the SDK reads (headers always come from OTEL_EXPORTER_OTLP_HEADERS too).
+	// takes it: /v1/traces is added. "" takes OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or
+	// OTEL_EXPORTER_OTLP_ENDPOINT, checked as this is (headers always come from
+	// OTEL_EXPORTER_OTLP_HEADERS too).
 	Endpoint string
 	// ServiceName names the service of every span; "" takes OTEL_SERVICE_NAME, else "traced".
 	ServiceName    string
@@ -209,16 +210,12 @@ func (e *Exporter) otlpExporter() (sdktrace.SpanExporter, error) {
 	}
 	e.client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	opts := []otlptracehttp.Option{otlptracehttp.WithHTTPClient(e.client), otlptracehttp.WithTimeout(e.opts.ExportTimeout)}
-	if e.opts.Endpoint != "" {
-		u, err := tracesURL(e.opts.Endpoint)
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, otlptracehttp.WithEndpointURL(u))
-		e.endpoint = redact(u)
-	} else {
-		e.endpoint = envEndpoint()
+	u, err := endpointURL(e.opts.Endpoint)
+	if err != nil {
+		return nil, err
 	}
+	opts = append(opts, otlptracehttp.WithEndpointURL(u))
+	e.endpoint = redact(u)
 	exp, err := otlptracehttp.New(context.Background(), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("otlp exporter: %w", err)

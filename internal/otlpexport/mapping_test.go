@@ -406,3 +406,32 @@ func TestFailedSpawnEndsTrace(t *testing.T) {
 		t.Errorf("root span %q status %+v attributes %v", spans[0].Name, spans[0].Status, got)
 	}
 }
+
+// TestEndpointURL: the flag and the variables are checked alike, and the URL is the one the
+// exporter is given (so the status names where spans go).
+func TestEndpointURL(t *testing.T) {
+	for _, tc := range []struct {
+		flag, base, traces string
+		want, err          string
+	}{
+		{flag: "ftp://c:4318", err: "want http://host:port"},
+		{base: "ftp://c:4318", err: "OTEL_EXPORTER_OTLP_ENDPOINT"},
+		{traces: "ftp://c:4318/v1/traces", err: "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"},
+		{base: "c:4318", err: "want http://host:port"},
+		{base: "http://c:4318/otlp", want: "http://c:4318/otlp/v1/traces"},
+		{traces: "https://c:4318", want: "https://c:4318/"},
+		{traces: "http://c/mine", base: "http://other:4318", want: "http://c/mine"},
+		{flag: "http://f:4318", traces: "http://c/mine", want: "http://f:4318/v1/traces"},
+		{want: defaultTracesURL},
+	} {
+		t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", tc.base)
+		t.Setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", tc.traces)
+		got, err := endpointURL(tc.flag)
+		switch {
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%+v: %q, %v; want an error naming %q", tc, got, err, tc.err)
+		case tc.err == "" && (err != nil || got != tc.want):
+			t.Errorf("%+v: %q, %v; want %q", tc, got, err, tc.want)
+		}
+	}
+}

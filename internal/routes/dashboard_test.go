@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+
+	"traced/internal/dashboard"
 )
 
 // TestDashboardRoutes: the page and its files need no token (the page asks for it), but the Host
@@ -43,5 +45,31 @@ func TestDashboardRoutes(t *testing.T) {
 	none := newFixture(t)
 	if w := none.serve(bare("/ui")); w.Code != http.StatusNotFound {
 		t.Errorf("GET /ui with no dashboard: %d, want 404", w.Code)
+	}
+}
+
+// TestDashboardPolicyEverywhere: every answer under /ui and at / carries the dashboard's
+// Content-Security-Policy: redirects, 404s, 405s and refusals as well as the files.
+func TestDashboardPolicyEverywhere(t *testing.T) {
+	f := newFixture(t, func(c *Config) { c.Dashboard = dashboard.New() })
+	cases := []struct {
+		method, target, host string
+		status               int
+	}{
+		{"GET", "/", testHost, http.StatusFound},
+		{"GET", "/ui/", testHost, http.StatusFound},
+		{"GET", "/ui", testHost, http.StatusOK},
+		{"GET", "/ui/nope.js", testHost, http.StatusNotFound},
+		{"GET", "/ui/a/b", testHost, http.StatusNotFound},
+		{"POST", "/ui", testHost, http.StatusMethodNotAllowed},
+		{"GET", "/ui", "attacker.example:8080", http.StatusForbidden},
+	}
+	for _, tc := range cases {
+		r := httptest.NewRequest(tc.method, tc.target, nil)
+		r.Host = tc.host
+		w := f.serve(r)
+		if w.Code != tc.status || w.Header().Get("Content-Security-Policy") != dashboard.Policy {
+			t.Errorf("%s %s (Host %s): %d, CSP %q; want %d with the policy", tc.method, tc.target, tc.host, w.Code, w.Header().Get("Content-Security-Policy"), tc.status)
+		}
 	}
 }

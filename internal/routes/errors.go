@@ -93,6 +93,8 @@ func (a *app) httpErrorOf(r *http.Request, err error) *httpError {
 	case errors.Is(err, engine.ErrTargetAbsent):
 		he = badRequest(err.Error(), "target is a path to a .js/.mjs/.cjs file, relative to cwd (default: the workspace root)")
 		he.code = "target_not_found"
+	case errors.Is(err, engine.ErrLinkLoop):
+		he = badRequest(err.Error(), "the path's symlinks lead back to themselves: name the file itself, or fix the links (ls -l shows them)")
 	case errors.Is(err, engine.ErrBadInput):
 		he = badRequest(err.Error(), "see GET /api/openapi.yaml for the request schema")
 	case errors.Is(err, engine.ErrStoppedStarting):

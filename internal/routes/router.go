@@ -10,6 +10,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"traced/api"
+	"traced/internal/dashboard"
 	"traced/internal/engine"
 )
 
@@ -67,7 +68,7 @@ func New(cfg Config) (chi.Router, error) {
 	a := &app{cfg: cfg, contract: c, log: cfg.Logger}
 
 	r := chi.NewRouter()
-	r.Use(a.recoverPanics, a.checkHost, a.checkOrigin)
+	r.Use(dashboard.Secure, a.recoverPanics, a.checkHost, a.checkOrigin)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Path == "/ui/" { // typed by hand: the page is /ui
 			a.toDashboard(w, r)
