@@ -215,24 +215,6 @@ func (c *call) print(b []byte) {
 	}
 }
 
-// sessionLine is a session in one line, as the API's text form writes it.
-func sessionLine(s api.Summary) string {
-	st := string(s.Status)
-	switch {
-	case s.ExitCode != nil:
-		st += fmt.Sprintf(" (code %d)", *s.ExitCode)
-	case s.Signal != "":
-		st += " (" + s.Signal + ")"
-	case s.Error != "":
-		st += " (" + s.Error + ")"
-	}
-	id := s.ID
-	if s.Name != "" {
-		id += " " + s.Name
-	}
-	return fmt.Sprintf("%s  %s  %s  %s", id, s.Mode, st, s.Target)
-}
-
 // session resolves the session a command acts on: --session, TRACED_SESSION, else the newest
 // live session, else the newest one.
 func (c *call) session() (string, error) {

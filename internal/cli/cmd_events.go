@@ -13,6 +13,7 @@ import (
 	"github.com/coder/websocket"
 
 	"traced/api"
+	"traced/internal/textform"
 )
 
 func eventCommands() []*command {
@@ -122,7 +123,7 @@ func runTrace(c *call) error {
 			if err := c.get("/api/trace/evidence", url.Values{"id": {c.sid}}); err != nil {
 				return err
 			}
-			return &cliError{code: ExitRefused, msg: "the program failed: " + sessionLine(s)}
+			return &cliError{code: ExitRefused, msg: "the program failed: " + textform.Session(s)}
 		}
 	}
 	return nil

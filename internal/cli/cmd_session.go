@@ -10,6 +10,7 @@ import (
 
 	"traced/api"
 	"traced/internal/locspec"
+	"traced/internal/textform"
 )
 
 func sessionCommands() []*command {
@@ -168,7 +169,7 @@ func runLaunch(c *call) error {
 		return err
 	}
 	if w.Event == nil {
-		fmt.Fprintln(c.env.Stdout, sessionLine(started.Session))
+		fmt.Fprintln(c.env.Stdout, textform.Session(started.Session))
 		if w.Finished {
 			return &cliError{code: ExitRefused, msg: "the program ended before pausing",
 				hint: "traced events shows what it did; check the breakpoint's file and line"}
@@ -184,7 +185,7 @@ func runLaunch(c *call) error {
 		fmt.Fprintf(c.env.Stdout, "{\"session\":%s,\"state\":%s}\n", bytes.TrimSpace(sessionJSON(raw.body)), bytes.TrimSpace(st.body))
 		return nil
 	}
-	fmt.Fprintln(c.env.Stdout, sessionLine(started.Session))
+	fmt.Fprintln(c.env.Stdout, textform.Session(started.Session))
 	return c.get("/api/debug/{session}/state", nil)
 }
 
@@ -202,7 +203,7 @@ func (c *call) showSession(s api.Summary, raw []byte) error {
 	if c.json {
 		c.print(raw)
 	} else {
-		fmt.Fprintln(c.env.Stdout, sessionLine(s))
+		fmt.Fprintln(c.env.Stdout, textform.Session(s))
 	}
 	return nil
 }
@@ -306,7 +307,7 @@ func runStatus(c *call) error {
 	fmt.Fprintf(c.env.Stdout, "sessions %d live, %d retained\n", live, len(sessions))
 	for _, s := range sessions {
 		if !s.Status.Finished() {
-			fmt.Fprintf(c.env.Stdout, "  %s\n", sessionLine(s))
+			fmt.Fprintf(c.env.Stdout, "  %s\n", textform.Session(s))
 		}
 	}
 	return nil

@@ -8,7 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"traced/api"
-	"traced/internal/routes"
+	"traced/internal/textform"
 )
 
 type stepIn struct {
@@ -108,7 +108,7 @@ func (c *caller) eval(ctx context.Context, sid string, body map[string]any) *mcp
 	if err := c.decode(ctx, "POST", debugPath(sid, "eval"), nil, body, &res); err != nil {
 		return failure(err)
 	}
-	out := routes.Text(res)
+	out := textform.Answer(res)
 	if res.Ref != "" && res.Exception == "" && !primitive[res.Type] {
 		out += "ref: " + res.Ref + " (the tool inspect expands it)\n"
 	}

@@ -12,7 +12,7 @@ import (
 
 	"traced/api"
 	"traced/internal/locspec"
-	"traced/internal/routes"
+	"traced/internal/textform"
 )
 
 // tools is every tool, in the order tools/list shows them.
@@ -188,7 +188,7 @@ func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
 		return failure(err)
 	}
 	sid := started.Session.ID
-	line := routes.Text(api.SessionResponse{Session: started.Session})
+	line := textform.Answer(api.SessionResponse{Session: started.Session})
 	if mode != "debug" || (!in.Brk && len(bps) == 0) {
 		next := "the tool wait {\"kinds\":\"pause\"} blocks until it pauses; state shows where"
 		if mode != "debug" {
@@ -200,7 +200,7 @@ func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
 	// start answered (brk, a breakpoint on the first line), the answer holds that state, with
 	// what the program printed before it.
 	if started.State != nil {
-		return textResult(routes.Text(started))
+		return textResult(textform.Answer(started))
 	}
 	ms := in.WaitMs
 	if ms <= 0 {
@@ -222,7 +222,7 @@ func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
 		return answer(r, err)
 	}
 	started.Session.Status = "paused" // the pause event came; the start answer's status predates it
-	return textResult(routes.Text(api.SessionResponse{Session: started.Session}) + string(r.body))
+	return textResult(textform.Answer(api.SessionResponse{Session: started.Session}) + string(r.body))
 }
 
 func (c *caller) attach(ctx context.Context, in attachIn) *mcp.CallToolResult {
@@ -240,7 +240,7 @@ func (c *caller) attach(ctx context.Context, in attachIn) *mcp.CallToolResult {
 	if err := c.decode(ctx, "POST", "/api/debug/attach", nil, body, &res); err != nil {
 		return failure(err)
 	}
-	return textResult(routes.Text(res))
+	return textResult(textform.Answer(res))
 }
 
 func (c *caller) stop(ctx context.Context, sid string, in sessionIn) *mcp.CallToolResult {
@@ -248,7 +248,7 @@ func (c *caller) stop(ctx context.Context, sid string, in sessionIn) *mcp.CallTo
 	if err := c.decode(ctx, "POST", "/api/trace/stop", nil, map[string]any{"id": sid}, &res); err != nil {
 		return failure(err)
 	}
-	return textResult(routes.Text(api.SessionResponse{Session: res.Session}))
+	return textResult(textform.Answer(api.SessionResponse{Session: res.Session}))
 }
 
 // wait is GET /api/trace/wait. The timeout answer says what was waited for, how long, from
@@ -270,7 +270,7 @@ func (c *caller) wait(ctx context.Context, sid string, in waitIn) *mcp.CallToolR
 	if err := c.decode(ctx, "GET", "/api/trace/wait", q, nil, &w); err != nil {
 		return failure(err)
 	}
-	out := routes.Text(w)
+	out := textform.Answer(w)
 	if w.Event == nil {
 		out += fmt.Sprintf("window: %dms after seq %d for kinds=%s", total, in.After, orAny(in.Kinds))
 		if in.Match != "" {
