@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -22,7 +21,7 @@ func sessionCommands() []*command {
 	}
 	return []*command{
 		{name: "launch", usage: "[--brk] [--break FILE:LINE[:COND]]... [--name N] [--node-arg F]... -- SCRIPT [ARGS]",
-			routes: []string{"POST /api/trace/start", "GET /api/trace/wait", dbg("GET", "state")},
+			routes: []string{"POST /api/trace/start"},
 			help:   "debug a program; with --brk or --break answers the first pause's state",
 			group:  gSession, core: true, minArgs: 1, maxArgs: -1, passThrough: true, autostart: true,
 			flags: append([]flagDef{
@@ -146,57 +145,38 @@ func runLaunch(c *call) error {
 	if len(lps) > 0 {
 		body["logpoints"] = lps
 	}
+	brk := c.flag("brk") || len(bps) > 0
+	if brk { // it will pause: the start answers the state there, so the first command shows where
+		ms, _, err := c.ms("wait")
+		if err != nil {
+			return err
+		}
+		if ms == 0 {
+			ms = 10000
+		}
+		body["waitMs"] = min(ms, 60000)
+	}
 	var started api.SessionResponse
 	raw, err := c.doJSON("POST", "/api/trace/start", nil, body, &started)
 	if err != nil {
 		return err
 	}
 	c.sid = started.Session.ID
-	if !c.flag("brk") && len(bps) == 0 {
-		return c.showSession(started.Session, raw.body)
-	}
-	// It will pause: answer the state there, so the first command already shows where.
-	ms, _, err := c.ms("wait")
-	if err != nil {
-		return err
-	}
-	if ms == 0 {
-		ms = 10000
-	}
-	var w waitAnswer
-	if _, err := c.doJSON("GET", "/api/trace/wait", url.Values{"id": {c.sid}, "kinds": {"pause"},
-		"timeoutMs": {strconv.FormatInt(min(ms, 60000), 10)}}, nil, &w); err != nil {
-		return err
-	}
-	if w.Event == nil {
-		fmt.Fprintln(c.env.Stdout, textform.Session(started.Session))
-		if w.Finished {
-			return &cliError{code: ExitRefused, msg: "the program ended before pausing",
-				hint: "traced events shows what it did; check the breakpoint's file and line"}
+	switch {
+	case !brk || started.State != nil:
+		if c.json {
+			c.print(raw.body)
+			return nil
 		}
-		return &cliError{code: ExitRefused, msg: "no pause yet", hint: "traced wait --kinds pause waits longer; traced state shows where it is"}
-	}
-	started.Session.Status = "paused" // the pause event came; the answer's status may predate it
-	if c.json {
-		st, err := c.doJSON("GET", "/api/debug/{session}/state", nil, nil, nil)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(c.env.Stdout, "{\"session\":%s,\"state\":%s}\n", bytes.TrimSpace(sessionJSON(raw.body)), bytes.TrimSpace(st.body))
+		c.print([]byte(textform.Answer(started)))
 		return nil
+	case started.Session.Status.Finished():
+		fmt.Fprintln(c.env.Stdout, textform.Session(started.Session))
+		return &cliError{code: ExitRefused, msg: "the program ended before pausing",
+			hint: "traced events shows what it did; check the breakpoint's file and line"}
 	}
 	fmt.Fprintln(c.env.Stdout, textform.Session(started.Session))
-	return c.get("/api/debug/{session}/state", nil)
-}
-
-func sessionJSON(b []byte) []byte {
-	var v struct {
-		Session json.RawMessage `json:"session"`
-	}
-	if json.Unmarshal(b, &v) != nil || v.Session == nil {
-		return b
-	}
-	return v.Session
+	return &cliError{code: ExitRefused, msg: "no pause yet", hint: "traced wait --kinds pause waits longer; traced state shows where it is"}
 }
 
 func (c *call) showSession(s api.Summary, raw []byte) error {
