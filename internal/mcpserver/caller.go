@@ -92,16 +92,6 @@ func (w *pipeResponse) Write(b []byte) (int, error) {
 	return w.body.Write(b)
 }
 
-// toolError is a refusal with the next step in tool words: one the tool makes of its own, for an
-// input it refuses before any request.
-type toolError struct{ msg, hint string }
-
-func (e *toolError) Error() string { return e.msg }
-
-func badInput(hint, format string, a ...any) error {
-	return &toolError{msg: fmt.Sprintf(format, a...), hint: hint}
-}
-
 // textResult is a tool's answer: the API's text, as it came.
 func textResult(s string) *mcp.CallToolResult {
 	if !strings.HasSuffix(s, "\n") {
@@ -129,13 +119,10 @@ func answer(r *apiclient.Reply, err error) *mcp.CallToolResult {
 }
 
 // failure is an error as a tool result: a refusal of the API with its hint rewritten in tool
-// words, a refusal of the tool's own, or any other error.
+// words, or any other error.
 func failure(err error) *mcp.CallToolResult {
-	var te *toolError
 	var ae *apiclient.Error
 	switch {
-	case errors.As(err, &te):
-		return errorResult(te.msg, te.hint)
 	case errors.As(err, &ae):
 		return errorResult(ae.Message, toolHint(ae.Hint))
 	case errors.Is(err, apiclient.ErrNoSession):
