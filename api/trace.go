@@ -78,6 +78,9 @@ type StartRequest struct {
 	Children    *bool             `json:"children,omitempty"`                        // default true: follow child processes
 	FollowMatch string            `json:"followMatch,omitempty" validate:"max=1024"` // only matching workers and children
 	Throws      *ThrowOptions     `json:"throws,omitempty"`                          // throw events; given: on
+	// WaitMs (debug) waits at most this long for the program's first pause and answers the state
+	// there, so that "start and stop at the first breakpoint" is one call.
+	WaitMs *int64 `json:"waitMs,omitempty" validate:"omitempty,min=0,max=60000"`
 }
 
 // ThrowOptions configure throw events: every exception user code throws, caught or not.

@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 
 	"traced/internal/engine"
+	"traced/internal/textform"
 )
 
 // lineQueue is how many formatted event lines wait for the writer, about 400 KiB at 100 bytes a
@@ -85,7 +85,7 @@ func (p *linePrinter) PublishEvent(_ string, ev engine.Event) {
 		}
 	}
 	select {
-	case p.lines <- fmt.Sprintf("%5d %-9s %s\n", ev.Seq, ev.Kind, line):
+	case p.lines <- fmt.Sprintf("%5d %-9s %s\n", ev.Seq, textform.EventKind(ev), line):
 	default:
 		p.skipped++
 	}
@@ -95,44 +95,16 @@ func skippedMarker(n int) string {
 	return fmt.Sprintf("… %d event lines skipped (stderr is slow)\n", n)
 }
 
-// eventLine renders an event compactly; "" skips it.
+// eventLine renders an event in the text form; "" skips it. `traced run` prints what a program
+// does: the modules it loads and its contexts only when asked, resumes never.
 func eventLine(ev engine.Event, verbose bool) string {
 	switch ev.Kind {
-	case engine.KindConsole:
-		return fmt.Sprintf("%s %s  (%s)", ev.Console.Level, ev.Console.Text.Value, where(ev.Console.Frame))
-	case engine.KindException:
-		x := ev.Exception
-		loc := x.File
-		if loc == "" {
-			loc = x.URL
-		}
-		return fmt.Sprintf("%s: %s  (%s:%d:%d)", x.Class, x.Message.Value, loc, x.Line, x.Column)
-	case engine.KindStdout, engine.KindStderr:
-		return ev.Output.Text.Value
-	case engine.KindExit:
-		if ev.Exit.Code != nil {
-			return fmt.Sprintf("code %d", *ev.Exit.Code)
-		}
-		return "signal " + ev.Exit.Signal
-	case engine.KindPause:
-		return ev.Pause.Reason + " at " + where(ev.Pause.Location)
-	case engine.KindResume:
-		return ""
-	case engine.KindScript: // every module a program loads, node_modules too: only on request
+	case engine.KindConsole, engine.KindException, engine.KindStdout, engine.KindStderr, engine.KindExit, engine.KindPause:
+		return textform.Event(ev)
+	case engine.KindScript, engine.KindContext: // every module a program loads, node_modules too
 		if verbose {
-			return strings.TrimSpace(ev.Script.File + " " + ev.Script.URL)
-		}
-	case engine.KindContext:
-		if verbose {
-			return ev.Context.Name
+			return textform.Event(ev)
 		}
 	}
 	return ""
-}
-
-func where(f *engine.Frame) string {
-	if f == nil {
-		return "?"
-	}
-	return f.Where()
 }

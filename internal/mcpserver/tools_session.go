@@ -11,8 +11,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"traced/api"
+	"traced/internal/apiclient"
 	"traced/internal/locspec"
-	"traced/internal/routes"
+	"traced/internal/textform"
 )
 
 // tools is every tool, in the order tools/list shows them.
@@ -138,117 +139,65 @@ func setNum(q url.Values, k string, n int64) {
 }
 
 func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
-	mode := in.Mode
-	if mode == "" {
-		mode = "debug"
+	body := api.StartRequest{Target: in.Target, Mode: in.Mode, Args: in.Args, NodeArgs: in.NodeArgs, Env: in.Env,
+		Name: in.Name, PauseOnExceptions: in.Catch, PauseOnStart: in.Brk}
+	if body.Mode == "" {
+		body.Mode = api.ModeDebug
 	}
-	body := map[string]any{"target": in.Target, "mode": mode}
-	if len(in.Args) > 0 {
-		body["args"] = in.Args
-	}
-	if len(in.NodeArgs) > 0 {
-		body["nodeArgs"] = in.NodeArgs
-	}
-	if len(in.Env) > 0 {
-		body["env"] = in.Env
-	}
-	if in.Name != "" {
-		body["name"] = in.Name
-	}
-	if in.Catch != "" {
-		body["pauseOnExceptions"] = in.Catch
-	}
-	if in.Brk {
-		body["pauseOnStart"] = true
-	}
-	var bps []api.StartBreakpoint
-	var lps []api.LogpointRequest
 	for _, b := range in.Breakpoints {
 		bp, ok := locspec.Breakpoint(b)
 		if !ok {
 			return errorResult(fmt.Sprintf("breakpoints: %q is not file:line[:condition]", b), `e.g. "app.js:12" or "app.js:12:i > 3"`)
 		}
-		bps = append(bps, bp)
+		body.Breakpoints = append(body.Breakpoints, bp)
 	}
 	for _, l := range in.Logpoints {
 		lp, ok := locspec.Logpoint(l)
 		if !ok {
 			return errorResult(fmt.Sprintf("logpoints: %q is not file:line:template", l), `e.g. "app.js:9:i=${i}"`)
 		}
-		lps = append(lps, lp)
+		body.Logpoints = append(body.Logpoints, lp)
 	}
-	if bps != nil {
-		body["breakpoints"] = bps
-	}
-	if lps != nil {
-		body["logpoints"] = lps
-	}
-	var started api.SessionResponse
-	if err := c.decode(ctx, "POST", "/api/trace/start", nil, body, &started); err != nil {
-		return failure(err)
-	}
-	sid := started.Session.ID
-	line := routes.Text(api.SessionResponse{Session: started.Session})
-	if mode != "debug" || (!in.Brk && len(bps) == 0) {
-		next := "the tool wait {\"kinds\":\"pause\"} blocks until it pauses; state shows where"
-		if mode != "debug" {
-			next = "the tool wait {\"kinds\":\"exit\"} blocks until it ends; then events, and evidence if it failed"
+	// It will pause: the start answers the state there, as the first step of a hunt.
+	if body.Mode == api.ModeDebug && (in.Brk || len(body.Breakpoints) > 0) {
+		ms := in.WaitMs
+		if ms <= 0 {
+			ms = 10000
 		}
-		return textResult(line + "next: " + next)
+		body.WaitMs = apiclient.WaitMs(ms)
 	}
-	// It will pause: answer the state there, as the first step of a hunt. Paused already as the
-	// start answered (brk, a breakpoint on the first line), the answer holds that state, with
-	// what the program printed before it.
-	if started.State != nil {
-		return textResult(routes.Text(started))
-	}
-	ms := in.WaitMs
-	if ms <= 0 {
-		ms = 10000
-	}
-	var w api.WaitResponse
-	q := url.Values{"id": {sid}, "kinds": {"pause"}, "timeoutMs": {strconv.FormatInt(min(ms, 60000), 10)}}
-	if err := c.decode(ctx, "GET", "/api/trace/wait", q, nil, &w); err != nil {
+	started, _, err := c.api.Start(ctx, body)
+	if err != nil {
 		return failure(err)
 	}
+	line := textform.Session(started.Session) + "\n"
 	switch {
-	case w.Event == nil && w.Finished:
+	case started.State != nil:
+		return textResult(textform.Answer(started))
+	case body.WaitMs == nil && body.Mode == api.ModeDebug:
+		return textResult(line + "next: the tool wait {\"kinds\":\"pause\"} blocks until it pauses; state shows where")
+	case body.WaitMs == nil:
+		return textResult(line + "next: the tool wait {\"kinds\":\"exit\"} blocks until it ends; then events, and evidence if it failed")
+	case started.Session.Status.Finished():
 		return errorResult("the program ended before pausing: "+strings.TrimSpace(line), "the tool events shows what it did; check the breakpoint's file and line")
-	case w.Event == nil:
-		return textResult(line + fmt.Sprintf("no pause within %dms; next: the tool wait {\"kinds\":\"pause\",\"after\":%d}", ms, w.Next))
 	}
-	r, err := c.text(ctx, "GET", debugPath(sid, "state"), nil, nil)
-	if err != nil || r.status >= 400 {
-		return answer(r, err)
-	}
-	started.Session.Status = "paused" // the pause event came; the start answer's status predates it
-	return textResult(routes.Text(api.SessionResponse{Session: started.Session}) + string(r.body))
+	return textResult(line + fmt.Sprintf("no pause within %dms; next: the tool wait {\"kinds\":\"pause\"}", *body.WaitMs))
 }
 
 func (c *caller) attach(ctx context.Context, in attachIn) *mcp.CallToolResult {
-	body := map[string]any{}
-	if in.Port != 0 {
-		body["port"] = in.Port
-	}
-	if in.WSURL != "" {
-		body["wsUrl"] = in.WSURL
-	}
-	if in.Name != "" {
-		body["name"] = in.Name
-	}
-	var res api.SessionResponse
-	if err := c.decode(ctx, "POST", "/api/debug/attach", nil, body, &res); err != nil {
+	res, _, err := c.api.Attach(ctx, api.AttachRequest{Port: in.Port, WSURL: in.WSURL, Name: in.Name})
+	if err != nil {
 		return failure(err)
 	}
-	return textResult(routes.Text(res))
+	return textResult(textform.Answer(res))
 }
 
 func (c *caller) stop(ctx context.Context, sid string, in sessionIn) *mcp.CallToolResult {
-	var res api.SessionResponse
-	if err := c.decode(ctx, "POST", "/api/trace/stop", nil, map[string]any{"id": sid}, &res); err != nil {
+	res, _, err := c.api.Stop(ctx, sid)
+	if err != nil {
 		return failure(err)
 	}
-	return textResult(routes.Text(api.SessionResponse{Session: res.Session}))
+	return textResult(textform.Answer(api.SessionResponse{Session: res.Session}))
 }
 
 // wait is GET /api/trace/wait. The timeout answer says what was waited for, how long, from
@@ -258,19 +207,16 @@ func (c *caller) wait(ctx context.Context, sid string, in waitIn) *mcp.CallToolR
 	if total <= 0 {
 		total = 10000
 	}
-	if total > 60000 {
-		return errorResult(fmt.Sprintf("timeoutMs %d is past the bound of 60000", total), "wait at most 60000ms a call, then wait again with after=<next>")
+	if total > apiclient.MaxWaitMs {
+		return errorResult(fmt.Sprintf("timeoutMs %d is past the bound of %d", total, apiclient.MaxWaitMs),
+			fmt.Sprintf("wait at most %dms a call, then wait again with after=<next>", apiclient.MaxWaitMs))
 	}
-	q := url.Values{"id": {sid}, "after": {strconv.FormatUint(in.After, 10)},
-		"timeoutMs": {strconv.FormatInt(total, 10)}}
-	setStr(q, "kinds", in.Kinds)
-	setStr(q, "target", in.Target)
-	setStr(q, "match", in.Match)
-	var w api.WaitResponse
-	if err := c.decode(ctx, "GET", "/api/trace/wait", q, nil, &w); err != nil {
+	w, _, err := c.api.Wait(ctx, apiclient.WaitQuery{Session: sid, Kinds: in.Kinds, Match: in.Match, Target: in.Target,
+		After: in.After, TimeoutMs: total})
+	if err != nil {
 		return failure(err)
 	}
-	out := routes.Text(w)
+	out := textform.Answer(w)
 	if w.Event == nil {
 		out += fmt.Sprintf("window: %dms after seq %d for kinds=%s", total, in.After, orAny(in.Kinds))
 		if in.Match != "" {

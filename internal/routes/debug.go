@@ -244,10 +244,7 @@ func (a *app) execute(w http.ResponseWriter, r *http.Request, waitMs *int64, run
 		a.writeError(w, r, err)
 		return
 	}
-	wait := defaultExecWait
-	if waitMs != nil {
-		wait = min(time.Duration(max(*waitMs, 0))*time.Millisecond, maxExecWait)
-	}
+	wait := execWait(waitMs)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	stop := context.AfterFunc(a.cfg.Shutdown, cancel)

@@ -243,10 +243,7 @@ func (a *app) hotpatch(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	wait := defaultExecWait
-	if req.WaitMs != nil {
-		wait = min(time.Duration(max(*req.WaitMs, 0))*time.Millisecond, maxExecWait)
-	}
+	wait := execWait(req.WaitMs)
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		res, err := s.Hotpatch(r.Context(), a.cfg.Engine.Workspace(), req.File, req.DryRun, wait)
 		switch {

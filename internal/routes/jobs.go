@@ -40,10 +40,7 @@ func (a *app) onJob(w http.ResponseWriter, r *http.Request, status int, waitMs *
 		a.writeError(w, r, heapError(r, err))
 		return
 	}
-	wait := defaultJobWait
-	if waitMs != nil {
-		wait = min(time.Duration(max(*waitMs, 0))*time.Millisecond, maxJobWait)
-	}
+	wait := waitBound(waitMs, defaultJobWait, maxJobWait)
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {

@@ -3,7 +3,6 @@ package routes
 import (
 	"errors"
 	"net/http"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -19,10 +18,7 @@ func (a *app) restart(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	wait := defaultExecWait
-	if req.WaitMs != nil {
-		wait = min(time.Duration(max(*req.WaitMs, 0))*time.Millisecond, maxExecWait)
-	}
+	wait := execWait(req.WaitMs)
 	res, err := a.cfg.Engine.Restart(r.Context(), chi.URLParam(r, "session"))
 	if errors.Is(err, engine.ErrNotRestartable) {
 		err = newError(http.StatusConflict, "not_restartable", err.Error(),

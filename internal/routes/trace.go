@@ -63,6 +63,11 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	if req.WaitMs != nil && req.Mode != api.ModeDebug {
+		a.writeError(w, r, badRequest("waitMs waits for the first pause, and only a debug session pauses",
+			`add "mode":"debug", or leave waitMs out and GET /api/trace/wait?id=<id>&kinds=exit`))
+		return
+	}
 	s, err := a.cfg.Engine.Start(r.Context(), engine.StartRequest{
 		Target: req.Target, Args: req.Args, NodeArgs: req.NodeArgs, Cwd: req.Cwd, Env: req.Env, Name: req.Name,
 		Timeout: time.Duration(req.TimeoutMs) * time.Millisecond, MaxEvents: req.MaxEvents,
@@ -75,23 +80,42 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	if req.WaitMs != nil {
+		a.answerFirstPause(w, r, s, waitBound(req.WaitMs, 0, maxWait))
+		return
+	}
 	a.answerStarted(w, r, s)
 }
 
 // answerStarted answers a start or attach: the summary, and the state when the session stands
 // paused already, so the caller needs no GET state first.
 func (a *app) answerStarted(w http.ResponseWriter, r *http.Request, s *engine.Session) {
+	if s.Summary().Status != engine.StatusPaused {
+		render(w, r, http.StatusCreated, api.SessionResponse{Session: s.Summary()})
+		return
+	}
+	a.answerFirstPause(w, r, s, 0)
+}
+
+// answerFirstPause answers a start with the state at the program's first pause within wait (with
+// what it printed before), or without a state when it runs on or ended first: the summary says
+// which. The wait ends early when the service shuts down.
+func (a *app) answerFirstPause(w http.ResponseWriter, r *http.Request, s *engine.Session, wait time.Duration) {
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	stop := context.AfterFunc(a.cfg.Shutdown, cancel)
+	defer stop()
+	st, err := s.Main().FirstStop(ctx, wait)
+	if err != nil {
+		if a.cfg.Shutdown.Err() != nil && errors.Is(err, context.Canceled) {
+			err = engine.ErrShutdown
+		}
+		a.writeError(w, r, err)
+		return
+	}
 	res := api.SessionResponse{Session: s.Summary()}
-	if res.Session.Status == engine.StatusPaused {
-		st, err := s.Main().StartState(r.Context())
-		if err != nil {
-			a.writeError(w, r, err)
-			return
-		}
-		if st.Status == engine.StatusPaused { // it may have been continued meanwhile
-			res.State = &st
-		}
-		res.Session = s.Summary()
+	if st.Status == engine.StatusPaused { // it may have been continued meanwhile
+		res.State = &st
 	}
 	render(w, r, http.StatusCreated, res)
 }

@@ -1,4 +1,4 @@
-package routes
+package textform
 
 import (
 	"fmt"
@@ -6,34 +6,20 @@ import (
 	"strings"
 
 	"traced/api"
-	"traced/internal/engine"
 )
 
-// Text form of the trace reads (list, GET /api/trace, events, wait; evidence is generic): a
-// session is one line, an event is one line, so that an agent polling a run reads a log, not a
-// tree of keys:
+// Sessions and events: a session is one line, an event is one line, so that an agent polling a
+// run reads a log, not a tree of keys:
 //
 //	s1  trace  exited (code 1)  throws.js  9 events
 //	3  console    log starting 42  (throws.js:3)
 //	9  exit       code 1
 //	next: 9
 
-// traceTextRoutes are the trace routes that speak text besides those under textPrefix: the reads
-// an agent makes in a loop. The others (status, start, stop) answer JSON only.
-var traceTextRoutes = map[string]bool{
-	"/api/trace": true, "/api/trace/list": true, "/api/trace/events": true,
-	"/api/trace/wait": true, "/api/trace/evidence": true,
-}
-
-// speaksText reports whether the route of path has a text form.
-func speaksText(path string) bool {
-	return strings.HasPrefix(path, textPrefix) || traceTextRoutes[path]
-}
-
-// sessionLine renders a summary: id and name, mode, status (with the exit code, signal or
-// error), the command (the target relative to the cwd), the events retained (and those the
+// Session renders a summary on one line: id and name, mode, status (with the exit code, signal
+// or error), the command (the program relative to the cwd), the events retained (and those the
 // OTLP export lost).
-func sessionLine(s api.Summary) string {
+func Session(s api.Summary) string {
 	id := s.ID
 	if s.Name != "" {
 		id += " " + s.Name
@@ -55,11 +41,11 @@ func sessionLine(s api.Summary) string {
 	if s.Export != nil && s.Export.Dropped > 0 {
 		events += fmt.Sprintf(", %d not exported", s.Export.Dropped)
 	}
-	target := s.Target // absolute; relative to the cwd reads shorter
-	if rel, ok := strings.CutPrefix(target, s.Cwd+"/"); ok && s.Cwd != "" {
-		target = rel
+	program := s.Target // absolute; relative to the cwd reads shorter
+	if rel, ok := strings.CutPrefix(program, s.Cwd+"/"); ok && s.Cwd != "" {
+		program = rel
 	}
-	return strings.Join([]string{id, s.Mode, status, strings.Join(append([]string{target}, s.Args...), " "), events}, "  ")
+	return valid(strings.Join([]string{id, s.Mode, status, strings.Join(append([]string{program}, s.Args...), " "), events}, "  "))
 }
 
 func listText(b *strings.Builder, sessions []api.Summary) {
@@ -68,20 +54,15 @@ func listText(b *strings.Builder, sessions []api.Summary) {
 		return
 	}
 	for _, s := range sessions {
-		b.WriteString(sessionLine(s) + "\n")
+		b.WriteString(Session(s) + "\n")
 	}
 }
 
-// eventsText writes one event a line: seq, kind, what happened; a worker's events name its
-// target ("console@t1").
+// eventsText writes one event a line: seq, kind, what happened.
 func eventsText(b *strings.Builder, events []api.Event) {
 	rows := make([][]string, 0, len(events))
 	for _, ev := range events {
-		kind := string(ev.Kind)
-		if ev.Target != "" {
-			kind += "@" + ev.Target
-		}
-		rows = append(rows, []string{strconv.FormatUint(ev.Seq, 10), kind, eventDetail(ev)})
+		rows = append(rows, []string{strconv.FormatUint(ev.Seq, 10), EventKind(ev), eventDetail(ev)})
 	}
 	columns(b, "", []int{2, 2}, rows)
 }
@@ -99,7 +80,7 @@ func cursorText(b *strings.Builder, gap *api.Gap, next uint64, more bool) {
 }
 
 func traceText(b *strings.Builder, v api.TraceResponse) {
-	b.WriteString(sessionLine(v.Session) + "\n")
+	b.WriteString(Session(v.Session) + "\n")
 	eventsText(b, v.Events)
 }
 
@@ -122,43 +103,29 @@ func waitText(b *strings.Builder, v api.WaitResponse) {
 	cursorText(b, v.Gap, v.Next, false)
 }
 
-// eventDetail is what an event says, on one line.
+// EventKind is an event's kind, with the target of a worker's or a child's ("console@t1").
+func EventKind(ev api.Event) string {
+	kind := string(ev.Kind)
+	if ev.Target != "" {
+		kind += "@" + ev.Target
+	}
+	return kind
+}
+
+// Event is what an event says, on one line, valid UTF-8; "" for an event whose kind says it
+// all (resume).
+func Event(ev api.Event) string { return valid(eventDetail(ev)) }
+
+// eventDetail is Event before the bytes are made valid: callers writing whole answers make them
+// valid once.
 func eventDetail(ev api.Event) string {
 	switch {
 	case ev.Throw != nil:
-		t := ev.Throw
-		s := oneLine(t.Message)
-		if t.Class != "" {
-			s = t.Class + ": " + s
-		}
-		caught := "uncaught"
-		if t.Caught {
-			caught = "caught"
-		}
-		s += at(t.Location) + "  " + caught
-		var locals []string
-		for _, v := range t.Locals {
-			locals = append(locals, v.Name+"="+v.Value)
-		}
-		if len(locals) > 0 {
-			s += "  " + strings.Join(locals, " ")
-		}
-		return s
+		return throwDetail(ev.Throw)
 	case ev.Console != nil:
 		return ev.Console.Level + " " + oneLine(ev.Console.Text) + at(ev.Console.Frame)
 	case ev.Exception != nil:
-		x := ev.Exception
-		s := oneLine(x.Message)
-		if x.Class != "" && !strings.HasPrefix(s, x.Class) {
-			s = x.Class + ": " + s
-		}
-		if x.Rejection {
-			s = "unhandled rejection: " + s
-		}
-		if x.Line > 0 {
-			s += at(&engine.Frame{URL: x.URL, File: x.File, Line: x.Line})
-		}
-		return s
+		return exceptionDetail(ev.Exception)
 	case ev.Output != nil:
 		return oneLine(ev.Output.Text)
 	case ev.Exit != nil:
@@ -206,16 +173,50 @@ func eventDetail(ev api.Event) string {
 	return "" // resume: the kind says it all
 }
 
+func throwDetail(t *api.ThrowInfo) string {
+	s := oneLine(t.Message)
+	if t.Class != "" {
+		s = t.Class + ": " + s
+	}
+	caught := "uncaught"
+	if t.Caught {
+		caught = "caught"
+	}
+	s += at(t.Location) + "  " + caught
+	var locals []string
+	for _, v := range t.Locals {
+		locals = append(locals, v.Name+"="+v.Value)
+	}
+	if len(locals) > 0 {
+		s += "  " + strings.Join(locals, " ")
+	}
+	return s
+}
+
+func exceptionDetail(x *api.ExceptionInfo) string {
+	s := oneLine(x.Message)
+	if x.Class != "" && !strings.HasPrefix(s, x.Class) {
+		s = x.Class + ": " + s
+	}
+	if x.Rejection {
+		s = "unhandled rejection: " + s
+	}
+	if x.Line > 0 {
+		s += "  (" + where(x.File, x.URL, x.Line) + ")"
+	}
+	return s
+}
+
 // at is "  (file:line)" for a known frame.
-func at(f *engine.Frame) string {
+func at(f *api.Frame) string {
 	if f == nil {
 		return ""
 	}
-	return "  (" + f.Where() + ")"
+	return "  (" + frameWhere(*f) + ")"
 }
 
 // oneLine renders captured text on one line, marking a cut one with its full length.
-func oneLine(t engine.Text) string {
+func oneLine(t api.Text) string {
 	s := strings.ReplaceAll(t.Value, "\n", `\n`)
 	if t.Truncated {
 		s += fmt.Sprintf("… (%d bytes)", t.Length)

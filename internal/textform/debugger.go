@@ -1,0 +1,206 @@
+package textform
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"traced/api"
+)
+
+// stateText renders a state as the debugger's "where am I":
+//
+//	paused at app.js:47 (bp1)            ("paused in t2 at" in a process tree)
+//	   46|   const lock = await this.acquireLock(job.id);
+//	 > 47|   if (!lock) return;
+//	locals:
+//	  job   Job { id: "test-123", type: "email", retries: 2 }
+//	  lock  false
+//	stack:
+//	  f0 processJob  app.js:47
+//	  f1 poll        app.js:71
+//	  -- f2-f7 node internals
+func stateText(b *strings.Builder, st api.State) {
+	outputText(b, st.Output)
+	in := ""
+	if st.Target != "" {
+		in = " in " + st.Target
+	}
+	also := ""
+	if len(st.AlsoPaused) > 0 {
+		also = "also paused: " + strings.Join(st.AlsoPaused, ", ") + "\n"
+	}
+	defer b.WriteString(also)
+	if st.Location == nil {
+		fmt.Fprintf(b, "%s%s\n", st.Status, in)
+		return
+	}
+	fmt.Fprintf(b, "paused%s at %s", in, whereBoth(*st.Location))
+	switch {
+	case len(st.Hit) > 0:
+		hits := make([]string, 0, len(st.Hit))
+		for _, ref := range st.Hit {
+			for _, bp := range st.Breakpoints {
+				if bp.Ref == ref && bp.Hits > 0 {
+					ref = fmt.Sprintf("%s, hit %d", ref, bp.Hits)
+				}
+			}
+			hits = append(hits, ref)
+		}
+		fmt.Fprintf(b, " (%s)", strings.Join(hits, "; "))
+	case st.Reason != "" && st.Reason != "other": // "other" is V8's word for a step
+		fmt.Fprintf(b, " (%s)", st.Reason)
+	}
+	b.WriteByte('\n')
+	if st.Frame != "" && st.Frame != "f0" {
+		fmt.Fprintf(b, "frame %s:\n", st.Frame)
+	}
+	sourceText(b, st.Source)
+	localsText(b, st.Locals)
+	if rv := st.ReturnValue; rv != nil {
+		fmt.Fprintf(b, "returns: %s\n", rv.Value)
+	}
+	stackText(b, st.Stack)
+}
+
+// sourceText renders the lines around the current one, numbered, the current one marked.
+func sourceText(b *strings.Builder, lines []api.SourceLine) {
+	width := 0
+	for _, l := range lines {
+		width = max(width, len(strconv.Itoa(l.Line)))
+	}
+	for _, l := range lines {
+		mark := "   "
+		if l.Current {
+			mark = " > "
+		}
+		fmt.Fprintf(b, "%s%*d| %s\n", mark, width, l.Line, l.Text)
+	}
+}
+
+// localsText renders the variables of a frame, with the ref of those that have one.
+func localsText(b *strings.Builder, locals []api.Variable) {
+	if len(locals) == 0 {
+		return
+	}
+	b.WriteString("locals:\n")
+	rows := make([][]string, 0, len(locals))
+	gaps := []int{2}
+	for _, v := range locals {
+		if v.Ref == "" {
+			rows = append(rows, []string{v.Name, v.Value})
+		} else {
+			rows, gaps = append(rows, []string{v.Ref, v.Name, v.Value}), []int{1, 2}
+		}
+	}
+	columns(b, "  ", gaps, rows)
+}
+
+// stackText renders the stack a frame a line; a run of node's own frames is one line, as they
+// are rarely the question, and an async boundary is named where it is crossed.
+func stackText(b *strings.Builder, stack []api.StackFrame) {
+	if len(stack) == 0 {
+		return
+	}
+	b.WriteString("stack:\n")
+	rows := make([][]string, 0, len(stack))
+	for i := 0; i < len(stack); i++ {
+		f := stack[i]
+		if f.Internal {
+			j := i
+			for j+1 < len(stack) && stack[j+1].Internal {
+				j++
+			}
+			if j > i {
+				rows = append(rows, []string{"--", fmt.Sprintf("%s-%s node internals", f.Ref, stack[j].Ref)})
+				i = j
+				continue
+			}
+		}
+		if f.Async != "" && (i == 0 || stack[i-1].Async != f.Async) {
+			rows = append(rows, []string{"--", f.Async})
+		}
+		name := f.Function
+		if name == "" {
+			name = "(anonymous)"
+		}
+		rows = append(rows, []string{f.Ref, name, frameWhere(f.Frame)})
+	}
+	columns(b, "  ", []int{1, 2}, rows)
+}
+
+// breakpointsText renders one breakpoint a line, then where it bound:
+//
+//	bp1  debugme.js:7  hits 1  if i > 2  on hit 3
+//	  at debugme.js:7
+func breakpointsText(b *strings.Builder, bps []api.Breakpoint) {
+	if len(bps) == 0 {
+		b.WriteString("no breakpoints\n")
+		return
+	}
+	for _, bp := range bps {
+		fmt.Fprintf(b, "%s  %s  hits %d", bp.Ref, bp.Location, bp.Hits)
+		if bp.Condition != "" {
+			fmt.Fprintf(b, "  if %s", bp.Condition)
+		}
+		if bp.HitCount > 0 {
+			fmt.Fprintf(b, "  on hit %d", bp.HitCount)
+		}
+		b.WriteByte('\n')
+		switch {
+		case bp.Pending:
+			b.WriteString("  pending: binds when a script whose source map has it loads\n")
+		case len(bp.Resolved) == 0:
+			b.WriteString("  not bound yet: no loaded script matches\n")
+		}
+		for _, f := range bp.Resolved {
+			fmt.Fprintf(b, "  at %s\n", whereBoth(f))
+		}
+	}
+}
+
+// evalText renders a value with its type, or the exception thrown.
+func evalText(b *strings.Builder, res api.EvalResult) {
+	if res.Exception != "" {
+		fmt.Fprintf(b, "threw %s\n", res.Exception)
+		return
+	}
+	fmt.Fprintf(b, "%s  (%s)\n", res.Value, res.Type)
+}
+
+// errorText renders the error envelope as two lines.
+func errorText(b *strings.Builder, e api.ErrorDetail) {
+	fmt.Fprintf(b, "error: %s\n", e.Message)
+	if e.Hint != "" {
+		fmt.Fprintf(b, "hint: %s\n", e.Hint)
+	}
+}
+
+// outputText renders what an execution command's program printed and threw, before where it
+// stands now:
+//
+//	output:
+//	  call 1 1
+//	  ! TypeError: x is not a function (app.js:3)
+//	  … 4 more after seq 17
+func outputText(b *strings.Builder, o *api.ExecOutput) {
+	if o == nil {
+		return
+	}
+	b.WriteString("output:\n")
+	var last uint64
+	for _, e := range o.Entries {
+		mark := ""
+		switch e.Kind {
+		case kindStderr:
+			mark = "[stderr] "
+		case kindException:
+			mark = "! "
+		}
+		fmt.Fprintf(b, "  %s%s\n", mark, e.Text)
+		last = e.Seq
+	}
+	if o.More > 0 {
+		fmt.Fprintf(b, "  … %d more after seq %d\n", o.More, last)
+	}
+}
