@@ -1,0 +1,68 @@
+package tests
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"traced/api"
+	"traced/internal/evidence"
+)
+
+// TestFailingTests: for every runner, evidence lists the failing tests as the runner reports
+// them (name with its suite, the assertion's line, Expected and Received, the throwing frame's
+// locals) and the failure is that test, never the TypeError a passing test expects
+// (assert.throws / expect().toThrow) nor the later expected rejection.
+func TestFailingTests(t *testing.T) {
+	needRunners(t)
+	const dir = "failing/"
+	cases := []struct {
+		name string
+		req  api.StartRequest
+		file string
+		line int
+	}{
+		{"node --test", api.StartRequest{Target: dir + "nt.test.js", NodeArgs: []string{"--test"}, Cwd: runnersDir}, "nt.test.js", 10},
+		{"mocha", api.StartRequest{Target: "node_modules/mocha/bin/mocha.js", Args: []string{dir + "mo.test.js"}, Cwd: runnersDir}, "mo.test.js", 9},
+		{"mocha --parallel", api.StartRequest{Target: "node_modules/mocha/bin/mocha.js", Args: []string{"--parallel", dir + "mo.test.js"}, Cwd: runnersDir}, "mo.test.js", 9},
+		{"jest", api.StartRequest{Target: "node_modules/jest/bin/jest.js", Args: []string{"--no-cache", dir + "je"}, Cwd: runnersDir}, "je.test.js", 8},
+		{"vitest (forks)", api.StartRequest{Target: "node_modules/vitest/vitest.mjs", Args: []string{"run", dir + "vi"}, Cwd: runnersDir}, "vi.test.mjs", 9},
+		{"vitest --pool=threads", api.StartRequest{Target: "node_modules/vitest/vitest.mjs", Args: []string{"run", "--pool=threads", dir + "vi"}, Cwd: runnersDir}, "vi.test.mjs", 9},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t)
+			s := h.start(c.req)
+			if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode == 0 {
+				t.Fatalf("exit %+v, want a failure", sum)
+			}
+			ev := h.evidenceOf(s.ID)
+			if len(ev.FailingTests) != 1 {
+				t.Fatalf("failing tests %+v, want one (cart › totals)", ev.FailingTests)
+			}
+			ft := ev.FailingTests[0]
+			if ft.Name != "cart › totals" || ft.Location == nil || ft.Location.File != dir+c.file || ft.Location.Line != c.line {
+				t.Fatalf("failing test %+v at %+v, want cart › totals at %s:%d", ft, ft.Location, dir+c.file, c.line)
+			}
+			if ft.Expected != "11" || ft.Received != "4" || !strings.Contains(ft.Message, "11") {
+				t.Fatalf("expected %q received %q message %q, want 11, 4 and a message naming them", ft.Expected, ft.Received, ft.Message)
+			}
+			if !hasLocal(ft.Locals, "sum", "4") {
+				t.Fatalf("locals %+v, want sum = 4", ft.Locals)
+			}
+			f := ev.Failure
+			if f.Test != ft.Name || f.Location == nil || filepath.Base(f.Location.File) != c.file || f.Kind != evidence.FailureThrow {
+				t.Fatalf("failure %+v at %+v, want the failing test's throw", f, f.Location)
+			}
+		})
+	}
+}
+
+func hasLocal(vars []api.Variable, name, value string) bool {
+	for _, v := range vars {
+		if v.Name == name && v.Value == value {
+			return true
+		}
+	}
+	return false
+}
