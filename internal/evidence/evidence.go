@@ -158,6 +158,9 @@ func Build(in Input) Result {
 	case f.Kind == FailureThrow:
 		ev.ConfidenceReason = "No exception went uncaught; the last throw in user code before the failed exit was caught (by a test runner, a server, the program). " + ev.ConfidenceReason
 	}
+	if n := in.Summary.ThrowsSkipped; n > 0 && (f.Kind == FailureThrow || f.Kind == FailureTest) {
+		ev.ConfidenceReason += fmt.Sprintf(" %d throw(s) past the rate cap were counted, not recorded: the throw chosen is the last recorded one, and the real one may be among those skipped.", n)
+	}
 	return Result{Evidence: ev}
 }
 
