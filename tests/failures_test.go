@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -65,4 +66,50 @@ func hasLocal(vars []api.Variable, name, value string) bool {
 		}
 	}
 	return false
+}
+
+// TestFailingTestsPublishedSuite: a published package's own suite (fraction.js, mocha; its 314
+// tests include dozens of expected throws in passing tests) runs green under traced, and with a
+// planted bug the evidence names exactly the two failing tests, their assertion line and values.
+func TestFailingTestsPublishedSuite(t *testing.T) {
+	needRunners(t)
+	h := newHarness(t)
+	run := func(dir string) (api.Summary, *evidence.Result) {
+		s := h.start(api.StartRequest{Target: "../../node_modules/mocha/bin/mocha.js", Args: []string{"tests/fraction.test.js"},
+			Cwd: runnersDir + "/realworld/" + dir})
+		sum := h.waitExit(s.ID)
+		var res api.EvidenceResponse
+		h.call("GET", "/api/trace/evidence?id="+s.ID, nil, &res)
+		return sum, &res.Result
+	}
+	if sum, res := run("fraction"); sum.ExitCode == nil || *sum.ExitCode != 0 || res.Evidence != nil {
+		t.Fatalf("the published suite: exit %+v, evidence %+v, want a green run", sum, res)
+	}
+	sum, res := run("fraction-planted")
+	if sum.ExitCode == nil || *sum.ExitCode == 0 || res.Evidence == nil {
+		t.Fatalf("planted: exit %+v, evidence %+v, want a failed run", sum, res)
+	}
+	var got []string
+	for _, ft := range res.Evidence.FailingTests {
+		where := ""
+		if ft.Location != nil {
+			where = ft.Location.Where()
+		}
+		got = append(got, fmt.Sprintf("%s @ %s: expected %s received %s", ft.Name, where, ft.Expected, ft.Received))
+	}
+	want := []string{
+		"Fraction › abs(-222/3) @ tests/fraction.test.js:1583: expected 74 received -74",
+		"Fraction › abs(-100.25) @ tests/fraction.test.js:1583: expected 100.25 received -100.25",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("failing tests\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, ft := range res.Evidence.FailingTests {
+		if ft.ThrowSeq == 0 {
+			t.Fatalf("%s: no throw matched", ft.Name)
+		}
+	}
+	if f := res.Evidence.Failure; f.Test != want[0][:strings.Index(want[0], " @")] {
+		t.Fatalf("failure %+v, want the first failing test", f)
+	}
 }

@@ -53,6 +53,7 @@ func failingTests(in Input) []FailingTest {
 		at[l.Seq] = index[k]
 	}
 	out := make([]FailingTest, 0, len(reported))
+	used := map[int]bool{}
 	for _, r := range reported {
 		t := FailingTest{Name: r.Title(), Runner: r.Runner, Class: r.Class, Message: r.Message, Expected: r.Expected,
 			Received: r.Received, ReportSeq: r.Seq, reportAt: at[r.Seq], throwAt: -1}
@@ -60,7 +61,8 @@ func failingTests(in Input) []FailingTest {
 		if r.Line > 0 {
 			t.Location = &engine.Frame{File: file, Line: r.Line, Column: r.Column}
 		}
-		if j := matchThrow(in.Events[:t.reportAt], file, r); j >= 0 {
+		if j := matchThrow(in.Events[:t.reportAt], file, r, used); j >= 0 {
+			used[j] = true
 			e := in.Events[j]
 			t.throwAt, t.ThrowSeq, t.Target = j, e.Seq, e.Target
 			t.Locals = append([]engine.Variable{}, e.Throw.Locals...)
@@ -76,22 +78,34 @@ func failingTests(in Input) []FailingTest {
 	return out
 }
 
-// matchThrow is the index of the last throw before the report at the assertion's file and line;
-// else the last one in that file whose message the runner's message starts with; -1 for none.
-func matchThrow(evs []engine.Event, file string, r testreport.Failure) int {
-	byMessage := -1
+// matchThrow is the index of the throw before the report that failed the test: at the
+// assertion's file and line, one no earlier test took, the one whose message the runner's quotes
+// first, else the earliest (tests run, and fail, in report order); failing that, the last one in
+// that file whose message the runner's message holds. -1 for none.
+func matchThrow(evs []engine.Event, file string, r testreport.Failure, used map[int]bool) int {
+	atLine, quoted, byMessage := -1, -1, -1
 	for i := len(evs) - 1; i >= 0; i-- {
 		t := evs[i].Throw
-		if evs[i].Kind != engine.KindThrow || t == nil || t.Location == nil || !samePath(t.Location.File, file) {
+		if evs[i].Kind != engine.KindThrow || t == nil || t.Location == nil || used[i] || !samePath(t.Location.File, file) {
 			continue
 		}
-		if r.Line > 0 && t.Location.Line == r.Line {
-			return i
-		}
 		first, _, _ := strings.Cut(testreport.StripANSI(t.Message.Value), "\n")
-		if byMessage < 0 && first != "" && strings.Contains(r.Message, first) {
+		says := first != "" && strings.Contains(r.Message, first)
+		switch {
+		case r.Line > 0 && t.Location.Line == r.Line:
+			atLine = i
+			if says {
+				quoted = i
+			}
+		case says && byMessage < 0:
 			byMessage = i
 		}
+	}
+	switch {
+	case quoted >= 0:
+		return quoted
+	case atLine >= 0:
+		return atLine
 	}
 	return byMessage
 }
