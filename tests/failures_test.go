@@ -8,6 +8,7 @@ import (
 
 	"traced/api"
 	"traced/internal/evidence"
+	"traced/internal/service"
 )
 
 // TestFailingTests: for every runner, evidence lists the failing tests as the runner reports
@@ -68,48 +69,64 @@ func hasLocal(vars []api.Variable, name, value string) bool {
 	return false
 }
 
-// TestFailingTestsPublishedSuite: a published package's own suite (fraction.js, mocha; its 314
-// tests include dozens of expected throws in passing tests) runs green under traced, and with a
-// planted bug the evidence names exactly the two failing tests, their assertion line and values.
+// TestFailingTestsPublishedSuite: a published package's own suite (fraction.js's 314 mocha-style
+// tests, dozens of which expect throws and pass) runs green under traced with mocha, node --test
+// (its describe and it lent as globals) and vitest (--globals), and with a planted bug the
+// evidence names exactly the two failing tests, their assertion line and values.
 func TestFailingTestsPublishedSuite(t *testing.T) {
 	needRunners(t)
-	h := newHarness(t)
-	run := func(dir string) (api.Summary, *evidence.Result) {
-		s := h.start(api.StartRequest{Target: "../../node_modules/mocha/bin/mocha.js", Args: []string{"tests/fraction.test.js"},
-			Cwd: runnersDir + "/realworld/" + dir})
-		sum := h.waitExit(s.ID)
-		var res api.EvidenceResponse
-		h.call("GET", "/api/trace/evidence?id="+s.ID, nil, &res)
-		return sum, &res.Result
+	cases := []struct {
+		name     string
+		req      api.StartRequest
+		exp, got string // the first failing test's expected and received, as the runner prints them
+	}{
+		{"mocha", api.StartRequest{Target: "../../node_modules/mocha/bin/mocha.js", Args: []string{"tests/fraction.test.js"}}, "74", "-74"},
+		{"node --test", api.StartRequest{Target: "tests/fraction.test.js", NodeArgs: []string{"--require", "../node-test-globals.cjs", "--test"}}, "74", "-74"},
+		{"vitest", api.StartRequest{Target: "../../node_modules/vitest/vitest.mjs", Args: []string{"run", "--globals", "tests/fraction.test.js"}}, `"74"`, `"-74"`},
 	}
-	if sum, res := run("fraction"); sum.ExitCode == nil || *sum.ExitCode != 0 || res.Evidence != nil {
-		t.Fatalf("the published suite: exit %+v, evidence %+v, want a green run", sum, res)
-	}
-	sum, res := run("fraction-planted")
-	if sum.ExitCode == nil || *sum.ExitCode == 0 || res.Evidence == nil {
-		t.Fatalf("planted: exit %+v, evidence %+v, want a failed run", sum, res)
-	}
-	var got []string
-	for _, ft := range res.Evidence.FailingTests {
-		where := ""
-		if ft.Location != nil {
-			where = ft.Location.Where()
-		}
-		got = append(got, fmt.Sprintf("%s @ %s: expected %s received %s", ft.Name, where, ft.Expected, ft.Received))
-	}
-	want := []string{
-		"Fraction › abs(-222/3) @ tests/fraction.test.js:1583: expected 74 received -74",
-		"Fraction › abs(-100.25) @ tests/fraction.test.js:1583: expected 100.25 received -100.25",
-	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("failing tests\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	for _, ft := range res.Evidence.FailingTests {
-		if ft.ThrowSeq == 0 {
-			t.Fatalf("%s: no throw matched", ft.Name)
-		}
-	}
-	if f := res.Evidence.Failure; f.Test != want[0][:strings.Index(want[0], " @")] {
-		t.Fatalf("failure %+v, want the first failing test", f)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			// node --test's TAP of 314 tests is ~2,000 lines: the service's default ring holds them.
+			h := newHarness(t, func(o *service.Options) { o.Engine.MaxEvents = 10000 })
+			var printed string
+			run := func(dir string) (api.Summary, *evidence.Result) {
+				req := c.req
+				req.Cwd = runnersDir + "/realworld/" + dir
+				s := h.start(req)
+				sum := h.waitExit(s.ID)
+				printed = h.printed(s.ID)
+				var res api.EvidenceResponse
+				h.call("GET", "/api/trace/evidence?id="+s.ID, nil, &res)
+				return sum, &res.Result
+			}
+			if sum, res := run("fraction"); sum.ExitCode == nil || *sum.ExitCode != 0 || res.Evidence != nil {
+				t.Fatalf("the published suite: exit %+v, evidence %+v, want a green run", sum, res)
+			}
+			sum, res := run("fraction-planted")
+			if sum.ExitCode == nil || *sum.ExitCode == 0 || res.Evidence == nil {
+				t.Fatalf("planted: exit %+v, evidence %+v, want a failed run", sum, res)
+			}
+			var got []string
+			for _, ft := range res.Evidence.FailingTests {
+				where := ""
+				if ft.Location != nil {
+					where = ft.Location.Where()
+				}
+				got = append(got, fmt.Sprintf("%s @ %s", ft.Name, where))
+				if ft.ThrowSeq == 0 {
+					t.Errorf("%s: no throw matched", ft.Name)
+				}
+			}
+			want := []string{"Fraction › abs(-222/3) @ tests/fraction.test.js:1583", "Fraction › abs(-100.25) @ tests/fraction.test.js:1583"}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("failing tests\n%s\nwant\n%s\nthe run printed (its end):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), printed[max(0, len(printed)-3000):])
+			}
+			if ft := res.Evidence.FailingTests[0]; ft.Expected != c.exp || ft.Received != c.got {
+				t.Fatalf("expected %q received %q, want %q and %q", ft.Expected, ft.Received, c.exp, c.got)
+			}
+			if f := res.Evidence.Failure; f.Test != "Fraction › abs(-222/3)" {
+				t.Fatalf("failure %+v, want the first failing test", f)
+			}
+		})
 	}
 }

@@ -107,8 +107,17 @@ func splitNodeError(body []string) (msg, stack []string, props map[string]string
 	for _, l := range body[k:] {
 		key, value, ok := strings.Cut(strings.TrimSpace(l), ": ")
 		if ok && (key == "actual" || key == "expected") {
-			props[key] = strings.TrimSuffix(value, ",")
+			props[key] = inspected(strings.TrimSuffix(value, ","))
 		}
 	}
 	return msg, stack, props
+}
+
+// inspected reads a string util.inspect quoted ('74') as TAP's YAML gives it (74), so that both
+// reporters of node --test say the same; other values stay as printed.
+func inspected(v string) string {
+	if len(v) >= 2 && v[0] == '\'' && v[len(v)-1] == '\'' {
+		return strings.ReplaceAll(v[1:len(v)-1], `\'`, "'")
+	}
+	return v
 }

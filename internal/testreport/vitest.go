@@ -58,10 +58,19 @@ func parseVitest(lines []Line) []Failure {
 	return out
 }
 
-// vitestDiff reads a one-line "- Expected / + Received" diff.
+// vitestDiff reads the expected and received values: "Expected: x" and "Received: y" lines
+// (node:assert's errors), or a one-line "- Expected / + Received" diff.
 func vitestDiff(msg []string) (expected, received string) {
 	var minus, plus []string
 	for _, l := range msg {
+		if v, ok := strings.CutPrefix(l, "Expected: "); ok {
+			expected = v
+			continue
+		}
+		if v, ok := strings.CutPrefix(l, "Received: "); ok {
+			received = v
+			continue
+		}
 		switch {
 		case l == "- Expected" || l == "+ Received" || strings.HasPrefix(l, "- Expected ") || strings.HasPrefix(l, "+ Received "):
 		case strings.HasPrefix(l, "- "):
@@ -72,8 +81,8 @@ func vitestDiff(msg []string) (expected, received string) {
 			return "", "" // a context line: a diff of many lines
 		}
 	}
-	if len(minus) == 1 && len(plus) == 1 {
+	if expected == "" && received == "" && len(minus) == 1 && len(plus) == 1 {
 		return minus[0], plus[0]
 	}
-	return "", ""
+	return expected, received
 }
