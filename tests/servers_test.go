@@ -85,3 +85,48 @@ func TestExpressHandlerThrow(t *testing.T) {
 	}
 	check(h.evidenceOf(s.ID))
 }
+
+// TestFastifyLoggedThrow: fastify turns a handler's throw into a 500 and its logger (pino) prints
+// the error as JSON on stdout; the evidence of the running server is that throw, found by the
+// logged line, with the request's query among its locals.
+func TestFastifyLoggedThrow(t *testing.T) {
+	if _, err := os.Stat(filepath.Join("testdata", serversDir, "node_modules", ".package-lock.json")); err != nil {
+		t.Fatalf("the server fixtures are not installed (make test runs npm ci in tests/testdata/%s): %v", serversDir, err)
+	}
+	h := newHarness(t)
+	s := h.start(api.StartRequest{Target: "quote.js", Cwd: serversDir})
+	w := h.waitFor(s.ID, 0, "console")
+	var port int
+	if w.Event == nil || w.Event.Console == nil {
+		t.Fatalf("no console event: %+v", w)
+	}
+	if _, err := fmt.Sscanf(w.Event.Console.Text.Value, "listening on %d", &port); err != nil {
+		t.Fatalf("console %q: %v", w.Event.Console.Text.Value, err)
+	}
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/quote?item=kiwi", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusInternalServerError {
+		t.Fatalf("status %d, want 500", resp.StatusCode)
+	}
+	th := h.waitFor(s.ID, 0, "throw").Event
+	if th == nil || th.Throw == nil || th.Throw.Message.Value != "no quote for kiwi" {
+		t.Fatalf("throw event %+v, want the handler's Error", th)
+	}
+	for after := th.Seq; ; { // pino writes the error line after the answer
+		e := h.waitFor(s.ID, after, "stdout").Event
+		if e == nil {
+			t.Fatal("fastify logged no error")
+		}
+		if strings.Contains(e.Output.Text.Value, "no quote for kiwi") {
+			break
+		}
+		after = e.Seq
+	}
+	f := h.evidenceOf(s.ID).Failure
+	if f.Kind != evidence.FailureThrow || f.Location == nil || f.Location.File != "quote.js" || f.Location.Line != 10 || f.LoggedSeq <= th.Seq {
+		t.Fatalf("failure %+v at %+v, want the logged throw at quote.js:10", f, f.Location)
+	}
+}

@@ -33,6 +33,10 @@ type Evidence struct {
 	Confidence               Confidence    `json:"confidence"`
 	ConfidenceReason         string        `json:"confidence_reason"` // which confidence rule applied
 	Caveat                   string        `json:"caveat"`            // always present
+	// FailingTests are the tests the run's test runner reported failing, in its order, at most
+	// maxFailingTests; FailingTestsOmitted counts the rest. The failure is the first of them.
+	FailingTests        []FailingTest `json:"failing_tests,omitempty"`
+	FailingTestsOmitted int           `json:"failing_tests_omitted,omitempty"`
 }
 
 // FailureKind names what ended the run badly.
@@ -46,6 +50,8 @@ const (
 	// throw in user code before it, which something caught (a test runner, a server); or, in a
 	// session still running or stopped, the last caught throw whose message the program printed.
 	FailureThrow FailureKind = "throw"
+	// FailureTest: a test the runner reported failing, for which no throw was recorded.
+	FailureTest FailureKind = "test"
 )
 
 // Failure is the event that made the run a failure.
@@ -60,6 +66,8 @@ type Failure struct {
 	Stack    []engine.Frame `json:"stack,omitempty"`    // innermost first, at most maxStack frames
 	ExitCode *int           `json:"exit_code,omitempty"`
 	Signal   string         `json:"signal,omitempty"`
+	// Test is the failing test's name (its suites first), when a test runner reported it.
+	Test string `json:"test,omitempty"`
 	// LoggedSeq is the event that printed a caught throw's message, for a throw that is the
 	// failure of a session that did not end badly (a server's 500).
 	LoggedSeq uint64 `json:"logged_seq,omitempty"`
@@ -95,7 +103,13 @@ type RelevantInput struct {
 // Build finds the session's failure and the events around it. A clean, stopped or still-running
 // session yields nil Evidence and a Reason saying why.
 func Build(in Input) Result {
+	tests := failingTests(in)
 	f, at, reason := findFailure(in)
+	// The runner's report decides, but an uncaught exception beats a failing test traced saw no
+	// throw for (a test file that crashed: the runner says only "test failed").
+	if len(tests) > 0 && (f == nil || f.Kind != FailureException || tests[0].throwAt >= 0) {
+		f, at = testFailure(in, tests[0])
+	}
 	if f == nil {
 		return Result{Reason: reason}
 	}
@@ -112,11 +126,21 @@ func Build(in Input) Result {
 		},
 		Caveat: Caveat,
 	}
+	if len(tests) > maxFailingTests {
+		ev.FailingTestsOmitted = len(tests) - maxFailingTests
+		tests = tests[:maxFailingTests]
+	}
+	ev.FailingTests = tests
 	var ex *engine.ExceptionInfo
 	switch f.Kind {
 	case FailureException:
 		ex = in.Events[at].Exception
 		ev.OriginatingValue.Value = ex.Value
+	case FailureTest:
+		ex = &engine.ExceptionInfo{Class: f.Class, Message: engine.Text{Value: f.Message}}
+		if l := f.Location; l != nil {
+			ex.File, ex.Line, ex.Column = l.File, l.Line, l.Column
+		}
 	case FailureThrow:
 		t := in.Events[at].Throw
 		ex = asException(t)
@@ -125,10 +149,17 @@ func Build(in Input) Result {
 	}
 	ev.Confidence, ev.ConfidenceReason = rate(*f, ex, ev.ImmediateCause)
 	switch {
+	case f.Test != "" && f.Kind == FailureThrow:
+		ev.ConfidenceReason = fmt.Sprintf("The test runner reported %d failing test(s); the first, %q, failed by this throw at its assertion. ", len(ev.FailingTests)+ev.FailingTestsOmitted, f.Test) + ev.ConfidenceReason
+	case f.Test != "":
+		ev.ConfidenceReason = fmt.Sprintf("The test runner reported %d failing test(s); no throw was recorded for the first, %q, so its position is the runner's. ", len(ev.FailingTests)+ev.FailingTestsOmitted, f.Test) + ev.ConfidenceReason
 	case f.Kind == FailureThrow && f.LoggedSeq != 0:
 		ev.ConfidenceReason = fmt.Sprintf("No exception went uncaught and the program did not fail; this throw in user code was caught and its message printed after it (seq %d), as a server reports a 500. ", f.LoggedSeq) + ev.ConfidenceReason
 	case f.Kind == FailureThrow:
 		ev.ConfidenceReason = "No exception went uncaught; the last throw in user code before the failed exit was caught (by a test runner, a server, the program). " + ev.ConfidenceReason
+	}
+	if n := in.Summary.ThrowsSkipped; n > 0 && (f.Kind == FailureThrow || f.Kind == FailureTest) {
+		ev.ConfidenceReason += fmt.Sprintf(" %d throw(s) past the rate cap were counted, not recorded: the throw chosen is the last recorded one, and the real one may be among those skipped.", n)
 	}
 	return Result{Evidence: ev}
 }

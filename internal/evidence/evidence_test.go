@@ -487,3 +487,56 @@ func TestThrowFailure(t *testing.T) {
 		t.Fatalf("failure %+v, want the uncaught exception", uncaught.Failure)
 	}
 }
+
+// TestFailingTestsChosen: the runner's report picks the failure: a later expected throw of a
+// passing test is not it; a reported test with no recorded throw is a "test" failure at the
+// runner's position; rate-capped throws are owned up to.
+func TestFailingTestsChosen(t *testing.T) {
+	assertion := engine.Event{Seq: 3, Kind: engine.KindThrow, Throw: &engine.ThrowInfo{Class: "AssertionError",
+		Message: engine.Text{Value: "4 !== 11"}, Caught: true, Location: appFrame("cart.test.js", 10),
+		Locals: []engine.Variable{{Name: "sum", Value: "4"}}}}
+	expected := engine.Event{Seq: 4, Kind: engine.KindThrow, Throw: &engine.ThrowInfo{Class: "TypeError",
+		Message: engine.Text{Value: "parse wants a string"}, Caught: true, Location: appFrame("lib.js", 4)}}
+	report := []engine.Event{
+		stdout(5, "    not ok 2 - totals"), stdout(6, "      ---"), stdout(7, "      location: '/app/cart.test.js:7:8'"),
+		stdout(8, "      error: |-"), stdout(9, "        4 !== 11"), stdout(10, "      name: 'AssertionError'"),
+		stdout(11, "      expected: 11"), stdout(12, "      actual: 4"), stdout(13, "      stack: |-"),
+		stdout(14, "        TestContext.<anonymous> (/app/cart.test.js:10:12)"), stdout(15, "      ..."),
+	}
+	sum := summary(engine.StatusExited)
+	sum.Cwd = "/app"
+	evs := append(append([]engine.Event{assertion, expected}, report...), exitWith(16, 1))
+	ev := Build(Input{sum, evs}).Evidence
+	if ev == nil || len(ev.FailingTests) != 1 || ev.Failure.Seq != 3 || ev.Failure.Test != "totals" {
+		t.Fatalf("evidence %+v, want the failing test's throw (seq 3)", ev)
+	}
+	ft := ev.FailingTests[0]
+	if ft.Expected != "11" || ft.Received != "4" || ft.ThrowSeq != 3 || len(ft.Locals) != 1 || ft.Location.File != "cart.test.js" {
+		t.Fatalf("failing test %+v", ft)
+	}
+	// Throw events off: the runner's report alone.
+	sum.ThrowsSkipped = 2
+	ev = Build(Input{sum, append(append([]engine.Event{}, report...), exitWith(16, 1))}).Evidence
+	if ev == nil || ev.Failure.Kind != FailureTest || ev.Failure.Location == nil || ev.Failure.Location.Line != 10 ||
+		!strings.Contains(ev.ConfidenceReason, "rate cap") {
+		t.Fatalf("evidence %+v, want a test failure at cart.test.js:10 that owns up to the skipped throws", ev)
+	}
+}
+
+// TestRunningNamesThrows: a running (or stopped) program with caught throws nobody printed is
+// not said to have "no exception": the reason names them.
+func TestRunningNamesThrows(t *testing.T) {
+	th := engine.Event{Seq: 2, Kind: engine.KindThrow, Throw: &engine.ThrowInfo{Class: "Error",
+		Message: engine.Text{Value: "no price"}, Caught: true, Location: appFrame("shop.js", 11)}}
+	for _, st := range []engine.Status{engine.StatusRunning, engine.StatusStopped} {
+		res := Build(Input{summary(st), []engine.Event{th}})
+		if res.Evidence != nil || !strings.Contains(res.Reason, "threw 1 time") || !strings.Contains(res.Reason, "shop.js:11") {
+			t.Fatalf("%s: %+v, want a reason naming the caught throw", st, res)
+		}
+	}
+	// A logger's JSON line on stdout that carries the message makes it the failure.
+	res := Build(Input{summary(engine.StatusRunning), []engine.Event{th, stdout(3, `{"level":50,"err":{"message":"no price"}}`)}})
+	if res.Evidence == nil || res.Evidence.Failure.LoggedSeq != 3 {
+		t.Fatalf("%+v, want the throw logged on stdout", res)
+	}
+}

@@ -38,7 +38,7 @@ func findFailure(in Input) (*Failure, int, string) {
 		}
 	}
 	if s.Status == engine.StatusStopped {
-		return nil, 0, reasonStopped
+		return nil, 0, reasonStopped + caughtText(in.Events)
 	}
 	for i := len(in.Events) - 1; i >= 0; i-- {
 		if e := in.Events[i]; e.Kind == engine.KindExit && e.Exit != nil {
@@ -60,8 +60,32 @@ func findFailure(in Input) (*Failure, int, string) {
 	case engine.StatusFailed:
 		return nil, 0, fmt.Sprintf("session failed (%s) and the program raised no exception and reported no exit", s.Error)
 	default:
-		return nil, 0, reasonRunning
+		return nil, 0, reasonRunning + caughtText(in.Events)
 	}
+}
+
+// caughtText names the caught throws of a run with no failure, so that "no exception" is never
+// said of a program whose code threw: a server may have answered one of them with a 500 without
+// printing it. "" when there were none.
+func caughtText(evs []engine.Event) string {
+	n, last := 0, -1
+	for i, e := range evs {
+		if e.Kind == engine.KindThrow && e.Throw != nil {
+			n++
+			last = i
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	t := evs[last].Throw
+	first, _, _ := strings.Cut(t.Message.Value, "\n")
+	at := ""
+	if t.Location != nil {
+		at = " at " + t.Location.Where()
+	}
+	return fmt.Sprintf("; but user code threw %d time(s), each caught, none printed: the last, seq %d, %s: %s%s (GET /api/trace?kinds=throw lists them)",
+		n, evs[last].Seq, t.Class, first, at)
 }
 
 // failed reports whether an exit status is a failure: a non-zero code or a signal.
@@ -98,7 +122,8 @@ const minLogged = 4
 const loggedWithin = 200
 
 // lastLoggedThrow is the index of the last caught throw whose message the program then printed
-// (a console call, or a line on stderr: a server's error handler, the program's own catch), and
+// (a console call, or an output line: a server's error handler, a logger's JSON, the program's
+// own catch), and
 // the seq of that print; -1 when there is none.
 func lastLoggedThrow(evs []engine.Event) (int, uint64) {
 	for i := len(evs) - 1; i >= 0; i-- {
@@ -115,7 +140,7 @@ func lastLoggedThrow(evs []engine.Event) (int, uint64) {
 			switch {
 			case e.Kind == engine.KindConsole && e.Console != nil && (e.Console.Level == "error" || e.Console.Level == "warning"):
 				text = e.Console.Text.Value
-			case e.Kind == engine.KindStderr && e.Output != nil:
+			case (e.Kind == engine.KindStderr || e.Kind == engine.KindStdout) && e.Output != nil: // a logger's JSON line too
 				text = e.Output.Text.Value
 			}
 			if text != "" && strings.Contains(text, msg) {

@@ -15,8 +15,9 @@ const maxTransitions = 10
 // maxSummary caps an Item's Summary in bytes: one readable line, not a whole log message.
 const maxSummary = 200
 
-// immediateCause is the last user event in before: a console call or a pause located in
-// non-internal code. It is nil when there is none.
+// immediateCause is the last user event in before: a console call or a pause located in the
+// user's own code (not node's, not a package's: a test runner's reporter printing a test's
+// name is not a cause). It is nil when there is none.
 func immediateCause(before []engine.Event) *Item {
 	for i := len(before) - 1; i >= 0; i-- {
 		if e := before[i]; userEvent(e) {
@@ -30,11 +31,16 @@ func immediateCause(before []engine.Event) *Item {
 func userEvent(e engine.Event) bool {
 	switch {
 	case e.Kind == engine.KindConsole && e.Console != nil:
-		return e.Console.Frame != nil && !e.Console.Frame.Internal
+		return ownCode(e.Console.Frame)
 	case e.Kind == engine.KindPause && e.Pause != nil:
-		return e.Pause.Location != nil && !e.Pause.Location.Internal
+		return ownCode(e.Pause.Location)
 	}
 	return false
+}
+
+// ownCode reports whether f is in the user's own code: neither node's nor a package's.
+func ownCode(f *engine.Frame) bool {
+	return f != nil && !f.Internal && !strings.Contains(f.File, "node_modules/") && !strings.Contains(f.URL, "/node_modules/")
 }
 
 // transitions are the last maxTransitions state changes in before, oldest first: console calls,

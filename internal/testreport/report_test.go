@@ -1,0 +1,78 @@
+package testreport
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// read turns a captured output file into lines, seq from 1.
+func read(t *testing.T, name string) []Line {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []Line
+	for i, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		lines = append(lines, Line{Seq: uint64(i + 1), Text: l})
+	}
+	return lines
+}
+
+// brief is a failure in one line, for comparing.
+func brief(f Failure) string {
+	return fmt.Sprintf("%s | %s | %s:%d | %s | exp=%q got=%q", f.Runner, f.Title(), f.File, f.Line, f.Class, f.Expected, f.Received)
+}
+
+func TestParseRunners(t *testing.T) {
+	cases := []struct {
+		file string
+		want []string
+	}{
+		{"nodetest-tap-node20.txt", []string{
+			`node:test | math › scales | /tmp/rt/t/nt.test.js:8 | AssertionError | exp="7" got="6"`,
+			`node:test | deep | /tmp/rt/t/nt.test.js:13 | AssertionError | exp="a: 1\nb:\n  0: 1\n  1: 3" got="a: 1\nb:\n  0: 1\n  1: 2"`,
+		}},
+		{"nodetest-tap-node22.txt", []string{
+			`node:test | math › scales | /tmp/rt/t/nt.test.js:8 | AssertionError | exp="7" got="6"`,
+			`node:test | deep | /tmp/rt/t/nt.test.js:13 | AssertionError | exp="a: 1\nb:\n  0: 1\n  1: 3" got="a: 1\nb:\n  0: 1\n  1: 2"`,
+		}},
+		{"nodetest-spec-node24.txt", []string{
+			`node:test | math › scales | /tmp/rt/t/nt.test.js:8 | AssertionError | exp="7" got="6"`,
+			`node:test | deep | /tmp/rt/t/nt.test.js:13 | AssertionError | exp="{ a: 1, b: [ 1, 3 ] }" got="{ a: 1, b: [ 1, 2 ] }"`,
+		}},
+		{"mocha-spec.txt", []string{
+			`mocha | math › scales | m/m.test.js:7 | AssertionError | exp="7" got="6"`,
+			`mocha | math › nested › deep | m/m.test.js:11 | AssertionError | exp="" got=""`,
+		}},
+		{"jest.txt", []string{
+			`jest | Test suite failed to run | t/nt.test.js:0 |  | exp="" got=""`,
+			`jest | math › scales | m/m.test.js:7 |  | exp="" got=""`,
+			`jest | math › nested › deep | m/m.test.js:11 |  | exp="" got=""`,
+			`jest | math › scales | j/j.test.js:6 |  | exp="7" got="6"`,
+			`jest | math › nested › deep | j/j.test.js:10 |  | exp="" got=""`,
+		}},
+		{"vitest.txt", []string{
+			`vitest | math › scales | v/v.test.js:7 | AssertionError | exp="7" got="6"`,
+			`vitest | math › nested › deep | v/v.test.js:11 | AssertionError | exp="" got=""`,
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			got := Parse(read(t, c.file))
+			var lines []string
+			for _, f := range got {
+				lines = append(lines, brief(f))
+			}
+			if strings.Join(lines, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(c.want, "\n"))
+			}
+			for _, f := range got {
+				t.Logf("%s\n%s", f.Title(), f.Message)
+			}
+		})
+	}
+}
