@@ -44,6 +44,8 @@ func Answer(v any) string {
 		pageText(&b, v)
 	case api.WaitResponse:
 		waitText(&b, v)
+	case api.EvidenceResponse:
+		evidenceText(&b, v)
 	case api.SessionResponse:
 		b.WriteString(Session(v.Session) + "\n")
 		if v.State != nil {

@@ -1,0 +1,40 @@
+package textform
+
+import (
+	"strings"
+	"testing"
+
+	"traced/api"
+	"traced/internal/engine"
+	"traced/internal/evidence"
+)
+
+// TestEvidenceText: the failure first, the failing tests a line each with their values and
+// locals, then the cause, confidence and caveat; a clean run says why there is none.
+func TestEvidenceText(t *testing.T) {
+	code := 1
+	ev := &evidence.Evidence{
+		Failure: evidence.Failure{Kind: evidence.FailureThrow, Class: "AssertionError", Test: "cart › totals", Message: "4 !== 11",
+			Location: &engine.Frame{File: "t/cart.test.js", Line: 10}, ExitCode: &code},
+		FailingTests: []evidence.FailingTest{{Name: "cart › totals", Location: &engine.Frame{File: "t/cart.test.js", Line: 10},
+			Expected: "11", Received: "4", Target: "t1", Locals: []engine.Variable{{Name: "sum", Value: "4"}}}},
+		ImmediateCause: &evidence.Item{Seq: 12, Summary: "console.log: totals", Location: &engine.Frame{File: "t/cart.test.js", Line: 8}},
+		Confidence:     evidence.ConfidenceHigh, ConfidenceReason: "same file.", Caveat: evidence.Caveat,
+	}
+	got := Answer(api.EvidenceResponse{Session: "s1", Status: "exited", Result: evidence.Result{Evidence: ev}})
+	want := `s1 exited failure: throw AssertionError in test "cart › totals" at t/cart.test.js:10 (exit code 1)
+  4 !== 11
+failing tests (1):
+  cart › totals  t/cart.test.js:10  expected 11, received 4  [t1]
+    locals: sum=4
+before it: seq 12 console.log: totals (t/cart.test.js:8)
+confidence: high: same file.
+caveat: ` + evidence.Caveat + "\n"
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	clean := Answer(api.EvidenceResponse{Session: "s2", Status: "exited", Result: evidence.Result{Reason: "exited with code 0"}})
+	if !strings.HasPrefix(clean, "s2 exited: no failure: exited with code 0") {
+		t.Fatalf("clean run: %q", clean)
+	}
+}
