@@ -1,119 +1,115 @@
 package heapgraph
 
-// Dominators by Semi-NCA (Georgiadis' variant of Lengauer-Tarjan, the one LLVM uses): semi-
-// dominators as in Lengauer-Tarjan, with a simple path-compressing eval, then each immediate
-// dominator as the nearest common ancestor of the node's DFS parent and its semi-dominator.
-// It needs no buckets, so the scratch is five uint32 columns in DFS-preorder space (node→pre,
-// pre→node, parent, semi, label) and the final idom takes the node→pre column's place.
-// Only essential edges count (see Graph.essential); nodes the root cannot reach through them
-// have no dominator and retain only themselves.
+// Dominators by Cooper, Harvey and Kennedy's iterative algorithm ("A Simple, Fast Dominance
+// Algorithm"), the one Chrome DevTools used for years: number the nodes in DFS postorder, then
+// sweep them in reverse postorder setting each one's dominator to the intersection of its
+// processed retainers' dominator chains, until nothing changes (two or three sweeps on heap
+// graphs). It is chosen over Lengauer-Tarjan for memory: its scratch is three uint32 columns
+// (node→postorder, postorder→node, dominators in postorder space) where Lengauer-Tarjan
+// needs six, and memory is the budget that binds (see bench_test.go for the times).
+// Only essential edges count (see Graph.essential).
 
-// computeDominators fills g.idom (node space) and, on the way, g.retained.
+// computeDominators fills g.idom (node space). It needs the retainers; it keeps none of its
+// scratch but the node→postorder column, which becomes g.idom.
 func (g *Graph) computeDominators() {
 	n := len(g.nodeType)
-	pre := make([]uint32, n) // node → preorder number, none if unreached
-	for i := range pre {
-		pre[i] = none
+	po := make([]uint32, n) // node → postorder number, none if unreached
+	for i := range po {
+		po[i] = none
 	}
-	order := make([]uint32, n)  // preorder number → node
-	parent := make([]uint32, n) // DFS tree parent (pre space); then the eval forest's links
-	semi := make([]uint32, n)
-	label := make([]uint32, n)
+	order := make([]uint32, n) // postorder number → node
+	idom := make([]uint32, n)  // postorder space
+	k := g.postorder(po, order, idom)
 
-	// Iterative DFS; until they are needed, label holds the stack's nodes and semi their next
-	// edge.
-	k := uint32(0)
-	pre[0], order[0], parent[0] = 0, 0, 0
-	k++
-	label[0], semi[0] = 0, g.firstEdge[0]
-	for depth := 1; depth > 0; {
-		v := label[depth-1]
-		e := semi[depth-1]
-		if e >= g.firstEdge[v+1] {
-			depth--
-			continue
-		}
-		semi[depth-1]++
-		w := g.edgeTo[e]
-		if pre[w] != none || !g.essential(v, e) {
-			continue
-		}
-		pre[w], order[k], parent[k] = k, w, pre[v]
-		k++
-		label[depth], semi[depth] = w, g.firstEdge[w]
-		depth++
+	// Sweep in reverse postorder; the root is last and dominates itself.
+	root := k - 1
+	for i := range idom[:k] {
+		idom[i] = none
 	}
-
-	for p := uint32(0); p < k; p++ {
-		semi[p], label[p] = p, p
-	}
-	idom := make([]uint32, k) // pre space; starts as the DFS parent
-	copy(idom, parent[:k])
-
-	// Semi-dominators, in decreasing preorder. A vertex is linked into the eval forest once
-	// processed, so "linked" is pre > p and parent doubles as the forest's (compressed) links.
-	var stack []uint32
-	for p := k - 1; p > 0; p-- {
-		w := order[p]
-		for r := g.firstRet[w]; r < g.firstRet[w+1]; r++ {
-			v := g.retFrom[r]
-			pv := pre[v]
-			if pv == none {
-				continue
+	idom[root] = root
+	for changed := true; changed; {
+		changed = false
+		for p := int(root) - 1; p >= 0; p-- {
+			w := order[p]
+			d := none
+			for r := g.firstRet[w]; r < g.firstRet[w+1]; r++ {
+				v := po[g.retFrom[r]]
+				if v == none || idom[v] == none {
+					continue // unreached, or not yet given a dominator this sweep
+				}
+				if d == none {
+					d = v
+					continue
+				}
+				for v != d { // the two chains meet at the nearest common dominator
+					for v < d {
+						v = idom[v]
+					}
+					for d < v {
+						d = idom[d]
+					}
+				}
 			}
-			u := pv
-			if pv > p { // linked: the minimum semi on its forest path
-				stack = g.compress(pv, p, parent, semi, label, stack)
-				u = label[pv]
-			}
-			if semi[u] < semi[p] {
-				semi[p] = semi[u]
+			if idom[p] != d {
+				idom[p] = d
+				changed = true
 			}
 		}
 	}
-	// Immediate dominators: climb from the DFS parent to at most the semi-dominator.
-	for p := uint32(1); p < k; p++ {
-		d := idom[p]
-		for d > semi[p] {
-			d = idom[d]
-		}
-		idom[p] = d
-	}
-	parent, semi, label, stack = nil, nil, nil, nil
-
-	// Retained sizes in decreasing preorder: a dominator precedes all it dominates.
-	g.retained = make([]uint64, n)
-	for i := range g.retained {
-		g.retained[i] = uint64(g.selfSize[i])
-	}
-	for p := k - 1; p > 0; p-- {
-		w := order[p]
-		g.retained[order[idom[p]]] += g.retained[w]
-	}
-	// idom to node space, in place over pre.
-	for i, p := range pre {
+	// To node space, in place over po.
+	for i, p := range po {
 		if p != none {
-			pre[i] = order[idom[p]]
+			po[i] = order[idom[p]]
 		}
 	}
-	g.idom = pre
+	g.idom = po
 }
 
-// compress shortens v's path in the eval forest to its root (the first vertex not yet linked,
-// pre <= p), keeping in label the vertex of least semi along the way.
-func (g *Graph) compress(v, p uint32, link, semi, label, stack []uint32) []uint32 {
-	stack = stack[:0]
-	for x := v; link[x] > p; x = link[x] {
-		stack = append(stack, x)
+// postorder numbers the nodes the root reaches through essential edges, depth first, and
+// answers how many. Until then, the ends of order and idom hold the DFS stack (its nodes and
+// their next edges): finished nodes fill order from the front, the stack grows from the
+// back, and together they never exceed the nodes seen.
+func (g *Graph) postorder(po, order, cursor []uint32) uint32 {
+	const onStack = none - 1
+	n := uint32(len(po))
+	k := uint32(0)
+	top := n // the stack is [top, n)
+	push := func(v uint32) {
+		top--
+		order[top], cursor[top] = v, g.firstEdge[v]
+		po[v] = onStack
 	}
-	// Fix from the top down, as the recursive form does on its way back.
-	for i := len(stack) - 1; i >= 0; i-- {
-		x := stack[i]
-		a := link[x]
-		if semi[label[a]] < semi[label[x]] {
-			label[x] = label[a]
+	push(0)
+	for top < n {
+		v := order[top]
+		e := cursor[top]
+		if e == g.firstEdge[v+1] {
+			top++
+			po[v] = k
+			order[k] = v
+			k++
+			continue
 		}
-		link[x] = link[a]
+		cursor[top]++
+		if w := g.edgeTo[e]; po[w] == none && g.essential(v, e) {
+			push(w)
+		}
 	}
-	return stack
+	return k
+}
+
+// computeRetained fills g.retained from g.idom, visiting nodes in an order where a node's
+// dominator comes first: the breadth-first order of the shortest paths (a dominator lies on
+// every path to what it dominates, so it is nearer the root).
+func (g *Graph) computeRetained(bfsOrder []uint32) {
+	g.retained = make([]uint64, len(g.nodeType))
+	for i, s := range g.selfSize {
+		g.retained[i] = uint64(s)
+	}
+	for i := len(bfsOrder) - 1; i >= 0; i-- {
+		w := bfsOrder[i]
+		if d := g.idom[w]; d != none && w != 0 {
+			g.retained[d] += g.retained[w]
+		}
+	}
 }

@@ -32,8 +32,9 @@ const (
 )
 
 // Graph is a heap snapshot held in columns: node i's fields are nodeType[i], nodeName[i]...;
-// its edges are firstEdge[i]..firstEdge[i+1] of the edge columns, and its retainers (the nodes
-// with an edge to it) are retFrom[firstRet[i]..firstRet[i+1]]. Node 0 is the synthetic root.
+// its edges are firstEdge[i]..firstEdge[i+1] of the edge columns, and, while the dominators
+// are computed, its retainers (the nodes with an essential edge to it) are
+// retFrom[firstRet[i]..firstRet[i+1]]. Node 0 is the synthetic root.
 type Graph struct {
 	nodeType  []uint8
 	nodeName  []uint32 // string index

@@ -108,6 +108,10 @@ func TestInstancesGroupsRetainers(t *testing.T) {
 	if len(in.Objects) != 3 || in.Objects[0].Path == "" || in.Objects[0].RetainedSize < uint64(in.Objects[0].SelfSize) {
 		t.Errorf("objects: %+v", in.Objects)
 	}
+	rs := g.Retainers(in.Objects[0].node, 5)
+	if len(rs) == 0 || g.edgeTo[rs[0].Edge] != in.Objects[0].node {
+		t.Errorf("retainers of @%d: %+v", in.Objects[0].ID, rs)
+	}
 	if in.RetainedSize < in.SelfSize {
 		t.Errorf("retained %d < self %d", in.RetainedSize, in.SelfSize)
 	}

@@ -7,18 +7,20 @@ import (
 	"strings"
 )
 
-// computePaths fills g.parentEdge by breadth-first search from the root over essential edges,
+// computePaths fills g.parentEdge by breadth-first search from the root over essential edges
+// and answers the order it reached the nodes in,
 // as Chrome DevTools measures distances: first from the root's non-synthetic children (the
 // global objects, whose paths a JS developer reads best), then from the synthetic roots ("(GC
 // roots)"...) for what the globals do not reach.
-func (g *Graph) computePaths() {
+func (g *Graph) computePaths() (order []uint32) {
 	n := len(g.nodeType)
 	g.parentEdge = make([]uint32, n)
 	for i := range g.parentEdge {
 		g.parentEdge[i] = none
 	}
-	queue := make([]uint32, 0, 1024)
+	queue := make([]uint32, 0, n)
 	seen := func(w uint32) bool { return w == 0 || g.parentEdge[w] != none }
+	head := 0
 	for _, userRoots := range []bool{true, false} {
 		for e := g.firstEdge[0]; e < g.firstEdge[1]; e++ {
 			w := g.edgeTo[e]
@@ -28,7 +30,7 @@ func (g *Graph) computePaths() {
 			g.parentEdge[w] = e
 			queue = append(queue, w)
 		}
-		for head := 0; head < len(queue); head++ {
+		for ; head < len(queue); head++ {
 			v := queue[head]
 			for e := g.firstEdge[v]; e < g.firstEdge[v+1]; e++ {
 				w := g.edgeTo[e]
@@ -39,8 +41,8 @@ func (g *Graph) computePaths() {
 				queue = append(queue, w)
 			}
 		}
-		queue = queue[:0]
 	}
+	return queue
 }
 
 // owner is the node edge e leaves from.
@@ -259,4 +261,36 @@ func (g *Graph) segments(p Path, scripts ScriptNamer, shape bool) []string {
 	}
 	flush()
 	return segs
+}
+
+// Retainer is an edge that holds a node: From's edge Edge.
+type Retainer struct {
+	From, Edge uint32
+}
+
+// Retainers lists up to limit edges that hold node n (weak and ignored edges left out). It
+// scans every edge: it answers a question about one node, not a walk of many.
+func (g *Graph) Retainers(n uint32, limit int) []Retainer {
+	var out []Retainer
+	from := uint32(0)
+	for e, to := range g.edgeTo {
+		if to != n {
+			continue
+		}
+		for g.firstEdge[from+1] <= uint32(e) {
+			from++
+		}
+		if g.essential(from, uint32(e)) {
+			out = append(out, Retainer{From: from, Edge: uint32(e)})
+			if len(out) == limit {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// RetainerText renders a retainer as "Owner.accessor".
+func (g *Graph) RetainerText(r Retainer, scripts ScriptNamer) string {
+	return g.Label(r.From, scripts) + g.Accessor(r.Edge, false)
 }

@@ -1,0 +1,155 @@
+package heapgraph
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The benchmarks analyse snapshots of tests/testdata/bigheap.js filled with n records
+// (about 250 bytes of snapshot each). The ~100 MB one runs with -bench; the ~1 GiB one also
+// needs HEAPGRAPH_BIG=1 (it takes node minutes and gigabytes to write):
+//
+//	go test -run '^$' -bench Read -benchtime 1x ./internal/heapgraph
+//	HEAPGRAPH_BIG=1 go test -run '^$' -bench Read1GiB -benchtime 1x -timeout 30m ./internal/heapgraph
+//
+// Each reports the snapshot's size, the analysis' peak Go heap (sampled) and the process'
+// peak resident memory (VmHWM, reset before the analysis), and the peak's ratio to the size.
+
+func BenchmarkRead100MB(b *testing.B) { benchmarkRead(b, 400_000) }
+
+func BenchmarkRead1GiB(b *testing.B) {
+	if os.Getenv("HEAPGRAPH_BIG") == "" {
+		b.Skip("set HEAPGRAPH_BIG=1 to write and analyse a 1 GiB snapshot")
+	}
+	benchmarkRead(b, 3_300_000)
+}
+
+func benchmarkRead(b *testing.B, records int) {
+	file := bigSnapshot(b, records)
+	st, err := os.Stat(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if limit := os.Getenv("HEAPGRAPH_MEMLIMIT"); limit != "" { // e.g. "1.0": a share of the size
+		share, err := strconv.ParseFloat(limit, 64)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(share * float64(st.Size()))))
+	}
+	b.ResetTimer()
+	for range b.N {
+		runtime.GC()
+		resetPeakRSS()
+		peak := sampleHeap()
+		start := time.Now()
+		g := readBig(b, file)
+		elapsed := time.Since(start)
+		heap := peak()
+		rss := peakRSS()
+		b.ReportMetric(float64(st.Size())/(1<<20), "snapshot-MB")
+		b.ReportMetric(elapsed.Seconds(), "s/analysis")
+		b.ReportMetric(float64(heap)/(1<<20), "peak-heap-MB")
+		b.ReportMetric(float64(rss)/(1<<20), "peak-rss-MB")
+		b.ReportMetric(float64(rss)/float64(st.Size()), "rss/size")
+		b.Logf("%d nodes, %d edges, %.0f MB: %v, peak heap %d MB, peak RSS %d MB",
+			g.NodeCount(), g.EdgeCount(), float64(st.Size())/(1<<20), elapsed, heap>>20, rss>>20)
+		runtime.KeepAlive(g)
+	}
+}
+
+func readBig(b *testing.B, file string) *Graph {
+	f, err := os.Open(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	g, err := Read(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g
+}
+
+// bigSnapshot writes, once per records count, a snapshot of bigheap.js under the temp dir
+// (kept across runs: writing it is most of the benchmark's time).
+func bigSnapshot(b *testing.B, records int) string {
+	b.Helper()
+	file := filepath.Join(os.TempDir(), fmt.Sprintf("heapgraph-bigheap-%d.heapsnapshot", records))
+	if _, err := os.Stat(file); err == nil {
+		return file
+	}
+	fixture, err := filepath.Abs(filepath.Join("..", "..", "tests", "testdata", "bigheap.js"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	tmp := file + ".part"
+	script := fmt.Sprintf("require(%q); fill(%d); require('v8').writeHeapSnapshot(%q); process.exit(0)", fixture, records, tmp)
+	cmd := exec.CommandContext(ctx, "node", "--max-old-space-size=8192", "-e", script)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("node: %v\n%s", err, out)
+	}
+	if err := os.Rename(tmp, file); err != nil {
+		b.Fatal(err)
+	}
+	return file
+}
+
+// sampleHeap samples the Go heap in use until the returned function is called, which answers
+// the peak.
+func sampleHeap() func() uint64 {
+	done := make(chan struct{})
+	result := make(chan uint64)
+	go func() {
+		var peak uint64
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapInuse)
+			select {
+			case <-done:
+				result <- peak
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		return <-result
+	}
+}
+
+// resetPeakRSS restarts the kernel's count of peak resident memory (Linux).
+func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+// peakRSS is the process' peak resident memory since the last reset, in bytes (0 if unknown).
+func peakRSS() uint64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
