@@ -3,6 +3,7 @@ package heapgraph
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // tinyHeader is the meta of hand-made snapshots: five node fields, three edge fields.
@@ -111,4 +112,30 @@ func itoa(i int) string {
 		return digits[i : i+1]
 	}
 	return itoa(i/10) + digits[i%10:i%10+1]
+}
+
+func TestIgnoredEdgeNames(t *testing.T) {
+	if id, ok := ephemeronTableID("3 / part of key (Object @41) -> value (Session @43) pair in WeakMap (table @39)"); !ok || id != 39 {
+		t.Errorf("ephemeron table id = %d, %v", id, ok)
+	}
+	if _, ok := ephemeronTableID("table"); ok {
+		t.Error("a plain name read as a WeakMap entry")
+	}
+	if !isHandleLabel("50 / DevTools console") || isHandleLabel("console") {
+		t.Error("inspector handle labels")
+	}
+}
+
+func TestTextIsBounded(t *testing.T) {
+	parts := []string{strings.Repeat("a", 100) + "\n", strings.Repeat("b", 100) + "\n", "c\n"}
+	if got := bounded("head\n", parts, 150); len(got) > 150 || !strings.HasSuffix(got, "(2 more)\n") {
+		t.Errorf("bounded: %q", got)
+	}
+	long := strings.Repeat("é", 400)
+	if got := cut(long); len(got) > maxPathText || !strings.Contains(got, " … ") || !utf8.ValidString(got) {
+		t.Errorf("cut: %d bytes, valid %v", len(got), utf8.ValidString(got))
+	}
+	if count(1234567) != "1,234,567" || bytesText(3<<20) != "3.0 MB" {
+		t.Error("number formats")
+	}
 }

@@ -129,6 +129,12 @@ func TestInstancesGroupsRetainers(t *testing.T) {
 	if !found || sum.Nodes != g.NodeCount() || g.RetainedSize(0) < sum.TotalSize/2 {
 		t.Errorf("summary: found %v, %d nodes, root retains %d of %d", found, sum.Nodes, g.RetainedSize(0), sum.TotalSize)
 	}
+	if text := g.NodeText(in.Objects[0].node, nil, 2048); !strings.Contains(text, "held by @") || !strings.Contains(text, "Map[entry] → CacheEntry") {
+		t.Errorf("node text:\n%s", text)
+	}
+	if text := sum.Text(300); len(text) > 300 || !strings.Contains(text, "more)") {
+		t.Errorf("summary text of %d bytes:\n%s", len(text), text)
+	}
 	top := g.Largest(5, nil)
 	if len(top) != 5 || top[0].RetainedSize < top[4].RetainedSize || top[0].Path == "" {
 		t.Errorf("largest:\n%s", HoldersText(top, 2048))

@@ -123,3 +123,34 @@ func bytesText(n uint64) string {
 	}
 	return fmt.Sprintf("%d B", n)
 }
+
+// NodeText renders one object in at most limit bytes: what it is, what it holds, its
+// shortest path from the roots and the edges that hold it.
+func (g *Graph) NodeText(n uint32, scripts ScriptNamer, limit int) string {
+	h := Holder{node: n}
+	g.describe(&h, scripts)
+	head := fmt.Sprintf("@%d %s, %s self, %s retained\n   %s\n", h.ID, h.Label, bytesText(uint64(h.SelfSize)), bytesText(h.RetainedSize), cut(h.Path))
+	rs := g.Retainers(n, maxRetainersShown+1)
+	parts := make([]string, 0, len(rs))
+	for i, r := range rs {
+		if i == maxRetainersShown {
+			parts = append(parts, "   …\n")
+			break
+		}
+		parts = append(parts, fmt.Sprintf("   held by @%d %s\n", g.nodeID[r.From], g.RetainerText(r, scripts)))
+	}
+	return bounded(head, parts, limit)
+}
+
+// maxRetainersShown bounds the retainers NodeText lists.
+const maxRetainersShown = 10
+
+// Text renders the summary's classes in at most limit bytes.
+func (s Summary) Text(limit int) string {
+	head := fmt.Sprintf("%s nodes, %s; by retained size:\n", count(s.Nodes), bytesText(s.TotalSize))
+	parts := make([]string, 0, len(s.Classes))
+	for _, c := range s.Classes {
+		parts = append(parts, fmt.Sprintf("%10s retained %10s self %9s × %s\n", bytesText(c.RetainedSize), bytesText(c.SelfSize), count(c.Count), c.Name))
+	}
+	return bounded(head, parts, limit)
+}
