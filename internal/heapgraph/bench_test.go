@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
@@ -107,19 +108,20 @@ func bigSnapshot(b *testing.B, records int) string {
 	return file
 }
 
-// sampleHeap samples the Go heap in use until the returned function is called, which answers
-// the peak.
+// sampleHeap samples the Go heap in use (objects and the free space of their spans, as
+// MemStats.HeapInuse, but read without stopping the world) until the returned function is
+// called, which answers the peak.
 func sampleHeap() func() uint64 {
 	done := make(chan struct{})
 	result := make(chan uint64)
 	go func() {
 		var peak uint64
-		tick := time.NewTicker(50 * time.Millisecond)
+		tick := time.NewTicker(20 * time.Millisecond)
 		defer tick.Stop()
+		samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"}}
 		for {
-			var m runtime.MemStats
-			runtime.ReadMemStats(&m)
-			peak = max(peak, m.HeapInuse)
+			metrics.Read(samples)
+			peak = max(peak, samples[0].Value.Uint64()+samples[1].Value.Uint64())
 			select {
 			case <-done:
 				result <- peak

@@ -181,7 +181,7 @@ func (g *Graph) essential(from, e uint32) bool {
 		return false
 	case t == g.kinds.shortcut:
 		return from == 0
-	case t == g.kinds.internal:
+	case t == g.kinds.internal && (len(g.handleLabels) > 0 || len(g.ephemeronTable) > 0):
 		name := g.edgeName(e)
 		if g.handleLabels[name] {
 			return false

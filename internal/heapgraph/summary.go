@@ -138,12 +138,12 @@ type Holder struct {
 
 // Largest is the top objects by retained size: the ones dominating the most memory. Roots,
 // the global objects (which hold everything), and V8's internals (code, maps, system
-// objects) are left out.
+// objects, the backing arrays whose owner is listed instead) are left out.
 func (g *Graph) Largest(top int, scripts ScriptNamer) []Holder {
 	var out []Holder
 	for i := range g.nodeType {
 		n := uint32(i)
-		if !g.userNode(n) || g.idom[n] == 0 || g.idom[n] == none {
+		if !g.userNode(n) || int(g.nodeType[n]) == g.kinds.array || g.idom[n] == 0 || g.idom[n] == none {
 			continue
 		}
 		if len(out) == top && g.retained[n] <= out[top-1].RetainedSize {
