@@ -23,8 +23,11 @@ import (
 //	go test -run '^$' -bench Read -benchtime 1x ./internal/heapgraph
 //	HEAPGRAPH_BIG=1 go test -run '^$' -bench Read1GiB -benchtime 1x -timeout 30m ./internal/heapgraph
 //
-// Each reports the snapshot's size, the analysis' peak Go heap (sampled) and the process'
-// peak resident memory (VmHWM, reset before the analysis), and the peak's ratio to the size.
+// Each reports the snapshot's size, the time of the analysis (Read) and of the questions after
+// it (summary, largest holders, a leak report, instances), the peak Go heap (sampled) and the
+// process' peak resident memory (VmHWM, reset before Read) over both, and the peak's ratio to
+// the size. Measured on the shared 2-core machine (load average ~11), 1.14 GiB snapshot of
+// 16.4 M nodes and 42.8 M edges: analysis 24 s, peak RSS 0.95 × the size.
 
 func BenchmarkRead100MB(b *testing.B) { benchmarkRead(b, 400_000) }
 
@@ -56,15 +59,29 @@ func benchmarkRead(b *testing.B, records int) {
 		start := time.Now()
 		g := readBig(b, file)
 		elapsed := time.Since(start)
-		heap := peak()
-		rss := peakRSS()
+		heap, rss := peak(), peakRSS()
+		// The questions, on the half of the records born last: their garbage adds to the
+		// peak unless a memory limit (HEAPGRAPH_MEMLIMIT here, GOMEMLIMIT in a service) bounds it.
+		resetPeakRSS()
+		peak = sampleHeap()
+		start = time.Now()
+		sum, top := g.Summary(20), g.Largest(10, nil)
+		leaks, records := g.Leaks(g.MaxID()/2, 5, nil), g.Instances("Record", 5, nil)
+		queries := time.Since(start)
+		queryHeap, queryRSS := peak(), peakRSS()
+		if len(sum.Classes) == 0 || len(top) == 0 || len(leaks.Clusters) == 0 || records.Count < records.Count/2 {
+			b.Fatalf("no answers:\n%s\n%s", leaks.Text(2048), records.Text(2048))
+		}
+		b.ReportMetric(queries.Seconds(), "s/queries")
+		b.ReportMetric(float64(queryRSS)/float64(st.Size()), "queries-rss/size")
 		b.ReportMetric(float64(st.Size())/(1<<20), "snapshot-MB")
 		b.ReportMetric(elapsed.Seconds(), "s/analysis")
 		b.ReportMetric(float64(heap)/(1<<20), "peak-heap-MB")
 		b.ReportMetric(float64(rss)/(1<<20), "peak-rss-MB")
 		b.ReportMetric(float64(rss)/float64(st.Size()), "rss/size")
-		b.Logf("%d nodes, %d edges, %.0f MB: %v, peak heap %d MB, peak RSS %d MB",
-			g.NodeCount(), g.EdgeCount(), float64(st.Size())/(1<<20), elapsed, heap>>20, rss>>20)
+		b.Logf("%d nodes, %d edges, %.0f MB: analysis %v, peak heap %d MB, peak RSS %d MB; queries %v, peak heap %d MB, peak RSS %d MB\n%s%s",
+			g.NodeCount(), g.EdgeCount(), float64(st.Size())/(1<<20), elapsed, heap>>20, rss>>20,
+			queries, queryHeap>>20, queryRSS>>20, leaks.Text(2048), records.Text(2048))
 		runtime.KeepAlive(g)
 	}
 }

@@ -44,44 +44,37 @@ func (g *Graph) ClassName(n uint32) string {
 // Summary is the top classes by retained size (all when top <= 0).
 func (g *Graph) Summary(top int) Summary {
 	n := len(g.nodeType)
-	classOf := make([]uint32, n)
-	index := map[string]uint32{}
-	var classes []Class
+	ids := classIDs{g: g, byKey: map[uint64]uint32{}, byName: map[string]uint32{}}
 	sum := Summary{Nodes: n, Edges: len(g.edgeTo)}
 	for i := range n {
-		name := g.ClassName(uint32(i))
-		c, ok := index[name]
-		if !ok {
-			c = uint32(len(classes))
-			index[name] = c
-			classes = append(classes, Class{Name: name})
-		}
-		classOf[i] = c
-		classes[c].Count++
-		classes[c].SelfSize += uint64(g.selfSize[i])
+		c := ids.of(uint32(i))
+		ids.classes[c].Count++
+		ids.classes[c].SelfSize += uint64(g.selfSize[i])
 		sum.TotalSize += uint64(g.selfSize[i])
 	}
+	classes := ids.classes
 	// Walk the dominator tree keeping, per class, how many of its nodes are on the way down:
 	// a node adds its retained size only when none is.
 	first, kids := g.dominatorChildren()
 	active := make([]int32, len(classes))
-	type frame struct{ node, next uint32 }
-	stack := []frame{{0, first[0]}}
-	active[classOf[0]]++
+	type frame struct{ node, next, class uint32 }
+	stack := []frame{{0, first[0], ids.of(0)}}
+	active[stack[0].class]++
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		if f.next == first[f.node+1] {
-			active[classOf[f.node]]--
+			active[f.class]--
 			stack = stack[:len(stack)-1]
 			continue
 		}
 		c := kids[f.next]
 		f.next++
-		if active[classOf[c]] == 0 {
-			classes[classOf[c]].RetainedSize += g.retained[c]
+		class := ids.of(c)
+		if active[class] == 0 {
+			classes[class].RetainedSize += g.retained[c]
 		}
-		active[classOf[c]]++
-		stack = append(stack, frame{c, first[c]})
+		active[class]++
+		stack = append(stack, frame{c, first[c], class})
 	}
 	slices.SortFunc(classes, func(a, b Class) int {
 		if a.RetainedSize != b.RetainedSize {
@@ -94,6 +87,36 @@ func (g *Graph) Summary(top int) Summary {
 	}
 	sum.Classes = classes
 	return sum
+}
+
+// classIDs numbers the classes as nodes are met, without a column of its own: a node's
+// class is keyed by its type and, for the named types, its name's string index.
+type classIDs struct {
+	g       *Graph
+	byKey   map[uint64]uint32
+	byName  map[string]uint32
+	classes []Class
+}
+
+func (c *classIDs) of(n uint32) uint32 {
+	g := c.g
+	t := int(g.nodeType[n])
+	key := uint64(t) << 32
+	if t == g.kinds.object || t == g.kinds.native || t == g.kinds.synthetic {
+		key |= uint64(g.nodeName[n])
+	}
+	if id, ok := c.byKey[key]; ok {
+		return id
+	}
+	name := g.ClassName(n) // several keys can share a name: the string kinds, equal names
+	id, ok := c.byName[name]
+	if !ok {
+		id = uint32(len(c.classes))
+		c.byName[name] = id
+		c.classes = append(c.classes, Class{Name: name})
+	}
+	c.byKey[key] = id
+	return id
 }
 
 // dominatorChildren is the dominator tree in CSR form: node i's children are
