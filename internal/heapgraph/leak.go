@@ -171,6 +171,7 @@ type Instances struct {
 	SelfSize     uint64    `json:"selfSize"`
 	RetainedSize uint64    `json:"retainedSize"` // instances nested in another counted once
 	Shapes       []Cluster `json:"shapes"`       // how they are held, the most first
+	Grouped      int       `json:"grouped"`      // the instances the shapes count: all held ones, up to a bound
 	Objects      []Holder  `json:"objects"`      // the largest few
 }
 
@@ -203,8 +204,12 @@ func (g *Graph) Instances(name string, top int, scripts ScriptNamer) Instances {
 			r = 0 // counted in its dominator's, or freed by the next GC
 		}
 		out.RetainedSize += r
+		if out.Grouped == maxPathsWalked {
+			continue // shapes from a sample: rendering millions of paths takes seconds
+		}
 		if p, ok := g.PathTo(n); ok {
 			c.add(n, r, p)
+			out.Grouped++
 		}
 	}
 	out.Shapes = c.clusters(top)

@@ -34,6 +34,9 @@ func (in Instances) Text(limit int) string {
 	for _, o := range in.Objects {
 		parts = append(parts, fmt.Sprintf("@%d %s, %s retained: %s\n", o.ID, o.Label, bytesText(o.RetainedSize), cut(o.Path)))
 	}
+	if in.Grouped == maxPathsWalked {
+		head += fmt.Sprintf("; paths of the first %s", count(in.Grouped))
+	}
 	return bounded(head+"; held by:\n", parts, limit)
 }
 
