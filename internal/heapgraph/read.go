@@ -149,15 +149,12 @@ func (g *Graph) readNodes(sc *scanner, n, width int, f []int, keep *bitset) erro
 	row := make([]int64, width)
 	var edges uint64
 	for i := 0; i < n; i++ {
-		for j := range row {
-			v, end, err := sc.int()
-			if err != nil {
-				return err
-			}
-			if end {
-				return fmt.Errorf("%d nodes, want %d", i, n)
-			}
-			row[j] = v
+		end, err := sc.row(row)
+		if err != nil {
+			return err
+		}
+		if end {
+			return fmt.Errorf("%d nodes, want %d", i, n)
 		}
 		t, name, id, size, ec := row[f[0]], row[f[1]], row[f[2]], row[f[3]], row[f[4]]
 		if t < 0 || t > 255 || name < 0 || name > math.MaxUint32 || id < 0 || id > math.MaxUint32 || size < 0 || ec < 0 {
@@ -192,15 +189,12 @@ func (g *Graph) readEdges(sc *scanner, e, width, nodeWidth int, f []int, keep *b
 	row := make([]int64, width)
 	n := int64(len(g.nodeType))
 	for i := 0; i < e; i++ {
-		for j := range row {
-			v, end, err := sc.int()
-			if err != nil {
-				return err
-			}
-			if end {
-				return fmt.Errorf("%d edges, want %d", i, e)
-			}
-			row[j] = v
+		end, err := sc.row(row)
+		if err != nil {
+			return err
+		}
+		if end {
+			return fmt.Errorf("%d edges, want %d", i, e)
 		}
 		t, name, to := row[f[0]], row[f[1]], row[f[2]]
 		if t < 0 || int(t) >= len(g.etypes) || name < 0 || name > edgeNameMask || to < 0 || to%int64(nodeWidth) != 0 || to/int64(nodeWidth) >= n {

@@ -175,6 +175,69 @@ func (s *scanner) int() (n int64, end bool, err error) {
 	}
 }
 
+// row fills dst with the next len(dst) integers of an array (non-negative, as the node and
+// edge columns are), reporting end at its closing bracket before the first. It is int for a
+// whole row at once: the hot loop of Read, with the buffer position in a local.
+func (s *scanner) row(dst []int64) (end bool, err error) {
+	pos, n, buf := s.pos, s.n, s.buf
+	for i := 0; i < len(dst); {
+		if pos >= n {
+			s.pos = pos
+			if !s.fill() {
+				return false, s.eof()
+			}
+			pos, n, buf = s.pos, s.n, s.buf
+		}
+		b := buf[pos]
+		if b < '0' || b > '9' {
+			switch b {
+			case ',', '\n', ' ', '\r', '\t':
+				pos++
+				continue
+			case ']':
+				if i == 0 {
+					s.pos = pos + 1
+					return true, nil
+				}
+			}
+			// A sign, a partial row or junk: the general reader says which.
+			s.pos = pos
+			v, end, err := s.int()
+			if err != nil || end || v < 0 {
+				if err == nil {
+					err = fmt.Errorf("unexpected value in a row (end %v, %d)", end, v)
+				}
+				return false, err
+			}
+			dst[i] = v
+			i++
+			pos, n, buf = s.pos, s.n, s.buf
+			continue
+		}
+		v := int64(b - '0')
+		pos++
+		for {
+			if pos >= n {
+				s.pos = pos
+				if !s.fill() {
+					break
+				}
+				pos, n, buf = s.pos, s.n, s.buf
+			}
+			c := buf[pos]
+			if c < '0' || c > '9' {
+				break
+			}
+			v = v*10 + int64(c-'0')
+			pos++
+		}
+		dst[i] = v
+		i++
+	}
+	s.pos = pos
+	return false, nil
+}
+
 // jsonString reads a JSON string after its opening quote, appending up to limit bytes of its
 // text to out when keep is set.
 func (s *scanner) jsonString(out *[]byte, keep bool, limit int) error {
