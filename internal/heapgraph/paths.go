@@ -111,6 +111,8 @@ func (g *Graph) Label(n uint32, scripts ScriptNamer) string {
 		return "(code)"
 	case name == "system / Context":
 		return "(context)"
+	case strings.HasPrefix(name, "system / "): // V8's internal objects: "(PromiseReaction)"
+		return "(" + strings.TrimPrefix(name, "system / ") + ")"
 	case name == "":
 		return "(" + g.Type(n) + ")"
 	case strings.HasPrefix(name, "global /"): // V8 names the global object "global / <url>"
@@ -206,8 +208,8 @@ func (g *Graph) collection(n uint32) bool {
 // Render writes a path as a JS developer reads it: "global.store → Map[entry] → Leaky".
 // Plain containers fold into the accessor chain; a Map's or Set's hash table reads as
 // "[entry]"; the synthetic root is left out. With shape set, indices read "[i]", a run of
-// equal hops reads once with "…" (a linked list), and the hops from another object of the
-// target's label are dropped, so that the members of a linked list share one shape.
+// equal hops reads once, and the hops from another object of the target's label are
+// dropped, so that the members of a linked list share one shape.
 func (g *Graph) Render(p Path, scripts ScriptNamer, shape bool) string {
 	segs := g.segments(p, scripts, shape)
 	if shape {
@@ -234,9 +236,8 @@ func (g *Graph) segments(p Path, scripts ScriptNamer, shape bool) []string {
 		}
 		s := b.String()
 		b.Reset()
-		if n := len(segs); shape && n > 0 && strings.TrimSuffix(segs[n-1], "…") == s {
-			segs[n-1] = s + "…"
-			return
+		if n := len(segs); shape && n > 0 && segs[n-1] == s {
+			return // a linked list: its members, at any depth, share a shape
 		}
 		segs = append(segs, s)
 	}

@@ -32,6 +32,12 @@ class Frame {
   }
 }
 
+class RequestContext {
+  constructor(i) {
+    this.requestId = 'req-' + i;
+  }
+}
+
 const cache = new Map();
 
 const scenarios = {
@@ -72,6 +78,20 @@ const scenarios = {
   typedarrays() {
     globalThis.frames = [];
     return () => globalThis.frames.push(new Frame());
+  },
+  // An AsyncLocalStorage context kept by a long-lived promise: each request chains a
+  // reaction on a promise that never settles.
+  als() {
+    const { AsyncLocalStorage } = require('async_hooks');
+    const als = new AsyncLocalStorage();
+    const never = new Promise(() => {});
+    globalThis.shutdown = never;
+    return (i) =>
+      als.run(new RequestContext(i), () => {
+        never.then(function onShutdown() {
+          return als.getStore();
+        });
+      });
   },
   // The control: everything an iteration makes is dropped.
   control() {
