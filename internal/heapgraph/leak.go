@@ -21,8 +21,11 @@ type Cluster struct {
 	Pinch   string   `json:"pinch"`
 	PinchID uint32   `json:"pinchId"` // heap object id of the accumulating object
 	IDs     []uint32 `json:"ids"`     // the first few members' heap object ids
-	first   []uint32 // the first member's path nodes, then their common prefix
-	edges   []uint32
+	// Shapes counts the path shapes merged here: members of one label that accumulate in
+	// one object (both ends of a doubly linked list) are one cluster; Path is the most common.
+	Shapes int      `json:"shapes"`
+	first  []uint32 // the first member's path nodes, then their common prefix
+	edges  []uint32
 }
 
 // maxDominatorWalk bounds the walk up the dominator tree that tells an instance nested in
@@ -82,8 +85,10 @@ func (c *clusterer) clusters(top int) []Cluster {
 			cl.Pinch, cl.PinchID = pinch, g.nodeID[g.accumulator(cl.edges[:k])]
 		}
 		cl.first, cl.edges = nil, nil
+		cl.Shapes = 1
 		out = append(out, *cl)
 	}
+	out = mergeByAccumulator(out)
 	slices.SortFunc(out, func(a, b Cluster) int {
 		if a.RetainedSize != b.RetainedSize {
 			return cmp.Compare(b.RetainedSize, a.RetainedSize)
@@ -95,6 +100,32 @@ func (c *clusterer) clusters(top int) []Cluster {
 	})
 	if top > 0 && len(out) > top {
 		out = out[:top]
+	}
+	return out
+}
+
+// mergeByAccumulator folds clusters of one label that accumulate in the same object.
+func mergeByAccumulator(cs []Cluster) []Cluster {
+	slices.SortFunc(cs, func(a, b Cluster) int { return cmp.Compare(b.Count, a.Count) })
+	type key struct {
+		label string
+		id    uint32
+	}
+	at := map[key]int{}
+	out := cs[:0]
+	for _, c := range cs {
+		k := key{c.Label, c.PinchID}
+		if i, ok := at[k]; ok && c.Count > 1 && c.Pinch != "" {
+			m := &out[i]
+			m.Count += c.Count
+			m.RetainedSize += c.RetainedSize
+			m.Shapes++
+			continue
+		}
+		if c.Count > 1 && c.Pinch != "" {
+			at[k] = len(out)
+		}
+		out = append(out, c)
 	}
 	return out
 }

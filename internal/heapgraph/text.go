@@ -64,6 +64,12 @@ func clusterTexts(cs []Cluster) []string {
 		if c.Pinch != "" && c.Count > 1 {
 			fmt.Fprintf(&b, "   accumulates in: %s (@%d)\n", cut(c.Pinch), c.PinchID)
 		}
+		switch {
+		case c.Shapes == 2:
+			b.WriteString("   (and 1 other path into it)\n")
+		case c.Shapes > 2:
+			fmt.Fprintf(&b, "   (and %d other paths into it)\n", c.Shapes-1)
+		}
 		out = append(out, b.String())
 	}
 	return out
