@@ -1,6 +1,7 @@
 package heapgraph
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -137,5 +138,57 @@ func TestTextIsBounded(t *testing.T) {
 	}
 	if count(1234567) != "1,234,567" || bytesText(3<<20) != "3.0 MB" {
 		t.Error("number formats")
+	}
+}
+
+// On a real snapshot, each sampled node's immediate dominator is checked by definition: it
+// lies on the node's shortest path, the root reaches the node without any node of the path
+// between them, but not without it.
+func TestDominatorsOfARealSnapshot(t *testing.T) {
+	_, g := leakWindow(t, "emitter")
+	reaches := func(avoid, target uint32) bool {
+		seen := make([]bool, g.NodeCount())
+		seen[0] = true
+		queue := []uint32{0}
+		for len(queue) > 0 {
+			v := queue[0]
+			queue = queue[1:]
+			if v == target {
+				return true
+			}
+			for e := g.firstEdge[v]; e < g.firstEdge[v+1]; e++ {
+				if w := g.edgeTo[e]; !seen[w] && w != avoid && g.essential(v, e) {
+					seen[w] = true
+					queue = append(queue, w)
+				}
+			}
+		}
+		return false
+	}
+	checked := 0
+	for n := uint32(1); n < uint32(g.NodeCount()) && checked < 25; n += uint32(g.NodeCount()/25) | 1 {
+		p, ok := g.PathTo(n)
+		if !ok {
+			continue
+		}
+		checked++
+		d, _ := g.Dominator(n)
+		nodes := g.pathNodes(p)
+		at := slices.Index(nodes, d)
+		if at < 0 {
+			t.Errorf("idom(%d) = %d is not on its path %v", n, d, nodes)
+			continue
+		}
+		if d != 0 && reaches(d, n) {
+			t.Errorf("idom(%d) = %d does not dominate it", n, d)
+		}
+		for _, between := range nodes[at+1 : len(nodes)-1] {
+			if !reaches(between, n) {
+				t.Errorf("%d dominates %d below its idom %d", between, n, d)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("checked %d nodes", checked)
 	}
 }
