@@ -106,7 +106,12 @@ func (c *clusterer) clusters(top int) []Cluster {
 
 // mergeByAccumulator folds clusters of one label that accumulate in the same object.
 func mergeByAccumulator(cs []Cluster) []Cluster {
-	slices.SortFunc(cs, func(a, b Cluster) int { return cmp.Compare(b.Count, a.Count) })
+	slices.SortFunc(cs, func(a, b Cluster) int { // the most common shape leads its group
+		if a.Count != b.Count {
+			return cmp.Compare(b.Count, a.Count)
+		}
+		return strings.Compare(a.Label+a.Path, b.Label+b.Path)
+	})
 	type key struct {
 		label string
 		id    uint32

@@ -7,11 +7,10 @@ import (
 	"strings"
 )
 
-// computePaths fills g.parentEdge by breadth-first search from the root over essential edges
-// and answers the order it reached the nodes in,
+// computePaths fills g.parentEdge by breadth-first search from the root over essential edges,
 // as Chrome DevTools measures distances: first from the root's non-synthetic children (the
 // global objects, whose paths a JS developer reads best), then from the synthetic roots ("(GC
-// roots)"...) for what the globals do not reach.
+// roots)"...) for what the globals do not reach. It answers the order it reached the nodes in.
 func (g *Graph) computePaths() (order []uint32) {
 	n := len(g.nodeType)
 	g.parentEdge = make([]uint32, n)
@@ -214,7 +213,7 @@ func (g *Graph) Render(p Path, scripts ScriptNamer, shape bool) string {
 	segs := g.segments(p, scripts, shape)
 	if shape {
 		target := g.Label(p.Target, scripts)
-		for len(segs) > 0 && strings.HasPrefix(segs[len(segs)-1], target) && !strings.HasPrefix(segs[len(segs)-1], target+"[") {
+		for len(segs) > 0 && strings.HasPrefix(segs[len(segs)-1], target+".") {
 			segs = segs[:len(segs)-1]
 		}
 	}
