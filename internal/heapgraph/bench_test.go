@@ -27,8 +27,10 @@ import (
 // Each reports the snapshot's size, the time of the analysis (Read) and of the questions after
 // it (summary, largest holders, a leak report, instances), the peak Go heap (sampled) and the
 // process' peak resident memory (VmHWM, reset before Read) over both, and the peak's ratio to
-// the size. Measured on the shared 2-core machine (load average ~11), 1.14 GiB snapshot of
-// 16.4 M nodes and 42.8 M edges: analysis 24 s, peak RSS 0.95 × the size.
+// the size. Measured on the shared 2-core machine (load average 10 to 15), a 1.14 GiB
+// snapshot of 16.4 M nodes and 42.8 M edges: analysis 24 to 30 s of wall time (7.7 s of CPU),
+// peak RSS 0.95 × the size; the queries after it 6 to 8 s, within 1.0 × with
+// HEAPGRAPH_MEMLIMIT=1.0 (1.14 × without a limit: their garbage waits for the GC).
 
 func BenchmarkRead100MB(b *testing.B) { benchmarkRead(b, 400_000) }
 
