@@ -101,5 +101,13 @@ func (t *Target) caller() clientCaller {
 // Session is the session the target belongs to.
 func (t *Target) Session() *Session { return t.s }
 
+// Ref is the target's ref: t0 the main thread, t1, t2... a worker or a child process.
+func (t *Target) Ref() string {
+	if t.ref == "" {
+		return "t0"
+	}
+	return t.ref
+}
+
 // Main is the session's main thread (t0).
 func (s *Session) Main() *Target { return s.main }

@@ -164,16 +164,33 @@ func (g *Graph) transient(p Path) bool {
 // Leaks answers the objects born after the watermark (V8 heap object ids only grow, so ids
 // above the last one seen before a window were allocated in it) that a path from the roots
 // still holds, grouped by label and path shape. Only the heads of new structures count: an
-// object whose immediate dominator is new too is part of its dominator's retained size.
+// object whose owner (its nearest dominator a program allocated) is new too is part of that
+// one's retained size; but when the owner is a new container (an array, a plain object, a Map
+// or Set) the members are the leak, not the container a growing collection was reallocated
+// into.
 func (g *Graph) Leaks(watermark uint32, top int, scripts ScriptNamer) Leaks {
 	rep := Leaks{Watermark: watermark}
 	c := &clusterer{g: g, scripts: scripts, byKey: map[string]*Cluster{}}
-	for i, id := range g.nodeID {
+	isNew := func(n uint32) bool {
+		id := g.nodeID[n]
+		return id > watermark && heapObjectID(id) && g.leakCandidate(n)
+	}
+	var holds bitset // new containers that hold new members
+	for i := range g.nodeID {
 		n := uint32(i)
-		if id <= watermark || !heapObjectID(id) || !g.leakCandidate(n) {
+		if !isNew(n) {
 			continue
 		}
-		if d := g.idom[n]; d == none || (g.nodeID[d] > watermark && heapObjectID(g.nodeID[d]) && g.leakCandidate(d)) {
+		if d := g.ownerOf(n); d != none && isNew(d) && g.container(d) {
+			holds.set(d)
+		}
+	}
+	for i := range g.nodeID {
+		n := uint32(i)
+		if !isNew(n) || holds.has(i) {
+			continue
+		}
+		if d := g.ownerOf(n); d == none || (isNew(d) && !holds.has(int(d))) {
 			continue // held through a new object: part of that one's retained size
 		}
 		p, ok := g.PathTo(n)
@@ -186,6 +203,29 @@ func (g *Graph) Leaks(watermark uint32, top int, scripts ScriptNamer) Leaks {
 	}
 	rep.Clusters = c.clusters(top)
 	return rep
+}
+
+// container reports the objects a program collects others in: arrays, plain objects, Maps and
+// Sets (not a closure's context, which holds one closure's variables).
+func (g *Graph) container(n uint32) bool {
+	switch g.Name(n) {
+	case "Object", "Array", "(object properties)", "(object elements)":
+		return int(g.nodeType[n]) != g.kinds.closure
+	}
+	return g.collection(n)
+}
+
+// maxOwnerWalk bounds the walk past V8's internal nodes to an object's owner.
+const maxOwnerWalk = 8
+
+// ownerOf is n's nearest dominator that is a node a program allocates (not V8's internal
+// arrays and system objects between them), none when there is none near.
+func (g *Graph) ownerOf(n uint32) uint32 {
+	d := g.idom[n]
+	for k := 0; d != none && d != 0 && k < maxOwnerWalk && (!g.userNode(d) || int(g.nodeType[d]) == g.kinds.array); k++ {
+		d = g.idom[d]
+	}
+	return d
 }
 
 // leakCandidate reports nodes a program allocates: objects, closures, strings, native

@@ -42,6 +42,7 @@ func (a *app) mountInspect(r chi.Router) {
 	r.Get(debugRoutes+"/sourcemap", a.sourceMaps)   // what source maps the scripts have
 	r.Post(debugRoutes+"/sourcemap", a.setSourceMaps)
 	a.mountProfile(r)
+	a.mountHeapWhy(r)
 }
 
 // queryInt reads an optional non-negative integer query parameter, capped.

@@ -44,6 +44,12 @@ func Answer(v any) string {
 		pageText(&b, v)
 	case api.WaitResponse:
 		waitText(&b, v)
+	case api.HeapAnalysis:
+		fmt.Fprintf(&b, "%s %s %s\n%s", v.Session, v.Target, v.Snapshot, v.Text)
+	case api.LeakReport:
+		fmt.Fprintf(&b, "%s %s %s", v.Session, v.Target, v.Text)
+	case api.LeakBeginResponse:
+		fmt.Fprintf(&b, "%s %s leak window open: %s, watermark id %d, sampling %v\nnext: %s\n", v.Session, v.Target, v.Snapshot, v.Watermark, v.Sampling, v.Next)
 	case api.EvidenceResponse:
 		evidenceText(&b, v)
 	case api.SessionResponse:

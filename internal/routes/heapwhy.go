@@ -1,0 +1,345 @@
+package routes
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"traced/api"
+	"traced/internal/engine"
+	"traced/internal/heapgraph"
+)
+
+// What holds memory: a snapshot's retainers, dominators and retained sizes (heapgraph), and a
+// leak window from an object-id watermark to a later snapshot.
+
+// heapAnswerBytes bounds the text of a heap analysis: an agent reads it whole.
+const heapAnswerBytes = 2048
+
+func (a *app) mountHeapWhy(r chi.Router) {
+	r.Post(debugRoutes+"/heap/retainers", a.heapRetainers) // what holds an object, a class, the most memory
+	r.Post(debugRoutes+"/heap/leak/begin", a.leakBegin)    // a watermark snapshot, sampling on
+	r.Post(debugRoutes+"/heap/leak/end", a.leakEnd)        // gc, a snapshot: what was born and stays
+	r.Post(debugRoutes+"/heap/leak", a.leakRun)            // begin, an expression N times, end
+}
+
+// graphs caches the last snapshot analysed: questions come in runs about one snapshot, and a
+// graph takes about the snapshot's size in memory, so one is kept.
+var graphs struct {
+	mu   sync.Mutex
+	path string
+	g    *heapgraph.Graph
+}
+
+// analysed reads a snapshot of t into its graph, or takes the cached one.
+func analysed(t *engine.Target, ref string) (*heapgraph.Graph, error) {
+	f, err := t.SnapshotFile(ref)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	graphs.mu.Lock()
+	defer graphs.mu.Unlock()
+	if graphs.path == f.Name() && graphs.g != nil {
+		return graphs.g, nil
+	}
+	graphs.g = nil // let the old one go before the new one is built
+	g, err := heapgraph.Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("analyse snapshot %s: %w", ref, err)
+	}
+	graphs.path, graphs.g = f.Name(), g
+	return g, nil
+}
+
+// scriptNamer names a snapshot's script ids by the target's scripts.
+func scriptNamer(t *engine.Target) heapgraph.ScriptNamer {
+	scripts, err := t.Scripts("", true)
+	if err != nil {
+		return nil
+	}
+	names := make(map[string]string, len(scripts))
+	for _, s := range scripts {
+		names[s.ScriptID] = cmpString(s.File, s.URL)
+	}
+	return func(id int) string { return names[fmt.Sprint(id)] }
+}
+
+func cmpString(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func (a *app) heapRetainers(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeValid[api.HeapRetainersRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
+		g, err := analysed(t, req.Snapshot)
+		if err != nil {
+			return nil, heapError(r, err)
+		}
+		names, top := scriptNamer(t), cmpOr(req.Top, 5)
+		var text string
+		switch {
+		case req.ID != 0:
+			n, ok := g.NodeByID(uint32(req.ID))
+			if !ok {
+				return nil, newError(http.StatusNotFound, "no_such_object", fmt.Sprintf("snapshot %s has no node %d", req.Snapshot, req.ID),
+					"the ids are in the answers of POST "+debugPath(r, "heap/retainers")+" (by class) and of the leak report")
+			}
+			text = g.NodeText(n, names, heapAnswerBytes)
+		case req.Class != "":
+			text = g.Instances(req.Class, top, names).Text(heapAnswerBytes)
+		default:
+			text = largestText(g, top, names)
+		}
+		return api.HeapAnalysis{Session: t.Session().ID(), Target: t.Ref(), Snapshot: req.Snapshot, Text: text}, nil
+	})
+}
+
+// largestText is the classes by retained size and the objects dominating the most memory, in
+// one bounded answer.
+func largestText(g *heapgraph.Graph, top int, names heapgraph.ScriptNamer) string {
+	var b strings.Builder
+	b.WriteString(g.Summary(top).Text(heapAnswerBytes / 2))
+	b.WriteString("largest holders:\n")
+	for _, h := range g.Largest(top, names) {
+		line := fmt.Sprintf("  %s  retains %s  id %d  via %s\n", h.Label, bytesText(h.RetainedSize), h.ID, h.Path)
+		if b.Len()+len(line) > heapAnswerBytes {
+			break
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+func bytesText(n uint64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// leakWindow is an open leak window of a target.
+type leakWindow struct {
+	snapshot  string
+	watermark uint32
+	sampling  bool
+	began     time.Time
+}
+
+// leaks holds the open windows by session and target.
+var leaks struct {
+	mu   sync.Mutex
+	open map[string]leakWindow
+}
+
+func leakKey(t *engine.Target) string { return t.Session().ID() + "/" + t.Ref() }
+
+// snapshotNow takes a snapshot and waits for it within the job bound.
+func snapshotNow(ctx context.Context, t *engine.Target, tag string) (engine.SnapshotInfo, error) {
+	j, err := t.StartHeapSnapshot(tag, 1)
+	if err != nil {
+		return engine.SnapshotInfo{}, err
+	}
+	select {
+	case <-j.Done():
+	case <-ctx.Done():
+		return engine.SnapshotInfo{}, ctx.Err()
+	}
+	info := j.Info()
+	if info.Err != nil {
+		return engine.SnapshotInfo{}, info.Err
+	}
+	si, ok := info.Result.(engine.SnapshotInfo)
+	if !ok {
+		return engine.SnapshotInfo{}, fmt.Errorf("snapshot job %s answered %T", info.ID, info.Result)
+	}
+	return si, nil
+}
+
+// begin opens a leak window on t: a snapshot whose highest object id is the watermark, and the
+// sampling heap profiler for where the window's objects were allocated.
+func begin(ctx context.Context, t *engine.Target) (api.LeakBeginResponse, error) {
+	sn, err := snapshotNow(ctx, t, "leak-begin")
+	if err != nil {
+		return api.LeakBeginResponse{}, err
+	}
+	g, err := analysed(t, sn.Ref)
+	if err != nil {
+		return api.LeakBeginResponse{}, err
+	}
+	lw := leakWindow{snapshot: sn.Ref, watermark: g.MaxID(), began: time.Now()}
+	lw.sampling = t.StartHeapSampling(ctx, engine.SamplingSpec{}) == nil
+	leaks.mu.Lock()
+	if leaks.open == nil {
+		leaks.open = map[string]leakWindow{}
+	}
+	leaks.open[leakKey(t)] = lw
+	leaks.mu.Unlock()
+	return api.LeakBeginResponse{Session: t.Session().ID(), Target: t.Ref(), Snapshot: sn.Ref, Watermark: lw.watermark, Sampling: lw.sampling}, nil
+}
+
+// end closes t's leak window: a full GC, a snapshot, and the objects born after the watermark
+// that are still held, clustered.
+func end(ctx context.Context, t *engine.Target, top, iterations int) (api.LeakReport, error) {
+	leaks.mu.Lock()
+	lw, ok := leaks.open[leakKey(t)]
+	delete(leaks.open, leakKey(t))
+	leaks.mu.Unlock()
+	if !ok {
+		return api.LeakReport{}, fmt.Errorf("%w: a leak window (POST heap/leak/begin)", engine.ErrNotStarted)
+	}
+	rep := api.LeakReport{Session: t.Session().ID(), Target: t.Ref(), Begin: lw.snapshot, Iterations: iterations}
+	var allocs []engine.AllocationSite
+	if lw.sampling {
+		if s, err := t.StopHeapSampling(ctx, 5); err == nil {
+			allocs = s.Sites
+		}
+	}
+	if _, err := t.CollectGarbage(ctx); err != nil {
+		return rep, err
+	}
+	rep.Seconds = time.Since(lw.began).Seconds()
+	sn, err := snapshotNow(ctx, t, "leak-end")
+	if err != nil {
+		return rep, err
+	}
+	rep.End = sn.Ref
+	g, err := analysed(t, sn.Ref)
+	if err != nil {
+		return rep, err
+	}
+	found := g.Leaks(lw.watermark, top+noiseClusters, scriptNamer(t))
+	found.Clusters = userClusters(found.Clusters, top)
+	rep.Objects, rep.RetainedSize = found.Objects, found.RetainedSize
+	rep.Clusters = make([]api.LeakCluster, 0, len(found.Clusters))
+	for _, c := range found.Clusters {
+		lc := api.LeakCluster{Label: c.Label, Count: c.Count, RetainedSize: c.RetainedSize, Path: c.Path, Pinch: c.Pinch, PinchID: c.PinchID, IDs: c.IDs}
+		if rep.Seconds > 0 {
+			lc.PerSecond = float64(c.Count) / rep.Seconds
+		}
+		if iterations > 0 {
+			lc.PerIteration = float64(c.Count) / float64(iterations)
+		}
+		rep.Clusters = append(rep.Clusters, lc)
+	}
+	for _, s := range allocs {
+		rep.Allocations = append(rep.Allocations, api.AllocationSite(s))
+	}
+	rep.Text = leakText(rep, found)
+	return rep, nil
+}
+
+// noiseClusters is how many more clusters are asked of the analysis than shown, so that node's
+// own lazily made objects can be left out without leaving fewer than top.
+const noiseClusters = 10
+
+// userClusters drops single objects held only through node's own code (a stream or observer
+// node makes on first use, often for traced's own calls): a leak is many objects, or one the
+// program's code holds.
+func userClusters(cs []heapgraph.Cluster, top int) []heapgraph.Cluster {
+	out := cs[:0]
+	for _, c := range cs {
+		if c.Count == 1 && (strings.Contains(c.Path, " node:") || strings.Contains(c.Path, "native_context")) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out[:min(len(out), top)]
+}
+
+// leakText is the report in at most heapAnswerBytes: the clusters (heapgraph's text), their
+// rates, and the top allocation sites.
+func leakText(rep api.LeakReport, found heapgraph.Leaks) string {
+	var tail strings.Builder
+	if len(rep.Clusters) > 0 {
+		c := rep.Clusters[0]
+		rate := fmt.Sprintf("%.1f/s", c.PerSecond)
+		if rep.Iterations > 0 {
+			rate += fmt.Sprintf(", %.2f per iteration", c.PerIteration)
+		}
+		fmt.Fprintf(&tail, "growth of the first: %s over %.1f s\n", rate, rep.Seconds)
+	}
+	if len(rep.Allocations) > 0 {
+		tail.WriteString("allocated at (sampled in the window):\n")
+		seen := map[string]bool{}
+		for _, s := range rep.Allocations {
+			site := fmt.Sprintf("%s %s:%d", s.Function, s.File, s.Line)
+			if seen[site] || len(seen) == 3 {
+				continue
+			}
+			seen[site] = true
+			fmt.Fprintf(&tail, "  %s  %s\n", site, bytesText(uint64(s.Bytes)))
+		}
+	}
+	head := fmt.Sprintf("leak window %s..%s, %.1f s: ", rep.Begin, rep.End, rep.Seconds)
+	return head + found.Text(heapAnswerBytes-len(head)-tail.Len()) + tail.String()
+}
+
+func (a *app) leakBegin(w http.ResponseWriter, r *http.Request) {
+	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
+		res, err := begin(r.Context(), t)
+		res.Next = "drive the load, then POST " + debugPath(r, "heap/leak/end")
+		return res, heapError(r, err)
+	})
+}
+
+func (a *app) leakEnd(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeValid[api.LeakEndRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
+		rep, err := end(r.Context(), t, cmpOr(req.Top, 5), 0)
+		return rep, heapError(r, err)
+	})
+}
+
+// leakRun is a leak window in one call: begin, run the expression iterations times (awaiting
+// each promise), end.
+func (a *app) leakRun(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeValid[api.LeakEndRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if req.Expression == "" {
+		a.writeError(w, r, newError(http.StatusBadRequest, "invalid_request", "expression is required: the load to run between the window's ends",
+			`{"expression":"handle(request())","iterations":1000}; or POST `+debugPath(r, "heap/leak/begin")+", drive the load, then heap/leak/end"))
+		return
+	}
+	n := max(req.Iterations, 1)
+	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
+		if _, err := begin(r.Context(), t); err != nil {
+			return nil, heapError(r, err)
+		}
+		for i := 0; i < n; i++ {
+			res, err := t.Eval(r.Context(), engine.EvalSpec{Expression: req.Expression, AwaitPromise: true})
+			if err == nil && res.Exception != "" {
+				err = newError(http.StatusBadRequest, "threw", fmt.Sprintf("iteration %d of %q threw: %s", i+1, req.Expression, res.Exception),
+					"POST "+debugPath(r, "eval")+" tries the expression once")
+			}
+			if err != nil {
+				end(r.Context(), t, 1, i) // close the window; the error is the answer
+				return nil, err
+			}
+		}
+		rep, err := end(r.Context(), t, cmpOr(req.Top, 5), n)
+		return rep, heapError(r, err)
+	})
+}
