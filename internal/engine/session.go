@@ -92,7 +92,6 @@ type tree struct {
 	stringCap int
 	log       *slog.Logger
 	pub       Publisher
-	exportOf  func(session string) *ExportCounts // Config.ExportOf
 
 	store *store
 
@@ -184,9 +183,6 @@ func (s *Session) Summary() Summary {
 	}
 	if s.exit != nil {
 		sum.ExitCode, sum.Signal = s.exit.Code, s.exit.Signal
-	}
-	if s.exportOf != nil {
-		sum.Export = s.exportOf(s.id)
 	}
 	return sum
 }

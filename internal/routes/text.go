@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"traced/api"
-	"traced/internal/engine"
 )
 
 // Text form: every answer under /api/debug/ and of the trace reads (tracetext.go), errors
@@ -82,13 +81,13 @@ func Text(v any) string { return textOf(v) }
 func textOf(v any) string {
 	var b strings.Builder
 	switch v := v.(type) {
-	case engine.State:
+	case api.State:
 		stateText(&b, v)
 	case api.BreakpointsResponse:
 		breakpointsText(&b, v.Breakpoints)
 	case api.BreakpointResponse:
 		breakpointsText(&b, []api.Breakpoint{v.Breakpoint})
-	case engine.EvalResult:
+	case api.EvalResult:
 		evalText(&b, v)
 	case api.ErrorBody:
 		errorText(&b, v.Error)
@@ -123,7 +122,7 @@ func textOf(v any) string {
 //	  f0 processJob  app.js:47
 //	  f1 poll        app.js:71
 //	  -- f2-f7 node internals
-func stateText(b *strings.Builder, st engine.State) {
+func stateText(b *strings.Builder, st api.State) {
 	outputText(b, st.Output)
 	in := ""
 	if st.Target != "" {
@@ -246,15 +245,15 @@ func breakpointsText(b *strings.Builder, bps []api.Breakpoint) {
 
 // whereBoth is a frame's file:line, followed by the generated one when a source map moved it:
 // "src/app.ts:9 (dist/app.js:7)".
-func whereBoth(f engine.Frame) string {
+func whereBoth(f api.Frame) string {
 	if g := f.Generated; g != nil {
-		return fmt.Sprintf("%s (%s)", f.Where(), engine.Frame{URL: g.URL, File: g.File, Line: g.Line}.Where())
+		return fmt.Sprintf("%s (%s)", f.Where(), api.Frame{URL: g.URL, File: g.File, Line: g.Line}.Where())
 	}
 	return f.Where()
 }
 
 // evalText renders a value with its type, or the exception thrown.
-func evalText(b *strings.Builder, res engine.EvalResult) {
+func evalText(b *strings.Builder, res api.EvalResult) {
 	if res.Exception != "" {
 		fmt.Fprintf(b, "threw %s\n", res.Exception)
 		return
@@ -397,7 +396,7 @@ func scalar(tok json.Token) string {
 //	  call 1 1
 //	  ! TypeError: x is not a function (app.js:3)
 //	  … 4 more after seq 17
-func outputText(b *strings.Builder, o *engine.ExecOutput) {
+func outputText(b *strings.Builder, o *api.ExecOutput) {
 	if o == nil {
 		return
 	}
@@ -406,9 +405,9 @@ func outputText(b *strings.Builder, o *engine.ExecOutput) {
 	for _, e := range o.Entries {
 		mark := ""
 		switch e.Kind {
-		case engine.KindStderr:
+		case api.KindStderr:
 			mark = "[stderr] "
-		case engine.KindException:
+		case api.KindException:
 			mark = "! "
 		}
 		fmt.Fprintf(b, "  %s%s\n", mark, e.Text)

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"traced/api"
-	"traced/internal/engine"
 )
 
 func TestWantsText(t *testing.T) {
@@ -76,29 +75,29 @@ func TestTextForms(t *testing.T) {
 		v    any
 		want string
 	}{
-		{"running state", engine.State{Session: "s1", Status: engine.StatusRunning}, "running\n"},
-		{"paused state", engine.State{
-			Status: engine.StatusPaused, Reason: "exception", Frame: "f0",
-			Location: &engine.Frame{Function: "f", File: "a.js", Line: 9},
-			Source:   []engine.SourceLine{{Line: 9, Text: "x();", Current: true}, {Line: 10, Text: "}"}},
-			Locals:   []engine.Variable{{Name: "e", Value: "Error: no"}, {Name: "count", Value: "3"}},
-			Stack: []engine.StackFrame{
-				{Ref: "f0", Frame: engine.Frame{Function: "f", File: "a.js", Line: 9}},
-				{Ref: "f1", Frame: engine.Frame{URL: "node:internal/x", Line: 1, Internal: true}},
-				{Ref: "f10", Frame: engine.Frame{Function: "main", File: "b.js", Line: 120}},
+		{"running state", api.State{Session: "s1", Status: api.StatusRunning}, "running\n"},
+		{"paused state", api.State{
+			Status: api.StatusPaused, Reason: "exception", Frame: "f0",
+			Location: &api.Frame{Function: "f", File: "a.js", Line: 9},
+			Source:   []api.SourceLine{{Line: 9, Text: "x();", Current: true}, {Line: 10, Text: "}"}},
+			Locals:   []api.Variable{{Name: "e", Value: "Error: no"}, {Name: "count", Value: "3"}},
+			Stack: []api.StackFrame{
+				{Ref: "f0", Frame: api.Frame{Function: "f", File: "a.js", Line: 9}},
+				{Ref: "f1", Frame: api.Frame{URL: "node:internal/x", Line: 1, Internal: true}},
+				{Ref: "f10", Frame: api.Frame{Function: "main", File: "b.js", Line: 120}},
 			},
 		}, "paused at a.js:9 (exception)\n >  9| x();\n   10| }\nlocals:\n  e      Error: no\n  count  3\n" +
 			"stack:\n  f0  f            a.js:9\n  f1  (anonymous)  node:internal/x:1\n  f10 main         b.js:120\n"},
-		{"paused in a child", engine.State{
-			Status: engine.StatusPaused, Target: "t2", AlsoPaused: []string{"t3"}, Hit: []string{"bp1"},
-			Location: &engine.Frame{File: "a.js", Line: 3},
+		{"paused in a child", api.State{
+			Status: api.StatusPaused, Target: "t2", AlsoPaused: []string{"t3"}, Hit: []string{"bp1"},
+			Location: &api.Frame{File: "a.js", Line: 3},
 		}, "paused in t2 at a.js:3 (bp1)\nalso paused: t3\n"},
-		{"main running, a worker paused", engine.State{Status: engine.StatusRunning, Target: "t0", AlsoPaused: []string{"t1"}},
+		{"main running, a worker paused", api.State{Status: api.StatusRunning, Target: "t0", AlsoPaused: []string{"t1"}},
 			"running in t0\nalso paused: t1\n"},
 		{"no breakpoints", api.BreakpointsResponse{Breakpoints: []api.Breakpoint{}}, "no breakpoints\n"},
 		{"unbound breakpoint", api.BreakpointResponse{Breakpoint: api.Breakpoint{Ref: "bp1", Location: "x.js:1"}},
 			"bp1  x.js:1  hits 0\n  not bound yet: no loaded script matches\n"},
-		{"eval", engine.EvalResult{Type: "number", Value: "2"}, "2  (number)\n"},
+		{"eval", api.EvalResult{Type: "number", Value: "2"}, "2  (number)\n"},
 		{"error without hint", api.ErrorBody{Error: api.ErrorDetail{Code: "c", Message: "gone"}}, "error: gone\n"},
 		{"generic", api.LogpointsResponse{Logpoints: []api.Logpoint{}}, "logpoints: []\n"},
 		{"generic nested", map[string]any{"a": []any{map[string]any{"k": 1, "m": "x\ny"}, "s", []any{}}, "n": nil, "o": map[string]any{}},
@@ -106,21 +105,21 @@ func TestTextForms(t *testing.T) {
 		{"generic scalar", 3, "3\n"},
 		{"no sessions", api.ListResponse{Sessions: []api.Summary{}}, "no sessions\n"},
 		{"sessions", api.ListResponse{Sessions: []api.Summary{
-			{ID: "s1", Mode: "trace", Status: engine.StatusExited, Target: "a.js", Args: []string{"-x"}, ExitCode: &one, Events: 9},
-			{ID: "s2", Name: "web", Mode: "debug", Status: engine.StatusFailed, Target: "b.js", Error: "start node: spawn\nstderr:\nx", Events: 0},
-			{ID: "s3", Mode: "trace", Status: engine.StatusStopped, Target: "c.js", Signal: "SIGKILL", Events: 5, Dropped: 2},
+			{ID: "s1", Mode: "trace", Status: api.StatusExited, Target: "a.js", Args: []string{"-x"}, ExitCode: &one, Events: 9},
+			{ID: "s2", Name: "web", Mode: "debug", Status: api.StatusFailed, Target: "b.js", Error: "start node: spawn\nstderr:\nx", Events: 0},
+			{ID: "s3", Mode: "trace", Status: api.StatusStopped, Target: "c.js", Signal: "SIGKILL", Events: 5, Dropped: 2},
 		}}, "s1  trace  exited (code 1)  a.js -x  9 events\n" +
 			"s2 web  debug  failed: start node: spawn  b.js  0 events\n" +
 			"s3  trace  stopped (SIGKILL)  c.js  5 events, 2 dropped\n"},
-		{"events page", api.EventsResponse{Session: "s1", Status: "running", Next: 12, More: true, Gap: &engine.Gap{From: 1, To: 2},
+		{"events page", api.EventsResponse{Session: "s1", Status: "running", Next: 12, More: true, Gap: &api.Gap{From: 1, To: 2},
 			Events: []api.Event{
-				{Seq: 3, Kind: engine.KindConsole, Console: &engine.ConsoleInfo{Level: "log", Text: engine.Text{Value: "a\nb"}, Frame: &engine.Frame{File: "a.js", Line: 3}}},
-				{Seq: 12, Kind: engine.KindException, Exception: &engine.ExceptionInfo{Class: "TypeError", Message: engine.Text{Value: "TypeError: x", Truncated: true, Length: 900}, File: "a.js", Line: 6, Column: 9}},
+				{Seq: 3, Kind: api.KindConsole, Console: &api.ConsoleInfo{Level: "log", Text: api.Text{Value: "a\nb"}, Frame: &api.Frame{File: "a.js", Line: 3}}},
+				{Seq: 12, Kind: api.KindException, Exception: &api.ExceptionInfo{Class: "TypeError", Message: api.Text{Value: "TypeError: x", Truncated: true, Length: 900}, File: "a.js", Line: 6, Column: 9}},
 			}}, "s1  running\n3   console    log a\\nb  (a.js:3)\n12  exception  TypeError: x… (900 bytes)  (a.js:6)\n" +
 			"gap: seqs 1-2 were evicted\nnext: 12 (more: call again with after=12)\n"},
 		{"wait timed out", api.WaitResponse{Session: "s1", Status: "running", TimedOut: true, Next: 4}, "s1  running\ntimed out: no matching event yet\nnext: 4\n"},
 		{"wait finished", api.WaitResponse{Session: "s1", Status: "exited", Finished: true, Next: 4}, "s1  exited\nfinished: the session ended without a matching event\nnext: 4\n"},
-		{"wait event", api.WaitResponse{Session: "s1", Status: "exited", Next: 4, Event: &api.Event{Seq: 4, Kind: engine.KindExit, Exit: &engine.ExitInfo{Signal: "SIGTERM"}}},
+		{"wait event", api.WaitResponse{Session: "s1", Status: "exited", Next: 4, Event: &api.Event{Seq: 4, Kind: api.KindExit, Exit: &api.ExitInfo{Signal: "SIGTERM"}}},
 			"s1  exited\n4  exit  signal SIGTERM\nnext: 4\n"},
 	} {
 		if got := textOf(c.v); got != c.want {

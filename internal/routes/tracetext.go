@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"traced/api"
-	"traced/internal/engine"
 )
 
 // Text form of the trace reads (list, GET /api/trace, events, wait; evidence is generic): a
@@ -156,7 +155,7 @@ func eventDetail(ev api.Event) string {
 			s = "unhandled rejection: " + s
 		}
 		if x.Line > 0 {
-			s += at(&engine.Frame{URL: x.URL, File: x.File, Line: x.Line})
+			s += at(&api.Frame{URL: x.URL, File: x.File, Line: x.Line})
 		}
 		return s
 	case ev.Output != nil:
@@ -207,7 +206,7 @@ func eventDetail(ev api.Event) string {
 }
 
 // at is "  (file:line)" for a known frame.
-func at(f *engine.Frame) string {
+func at(f *api.Frame) string {
 	if f == nil {
 		return ""
 	}
@@ -215,7 +214,7 @@ func at(f *engine.Frame) string {
 }
 
 // oneLine renders captured text on one line, marking a cut one with its full length.
-func oneLine(t engine.Text) string {
+func oneLine(t api.Text) string {
 	s := strings.ReplaceAll(t.Value, "\n", `\n`)
 	if t.Truncated {
 		s += fmt.Sprintf("… (%d bytes)", t.Length)
