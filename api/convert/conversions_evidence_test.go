@@ -50,4 +50,3 @@ func TestEvidenceJSONShape(t *testing.T) {
 		t.Errorf("clean JSON = %s, want %s", b, want)
 	}
 }
-
