@@ -1,25 +1,9 @@
 package api
 
-import "traced/internal/engine"
-
-// Debugger answers are stored by the engine in their wire shape; these aliases name them here.
-type (
-	Breakpoint = engine.Breakpoint
-	State      = engine.State
-	EvalResult = engine.EvalResult
-	SourceLine = engine.SourceLine
-	Variable   = engine.Variable
-	StackFrame = engine.StackFrame
-	Logpoint   = engine.Logpoint
-	ExecOutput = engine.ExecOutput
-	// LogpointInfo is the payload of a logpoint event.
-	LogpointInfo = engine.LogpointInfo
-)
-
 // Session modes, the values of StartRequest.Mode.
 const (
-	ModeTrace = engine.ModeTrace
-	ModeDebug = engine.ModeDebug
+	ModeTrace = "trace" // observe only: nothing evaluates user text or stops the program
+	ModeDebug = "debug" // breakpoints, stepping, eval
 )
 
 // Step kinds, the values of StepRequest.Kind.
@@ -124,7 +108,7 @@ type LogpointRequest struct {
 	// not a program.
 	Template  string `json:"template" validate:"required,max=4096"`
 	Condition string `json:"condition,omitempty"` // emit only when this JS expression is truthy
-	// Max is how many emissions before the logpoint disables itself (0: engine.DefaultLogpointMax);
+	// Max is how many emissions before the logpoint disables itself (0: the engine's default, 100);
 	// 10000 at most, so one logpoint cannot crowd everything else out of the session's ring.
 	Max int `json:"max,omitempty" validate:"omitempty,min=1,max=10000"`
 }

@@ -1,17 +1,5 @@
 package api
 
-import "traced/internal/engine"
-
-// Answers of the breakpoint, stepping-scope and mutation routes, in the engine's wire shape.
-type (
-	BreakableLine  = engine.BreakableLine
-	HotpatchResult = engine.HotpatchResult
-	CompileError   = engine.CompileError
-	Hook           = engine.Hook
-	// HookInfo is the payload of a hook event.
-	HookInfo = engine.HookInfo
-)
-
 // ToggleRequest is the body of POST /api/debug/{session}/breakpoints/{ref}/toggle; Enabled
 // absent flips the breakpoint.
 type ToggleRequest struct {

@@ -2,20 +2,6 @@ package api
 
 import (
 	"encoding/json"
-
-	"traced/internal/engine"
-)
-
-// Inspection answers the engine stores in their wire shape.
-type (
-	Property    = engine.Property
-	Props       = engine.Props
-	Instances   = engine.Instances
-	SourceView  = engine.SourceView
-	Match       = engine.Match
-	ContextView = engine.ContextView
-	// BreakpointInfo is the payload of a breakpoint event.
-	BreakpointInfo = engine.BreakpointInfo
 )
 
 // VarsResponse answers GET /api/debug/{session}/vars.
@@ -93,9 +79,6 @@ type HistoryResponse struct {
 	More   bool    `json:"more"`
 	Gap    *Gap    `json:"gap,omitempty"` // events evicted after the cursor
 }
-
-// TargetInfo describes one target of a session (the main thread or a worker thread).
-type TargetInfo = engine.TargetInfo
 
 // TargetsResponse answers GET /api/debug/{session}/targets.
 type TargetsResponse struct {

@@ -2,22 +2,15 @@ package api
 
 import (
 	"traced/internal/coverage"
-	"traced/internal/engine"
 	"traced/internal/heapsnap"
 )
 
-// Heap answers the engine stores in their wire shape.
+// Heap diff answers, heapsnap's own wire types.
 type (
-	HeapUsage    = engine.HeapUsage
-	SnapshotInfo = engine.SnapshotInfo
-	HeapDiff     = heapsnap.Diff
-	HeapClass    = heapsnap.Class
-	ClassDelta   = heapsnap.ClassDelta
+	HeapDiff   = heapsnap.Diff
+	HeapClass  = heapsnap.Class
+	ClassDelta = heapsnap.ClassDelta
 )
-
-// DeleteSnapshotResponse answers DELETE /api/debug/{session}/heap/snapshots/{ref}: the bytes
-// freed and what the session's snapshots still hold of its cap.
-type DeleteSnapshotResponse engine.DeletedSnapshot
 
 // SnapshotRequest is the body of POST /api/debug/{session}/heap/snapshot.
 type SnapshotRequest struct {
@@ -46,28 +39,19 @@ type TrackingStartResponse struct {
 // the stop takes is named and bounded as SnapshotRequest's.
 type TrackingStopRequest SnapshotRequest
 
-// ProgressInfo is how far a long operation has gone, in a progress event and a job.
-type ProgressInfo = engine.ProgressInfo
-
 // JobResponse answers a long operation that outlived its call (202) and GET
 // /api/debug/{session}/jobs/{job}.
 type JobResponse struct {
-	Job      string           `json:"job"`    // j1, j2...
-	Op       string           `json:"op"`     // heap-snapshot, heap-diff
-	Status   engine.JobStatus `json:"status"` // running, done, failed
-	URL      string           `json:"url"`    // where to poll it
-	Progress *ProgressInfo    `json:"progress,omitempty"`
+	Job      string        `json:"job"`    // j1, j2...
+	Op       string        `json:"op"`     // heap-snapshot, heap-diff
+	Status   JobStatus     `json:"status"` // running, done, failed
+	URL      string        `json:"url"`    // where to poll it
+	Progress *ProgressInfo `json:"progress,omitempty"`
 	// Result is, once done, the body the call would have answered (a SnapshotInfo, a HeapDiff).
 	Result any `json:"result,omitempty"`
 	// Error is, once failed, the error the call would have answered.
 	Error *ErrorDetail `json:"error,omitempty"`
 }
-
-// CPU profile answers, in their wire shape.
-type (
-	CPUProfile   = engine.CPUProfile
-	FunctionTime = engine.FunctionTime
-)
 
 // CPUStartRequest is the body of POST /api/debug/{session}/cpu/start.
 type CPUStartRequest struct {
@@ -106,12 +90,6 @@ type CoverageRequest struct {
 type CoverageResponse struct {
 	Scripts []ScriptCoverage `json:"scripts"`
 }
-
-// Heap sampling answers, in their wire shape.
-type (
-	HeapSampling   = engine.HeapSampling
-	AllocationSite = engine.AllocationSite
-)
 
 // SamplingStartRequest is the body of POST /api/debug/{session}/heap/sampling/start.
 type SamplingStartRequest struct {

@@ -1,10 +1,5 @@
 package api
 
-import (
-	"traced/internal/engine"
-	"traced/internal/evidence"
-)
-
 // StatusResponse answers GET /api/trace/status: what this service can do.
 type StatusResponse struct {
 	Service    string   `json:"service"` // always "traced"
@@ -164,28 +159,10 @@ type WaitResponse struct {
 type EvidenceResponse struct {
 	Session string `json:"session"`
 	Status  string `json:"status"`
-	evidence.Result
+	EvidenceResult
 }
 
 // HealthResponse answers GET /healthz.
 type HealthResponse struct {
 	OK bool `json:"ok"`
-}
-
-// ConvertPage builds an events page answer.
-func ConvertPage(sum Summary, p engine.Page) EventsResponse {
-	return EventsResponse{Session: sum.ID, Status: string(sum.Status), Events: p.Events,
-		Oldest: p.Oldest, Newest: p.Newest, Gap: p.Gap, Next: p.Next, More: p.More}
-}
-
-// ConvertWait builds a wait answer from the page the wait ended with.
-func ConvertWait(sum Summary, p engine.Page, timedOut bool) WaitResponse {
-	w := WaitResponse{Session: sum.ID, Status: string(sum.Status), TimedOut: timedOut,
-		Oldest: p.Oldest, Newest: p.Newest, Gap: p.Gap, Next: p.Next}
-	if len(p.Events) > 0 {
-		w.Event = &p.Events[0]
-	} else if !timedOut {
-		w.Finished = true
-	}
-	return w
 }

@@ -3,15 +3,13 @@ package api
 import (
 	"testing"
 	"time"
-
-	"traced/internal/engine"
 )
 
 // TestDefaultSession: the newest live session wins over any finished one, else the newest; of
 // two started at once, the later listed.
 func TestDefaultSession(t *testing.T) {
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	s := func(id string, st engine.Status, sec int) Summary {
+	s := func(id string, st Status, sec int) Summary {
 		return Summary{ID: id, Status: st, StartedAt: t0.Add(time.Duration(sec) * time.Second)}
 	}
 	cases := []struct {

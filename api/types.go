@@ -1,40 +1,17 @@
 // Package api holds the wire types of traced's HTTP and WebSocket surface, whose JSON names equal
-// the schemas of the embedded OpenAPI contract, and the one place that converts to them.
+// the schemas of the embedded OpenAPI contract. It imports nothing of the server, so clients (the
+// CLI, the dashboard) link it alone; api/convert builds these types from the engine's at the edge.
 package api
 
 import (
 	"fmt"
 	"strings"
-
-	"traced/internal/engine"
 )
-
-// Event payloads are stored by the engine in their wire shape; these aliases name them here so
-// clients of the api package need not import the engine.
-type (
-	Event         = engine.Event
-	Frame         = engine.Frame
-	Text          = engine.Text
-	ContextInfo   = engine.ContextInfo
-	ScriptInfo    = engine.ScriptInfo
-	ConsoleInfo   = engine.ConsoleInfo
-	ExceptionInfo = engine.ExceptionInfo
-	PauseInfo     = engine.PauseInfo
-	OutputInfo    = engine.OutputInfo
-	ExitInfo      = engine.ExitInfo
-	ThrowInfo     = engine.ThrowInfo
-	Summary       = engine.Summary
-	Gap           = engine.Gap
-	Kind          = engine.Kind
-)
-
-// ValidKind reports whether k is an event kind the engine produces.
-func ValidKind(k Kind) bool { return engine.ValidKind(k) }
 
 // KindList names every event kind, comma-separated, for error hints.
 func KindList() string {
-	names := make([]string, len(engine.Kinds))
-	for i, k := range engine.Kinds {
+	names := make([]string, len(Kinds))
+	for i, k := range Kinds {
 		names[i] = string(k)
 	}
 	return strings.Join(names, ",")

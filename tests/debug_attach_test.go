@@ -133,7 +133,7 @@ func TestAttachByURLAndDetach(t *testing.T) {
 	s := h.attach(api.AttachRequest{WSURL: p.wsURL, Name: "ext"})
 	root, _ := filepath.Abs("testdata")
 	if s.Mode != api.ModeDebug || s.Name != "ext" || s.PID != p.pid || s.Cwd != root ||
-		filepath.Base(s.Target) != "attachme.js" || s.Status != engine.StatusRunning {
+		filepath.Base(s.Target) != "attachme.js" || s.Status != api.StatusRunning {
 		t.Fatalf("attached %+v, want a running debug session named ext on pid %d in %s", s, p.pid, root)
 	}
 
@@ -158,7 +158,7 @@ func TestAttachByURLAndDetach(t *testing.T) {
 	if code := h.call("POST", "/api/trace/stop", api.StopRequest{ID: "ext"}, &stopped); code != http.StatusOK {
 		t.Fatalf("stop: status %d", code)
 	}
-	if sum := stopped.Session; sum.Status != engine.StatusStopped || sum.EndedAt == nil || !strings.Contains(sum.Error, "detached") {
+	if sum := stopped.Session; sum.Status != api.StatusStopped || sum.EndedAt == nil || !strings.Contains(sum.Error, "detached") {
 		t.Fatalf("after stop %+v, want stopped, detached", sum)
 	}
 	if leakcheck.Dead(p.pid) {
@@ -172,7 +172,7 @@ func TestAttachByURLAndDetach(t *testing.T) {
 
 	// The inspector takes a new client: attaching again works after the detach.
 	again := h.attach(api.AttachRequest{WSURL: p.wsURL})
-	if again.ID == s.ID || again.Status != engine.StatusRunning {
+	if again.ID == s.ID || again.Status != api.StatusRunning {
 		t.Fatalf("second attach %+v", again)
 	}
 }
@@ -191,7 +191,7 @@ func TestAttachByPortEndsWithTheProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := h.waitExit(s.ID)
-	if sum.Status != engine.StatusExited || sum.ExitCode != nil {
+	if sum.Status != api.StatusExited || sum.ExitCode != nil {
 		t.Fatalf("after the process died: %+v, want exited without a code", sum)
 	}
 }
@@ -244,10 +244,10 @@ func TestAttachWaitingProcess(t *testing.T) {
 	h := newHarness(t)
 	s := h.attach(api.AttachRequest{WSURL: p.wsURL})
 	st, _ := h.waitPaused(s.ID, 0)
-	if st.Status != engine.StatusPaused || st.Location == nil || st.Location.File != "attachme.js" {
+	if st.Status != api.StatusPaused || st.Location == nil || st.Location.File != "attachme.js" {
 		t.Fatalf("state %+v, want paused in attachme.js", st)
 	}
-	if st := h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)}); st.Status != engine.StatusRunning {
+	if st := h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)}); st.Status != api.StatusRunning {
 		t.Fatalf("after continue: %+v", st)
 	}
 	before, err := strconv.Atoi(h.eval(s.ID, "globalThis.beats ?? 0", 0).Value) // global: it runs
@@ -261,7 +261,7 @@ func TestAttachWaitingProcess(t *testing.T) {
 	if err := h.svc.Engine.Shutdown(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if sum := h.trace(s.ID, "exit").Session; sum.Status != engine.StatusStopped {
+	if sum := h.trace(s.ID, "exit").Session; sum.Status != api.StatusStopped {
 		t.Fatalf("after shutdown %+v, want stopped", sum)
 	}
 	if leakcheck.Dead(p.pid) {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"traced/api"
-	"traced/internal/engine"
 )
 
 // TestDebugRunTo: run-to stops at the line asked, or at a breakpoint met first, and leaves no
@@ -114,7 +113,7 @@ func TestDebugKillExecution(t *testing.T) {
 			defer cancel()
 			status, raw := h.send(h.request("POST", base+"/kill-execution", api.KillExecutionRequest{}).WithContext(ctx))
 			var st api.State
-			if err := json.Unmarshal(raw, &st); status != http.StatusOK || err != nil || st.Status != engine.StatusRunning || st.Location != nil {
+			if err := json.Unmarshal(raw, &st); status != http.StatusOK || err != nil || st.Status != api.StatusRunning || st.Location != nil {
 				t.Fatalf("kill-execution answered %d %s, want a running state", status, raw)
 			}
 			// The loop is over: the interval, starved until now, says alive.

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"traced/api"
-	"traced/internal/engine"
 )
 
 // debugme.js lines the tests stop at.
@@ -218,7 +217,7 @@ func (h *harness) runToEnd(id string, pauses int) api.Summary {
 		h.t.Fatalf("paused again: %+v", st)
 	}
 	sum := h.waitExit(id)
-	if sum.ExitCode == nil || *sum.ExitCode != 0 || sum.Counts[engine.KindPause] != pauses {
+	if sum.ExitCode == nil || *sum.ExitCode != 0 || sum.Counts[api.KindPause] != pauses {
 		h.t.Fatalf("summary %+v, want exit 0 after %d pauses", sum, pauses)
 	}
 	return sum

@@ -48,8 +48,8 @@ func TestDebugLogpoint(t *testing.T) {
 
 			// The program runs to its end: the start was its only pause.
 			sum := h.runToEnd(s.ID, 1)
-			if sum.Counts[engine.KindLogpoint] != len(c.want) {
-				t.Errorf("summary counts %d logpoint events, want %d", sum.Counts[engine.KindLogpoint], len(c.want))
+			if sum.Counts[api.KindLogpoint] != len(c.want) {
+				t.Errorf("summary counts %d logpoint events, want %d", sum.Counts[api.KindLogpoint], len(c.want))
 			}
 			var got []string
 			for k, e := range h.emissions(s.ID) {

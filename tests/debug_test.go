@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"traced/api"
-	"traced/internal/engine"
 )
 
 func TestDebugTraceSessionRefuses(t *testing.T) {
@@ -40,7 +39,7 @@ func TestDebugTraceSessionRefuses(t *testing.T) {
 			}
 		})
 	}
-	if sum := h.trace(s.ID, "").Session; sum.Status != engine.StatusRunning {
+	if sum := h.trace(s.ID, "").Session; sum.Status != api.StatusRunning {
 		t.Fatalf("the trace session is %s after the refusals, want running", sum.Status)
 	}
 
@@ -242,7 +241,7 @@ func TestDebugConditionalBreakpoint(t *testing.T) {
 		t.Fatalf("paused again: %+v", st)
 	}
 	sum := h.waitExit(s.ID)
-	if sum.ExitCode == nil || *sum.ExitCode != 0 || sum.Counts[engine.KindConsole] != 6 {
+	if sum.ExitCode == nil || *sum.ExitCode != 0 || sum.Counts[api.KindConsole] != 6 {
 		t.Fatalf("summary %+v, want exit 0 after 6 console calls", sum)
 	}
 	if n := len(h.trace(s.ID, "pause").Events); n != 2 {
@@ -275,7 +274,7 @@ func TestDebugPauseOnStart(t *testing.T) {
 	if st.Reason != "Break on start" || st.Location == nil || st.Location.File != "debugme.js" {
 		t.Fatalf("state %+v, want paused on start in debugme.js", st)
 	}
-	if n := h.trace(s.ID, "").Session.Counts[engine.KindConsole]; n != 0 {
+	if n := h.trace(s.ID, "").Session.Counts[api.KindConsole]; n != 0 {
 		t.Fatalf("%d console calls before the first line", n)
 	}
 }
@@ -336,7 +335,7 @@ func TestDebugPauseRunningProgram(t *testing.T) {
 			t.Fatalf("%s while running: %+v", op, e)
 		}
 	}
-	if st := h.state(s.ID, ""); st.Status != engine.StatusRunning || st.Location != nil {
+	if st := h.state(s.ID, ""); st.Status != api.StatusRunning || st.Location != nil {
 		t.Fatalf("state while running: %+v", st)
 	}
 	if res := h.eval(s.ID, "typeof process", 0); unquote(res.Value) != "object" {
@@ -402,7 +401,7 @@ func TestDebugRemoveBreakpointRunsToEnd(t *testing.T) {
 		t.Fatalf("paused again after removing every breakpoint: %+v", st)
 	}
 	sum := h.waitExit(s.ID)
-	if sum.ExitCode == nil || *sum.ExitCode != 0 || sum.Counts[engine.KindConsole] != 6 {
+	if sum.ExitCode == nil || *sum.ExitCode != 0 || sum.Counts[api.KindConsole] != 6 {
 		t.Fatalf("summary %+v, want exit 0 after 6 console calls", sum)
 	}
 
@@ -427,7 +426,7 @@ func TestDebugRemoveBreakpointRunsToEnd(t *testing.T) {
 			t.Fatalf("%s %s after exit: %+v", c.method, c.op, e)
 		}
 	}
-	if st := h.state(s.ID, ""); st.Status != engine.StatusExited || st.Location != nil {
+	if st := h.state(s.ID, ""); st.Status != api.StatusExited || st.Location != nil {
 		t.Fatalf("state after exit: %+v", st)
 	}
 	if lps := h.logpoints(s.ID); len(lps) != 0 {
@@ -458,11 +457,11 @@ func TestDebugStatusAtEveryPause(t *testing.T) {
 	for n := 1; n <= 5; n++ {
 		st, seq := h.waitPaused(s.ID, after)
 		after = seq
-		if st.Status != engine.StatusPaused {
+		if st.Status != api.StatusPaused {
 			t.Fatalf("pause %d: GET state after the pause event says %s: %+v", n, st.Status, st)
 		}
 		for range 8 {
-			if st = h.exec(s.ID, "step", api.StepRequest{Kind: api.StepInto}); st.Location != nil && st.Status != engine.StatusPaused {
+			if st = h.exec(s.ID, "step", api.StepRequest{Kind: api.StepInto}); st.Location != nil && st.Status != api.StatusPaused {
 				t.Fatalf("pause %d: a step answered status %s at %+v", n, st.Status, *st.Location)
 			}
 		}
@@ -524,7 +523,7 @@ func TestDebugPauseOnExceptions(t *testing.T) {
 				t.Fatalf("paused again: %+v", st)
 			}
 			sum := h.waitExit(s.ID)
-			if sum.ExitCode == nil || *sum.ExitCode != 1 || sum.Counts[engine.KindPause] != 1+len(c.before) {
+			if sum.ExitCode == nil || *sum.ExitCode != 1 || sum.Counts[api.KindPause] != 1+len(c.before) {
 				t.Fatalf("summary %+v, want exit 1 (the uncaught throw) after %d pauses", sum, 1+len(c.before))
 			}
 			if console := h.consoleTexts(s.ID); strings.Join(console, "|") != "handled thrown|done" {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"traced/api"
-	"traced/internal/evidence"
 	"traced/internal/service"
 )
 
@@ -53,7 +52,7 @@ func TestFailingTests(t *testing.T) {
 				t.Fatalf("locals %+v, want sum = 4", ft.Locals)
 			}
 			f := ev.Failure
-			if f.Test != ft.Name || f.Location == nil || filepath.Base(f.Location.File) != c.file || f.Kind != evidence.FailureThrow {
+			if f.Test != ft.Name || f.Location == nil || filepath.Base(f.Location.File) != c.file || f.Kind != api.FailureThrow {
 				t.Fatalf("failure %+v at %+v, want the failing test's throw", f, f.Location)
 			}
 		})
@@ -89,7 +88,7 @@ func TestFailingTestsPublishedSuite(t *testing.T) {
 			// node --test's TAP of 314 tests is ~2,000 lines: the service's default ring holds them.
 			h := newHarness(t, func(o *service.Options) { o.Engine.MaxEvents = 10000 })
 			var printed string
-			run := func(dir string) (api.Summary, *evidence.Result) {
+			run := func(dir string) (api.Summary, *api.EvidenceResult) {
 				req := c.req
 				req.Cwd = runnersDir + "/realworld/" + dir
 				s := h.start(req)
@@ -97,7 +96,7 @@ func TestFailingTestsPublishedSuite(t *testing.T) {
 				printed = h.printed(s.ID)
 				var res api.EvidenceResponse
 				h.call("GET", "/api/trace/evidence?id="+s.ID, nil, &res)
-				return sum, &res.Result
+				return sum, &res.EvidenceResult
 			}
 			if sum, res := run("fraction"); sum.ExitCode == nil || *sum.ExitCode != 0 || res.Evidence != nil {
 				t.Fatalf("the published suite: exit %+v, evidence %+v, want a green run", sum, res)

@@ -30,7 +30,7 @@ func TestOTLPUnreachableCollector(t *testing.T) {
 	})
 	sum := h.start(api.StartRequest{Target: "count.js", Args: []string{fmt.Sprint(lines)}, MaxEvents: 5000})
 	end := h.waitExit(sum.ID)
-	if end.Counts[engine.KindConsole] != lines || end.Counts[engine.KindStdout] != lines || end.Dropped != 0 ||
+	if end.Counts[api.KindConsole] != lines || end.Counts[api.KindStdout] != lines || end.Dropped != 0 ||
 		end.ExitCode == nil || *end.ExitCode != 0 {
 		t.Fatalf("capture with export to nowhere: %+v, want %d console and stdout events, none dropped, exit 0", end, lines)
 	}
@@ -102,7 +102,7 @@ func BenchmarkOTLPExport(b *testing.B) {
 			if err := svc.Export.Flush(ctx); err != nil {
 				b.Fatal(err)
 			}
-			x := s.Summary().Export
+			x := svc.Export.Counts(s.ID())
 			sent += x.Events
 			dropped += x.Dropped
 		}

@@ -19,7 +19,7 @@ func (h *harness) startPaused(req api.StartRequest) api.SessionResponse {
 		h.t.Fatalf("start %+v: status %d", req, st)
 	}
 	h.stopAtCleanup(res.Session.ID)
-	if res.Session.Status != engine.StatusPaused || res.State == nil || res.State.Status != engine.StatusPaused || res.State.Location == nil {
+	if res.Session.Status != api.StatusPaused || res.State == nil || res.State.Status != api.StatusPaused || res.State.Location == nil {
 		h.t.Fatalf("start answered %+v with state %+v, want paused with the state", res.Session, res.State)
 	}
 	return res
@@ -33,10 +33,10 @@ func TestDebugStatusSaysPaused(t *testing.T) {
 	id := res.Session.ID
 	var list api.ListResponse
 	h.call("GET", "/api/trace/list", nil, &list)
-	if i := slices.IndexFunc(list.Sessions, func(s api.Summary) bool { return s.ID == id }); i < 0 || list.Sessions[i].Status != engine.StatusPaused {
+	if i := slices.IndexFunc(list.Sessions, func(s api.Summary) bool { return s.ID == id }); i < 0 || list.Sessions[i].Status != api.StatusPaused {
 		t.Fatalf("list %+v, want %s paused", list.Sessions, id)
 	}
-	if st := h.state(id, ""); st.Status != engine.StatusPaused {
+	if st := h.state(id, ""); st.Status != api.StatusPaused {
 		t.Fatalf("GET state says %s", st.Status)
 	}
 	w := h.waitFor(id, 0, "pause")
@@ -44,10 +44,10 @@ func TestDebugStatusSaysPaused(t *testing.T) {
 		t.Fatalf("wait for the pause says %s", w.Status)
 	}
 	st := h.exec(id, "continue", api.ContinueRequest{})
-	if st.Status == engine.StatusPaused {
+	if st.Status == api.StatusPaused {
 		t.Fatalf("continue answered %+v, want it to run to the end", st)
 	}
-	if sum := h.waitExit(id); sum.Status != engine.StatusExited {
+	if sum := h.waitExit(id); sum.Status != api.StatusExited {
 		t.Fatalf("ended %+v", sum)
 	}
 }
@@ -60,7 +60,7 @@ func TestDebugStartAnswersThePause(t *testing.T) {
 	if l := res.State.Location; l.File != "debugme.js" || len(res.State.Source) == 0 || len(res.State.Stack) == 0 {
 		t.Fatalf("start state %+v, want the first line of debugme.js with source and stack", res.State)
 	}
-	if n := h.trace(res.Session.ID, "").Session.Counts[engine.KindConsole]; n != 0 || res.State.Output != nil {
+	if n := h.trace(res.Session.ID, "").Session.Counts[api.KindConsole]; n != 0 || res.State.Output != nil {
 		t.Fatalf("%d console calls, output %+v before the first line", n, res.State.Output)
 	}
 }
@@ -97,10 +97,10 @@ func TestDebugAttachAnswersThePause(t *testing.T) {
 		t.Fatalf("attach: status %d", st)
 	}
 	h.stopAtCleanup(res.Session.ID)
-	if res.Session.Status != engine.StatusPaused || res.State == nil || res.State.Location == nil || res.State.Location.File != "attachme.js" {
+	if res.Session.Status != api.StatusPaused || res.State == nil || res.State.Location == nil || res.State.Location.File != "attachme.js" {
 		t.Fatalf("attach answered %+v with state %+v, want paused in attachme.js", res.Session, res.State)
 	}
-	if st := h.exec(res.Session.ID, "continue", api.ContinueRequest{WaitMs: new(int64)}); st.Status != engine.StatusRunning {
+	if st := h.exec(res.Session.ID, "continue", api.ContinueRequest{WaitMs: new(int64)}); st.Status != api.StatusRunning {
 		t.Fatalf("continue right after attach: %+v", st)
 	}
 }
@@ -112,7 +112,7 @@ func TestDebugExecutionAnswersOutput(t *testing.T) {
 	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7")})
 	_, _ = h.waitPaused(s.ID, 0)
 	st := h.exec(s.ID, "continue", api.ContinueRequest{})
-	if st.Output == nil || len(st.Output.Entries) != 1 || st.Output.Entries[0].Kind != engine.KindConsole || st.Output.Entries[0].Text != "call 1 1" {
+	if st.Output == nil || len(st.Output.Entries) != 1 || st.Output.Entries[0].Kind != api.KindConsole || st.Output.Entries[0].Text != "call 1 1" {
 		t.Fatalf("continue to the next pause answered output %+v, want the console line of call 1 once", st.Output)
 	}
 	h.call("DELETE", "/api/debug/"+s.ID+"/breakpoints/bp1", nil, nil)

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"traced/api"
-	"traced/internal/engine"
 )
 
 // TestChildBreakpoints: breakpoints given at start bind in every child process as it starts
@@ -28,12 +27,12 @@ func TestChildBreakpoints(t *testing.T) {
 	if v := local(t, st, "role"); v.Value != "'child'" {
 		t.Fatalf("role = %+v, want 'child'", v)
 	}
-	if main := h.state(s.ID, "target=t0"); main.Status != engine.StatusRunning || !slices.Equal(main.AlsoPaused, []string{child}) {
+	if main := h.state(s.ID, "target=t0"); main.Status != api.StatusRunning || !slices.Equal(main.AlsoPaused, []string{child}) {
 		t.Fatalf("t0's state %+v, want running with %s paused", main, child)
 	}
 	var bps api.BreakpointsResponse
 	h.call("GET", "/api/debug/"+s.ID+"/breakpoints", nil, &bps)
-	if len(bps.Breakpoints) != 1 || !slices.ContainsFunc(bps.Breakpoints[0].Resolved, func(f engine.Frame) bool { return f.Target == child && f.Line == 17 }) {
+	if len(bps.Breakpoints) != 1 || !slices.ContainsFunc(bps.Breakpoints[0].Resolved, func(f api.Frame) bool { return f.Target == child && f.Line == 17 }) {
 		t.Fatalf("breakpoints %+v, want bp1 resolved in %s at line 17", bps.Breakpoints, child)
 	}
 	if e := h.errorOf(h.request("GET", "/api/debug/"+s.ID+"/state?target=t99", nil), http.StatusNotFound); e.Code != "no_such_target" {
@@ -45,7 +44,7 @@ func TestChildBreakpoints(t *testing.T) {
 	if w.Event == nil || w.Event.Logpoint.Text.Value != "grandchild grandchild" || w.Event.Target == "" || w.Event.Target == child {
 		t.Fatalf("logpoint event %+v, want the grandchild's emission from its own target", w.Event)
 	}
-	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 0 || sum.Counts[engine.KindPause] != 1 {
+	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 0 || sum.Counts[api.KindPause] != 1 {
 		t.Fatalf("summary %+v, want exit 0 after one pause", sum)
 	}
 	// The reads take a target: the child's console calls alone, then the main thread's first.

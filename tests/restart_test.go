@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"traced/api"
-	"traced/internal/engine"
 )
 
 // nodeFeatures reads what the service's node can do.
@@ -78,7 +77,7 @@ func TestDebugRestartCarriesSettings(t *testing.T) {
 	var list api.ListResponse
 	h.call("GET", "/api/trace/list", nil, &list)
 	i := slices.IndexFunc(list.Sessions, func(x api.Summary) bool { return x.ID == old.ID })
-	if i < 0 || list.Sessions[i].Status != engine.StatusStopped || list.Sessions[i].Name != "" || list.Sessions[i].RestartedAs != s.ID {
+	if i < 0 || list.Sessions[i].Status != api.StatusStopped || list.Sessions[i].Name != "" || list.Sessions[i].RestartedAs != s.ID {
 		t.Fatalf("old session after the restart: %+v", list.Sessions)
 	}
 	e := h.errorOf(h.request("POST", "/api/debug/"+old.ID+"/continue", api.ContinueRequest{}), http.StatusConflict)
@@ -105,7 +104,7 @@ func TestDebugRestartRunning(t *testing.T) {
 		t.Fatalf("restart of a stopped session: %d", code)
 	}
 	h.stopAtCleanup(res.Session.ID)
-	if res.State.Status != engine.StatusRunning || res.Session.Name != "" || res.Session.RestartOf != old.ID {
+	if res.State.Status != api.StatusRunning || res.Session.Name != "" || res.Session.RestartOf != old.ID {
 		t.Fatalf("restart answered %+v", res)
 	}
 	if text, _ := h.nextSum(res.Session.ID, 0); text != "sum -1" {

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"traced/api"
-	"traced/internal/evidence"
 )
 
 // The npm servers live in testdata/servers/npm, installed from its lockfile by make test (npm
@@ -71,10 +70,10 @@ func TestExpressHandlerThrow(t *testing.T) {
 		}
 		after = e.Seq
 	}
-	check := func(ev *evidence.Evidence) {
+	check := func(ev *api.Evidence) {
 		t.Helper()
 		f := ev.Failure
-		if f.Kind != evidence.FailureThrow || f.Location == nil || f.Location.File != "shop.js" || f.Location.Line != 11 || f.LoggedSeq <= th.Seq {
+		if f.Kind != api.FailureThrow || f.Location == nil || f.Location.File != "shop.js" || f.Location.Line != 11 || f.LoggedSeq <= th.Seq {
 			t.Fatalf("failure %+v at %+v, want the logged throw at shop.js:11", f, f.Location)
 		}
 		wantLocal(ev.OriginatingValue.Locals)
@@ -126,7 +125,7 @@ func TestFastifyLoggedThrow(t *testing.T) {
 		after = e.Seq
 	}
 	f := h.evidenceOf(s.ID).Failure
-	if f.Kind != evidence.FailureThrow || f.Location == nil || f.Location.File != "quote.js" || f.Location.Line != 10 || f.LoggedSeq <= th.Seq {
+	if f.Kind != api.FailureThrow || f.Location == nil || f.Location.File != "quote.js" || f.Location.Line != 10 || f.LoggedSeq <= th.Seq {
 		t.Fatalf("failure %+v at %+v, want the logged throw at quote.js:10", f, f.Location)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"traced/api"
-	"traced/internal/engine"
 	"traced/internal/service"
 )
 
@@ -69,7 +68,7 @@ func TestSourceMapExceptionIsOriginal(t *testing.T) {
 	}
 }
 
-func wheres(frames []engine.Frame) []string {
+func wheres(frames []api.Frame) []string {
 	out := make([]string, len(frames))
 	for i, f := range frames {
 		out[i] = f.Where()
@@ -84,7 +83,7 @@ func TestSourceMapOnTheStream(t *testing.T) {
 	conn, _ := h.dialStream(ctx, "")
 	s := h.start(api.StartRequest{Target: "dist/app.js", Cwd: "ts"})
 	for _, ev := range collectUntilExit(ctx, t, conn, s.ID) {
-		if ev.Kind == engine.KindException {
+		if ev.Kind == api.KindException {
 			if ev.Exception.File != "src/service.ts" || ev.Exception.Line != tsThrow {
 				t.Fatalf("streamed exception at %s:%d", ev.Exception.File, ev.Exception.Line)
 			}

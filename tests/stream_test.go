@@ -88,7 +88,7 @@ func collectUntilExit(ctx context.Context, t *testing.T, conn *websocket.Conn, s
 			continue
 		}
 		evs = append(evs, *m.Event)
-		if m.Event.Kind == engine.KindExit {
+		if m.Event.Kind == api.KindExit {
 			return evs
 		}
 	}
@@ -153,7 +153,7 @@ func TestStreamResumeReplaysExactlyTheMissing(t *testing.T) {
 	if g := replay[0]; g.Type != api.MsgGap || g.Session != s.ID || g.Gap.From != 1 || g.Gap.To != all[0].Seq-1 {
 		t.Fatalf("first replayed message %+v, want gap 1..%d", g, all[0].Seq-1)
 	}
-	if m := replay[1]; m.Type != api.MsgEvent || m.Event.Kind != engine.KindExit || m.Event.Seq != sum.LastSeq {
+	if m := replay[1]; m.Type != api.MsgEvent || m.Event.Kind != api.KindExit || m.Event.Seq != sum.LastSeq {
 		t.Fatalf("second replayed message %+v, want the exit event %d", m, sum.LastSeq)
 	}
 }
@@ -174,7 +174,7 @@ func TestStreamSubscribeByName(t *testing.T) {
 			t.Fatalf("message %+v names session %q, want the id %q", m, m.Session, s.ID)
 		}
 		if m.Type == api.MsgEvent {
-			if m.Event.Kind != engine.KindConsole {
+			if m.Event.Kind != api.KindConsole {
 				t.Fatalf("event %+v: kinds=console let another kind through", m.Event)
 			}
 			break
@@ -248,7 +248,7 @@ func TestSlowSubscriberIsClosedAndOthersLoseNothing(t *testing.T) {
 			t.Fatalf("healthy subscriber: event %d has seq %d", i, seq)
 		}
 	}
-	if sum.Counts[engine.KindConsole] != 20000 {
+	if sum.Counts[api.KindConsole] != 20000 {
 		t.Fatalf("capture lost events: %v", sum.Counts)
 	}
 	// The stalled subscriber now reads: what was queued, then the policy close.

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"traced/api"
-	"traced/internal/evidence"
 )
 
 // TestThrowCaught: a throw in user code that the program catches becomes a throw event, in a
@@ -51,22 +50,22 @@ func TestThrowCaught(t *testing.T) {
 }
 
 // evidenceOf reads a finished session's evidence.
-func (h *harness) evidenceOf(id string) *evidence.Evidence {
+func (h *harness) evidenceOf(id string) *api.Evidence {
 	h.t.Helper()
 	var res api.EvidenceResponse
 	h.call("GET", "/api/trace/evidence?id="+id, nil, &res)
-	if res.Result.Evidence == nil {
-		h.t.Fatalf("no evidence for %s: %s", id, res.Result.Reason)
+	if res.EvidenceResult.Evidence == nil {
+		h.t.Fatalf("no evidence for %s: %s", id, res.EvidenceResult.Reason)
 	}
-	return res.Result.Evidence
+	return res.EvidenceResult.Evidence
 }
 
 // wantThrowFailure checks that evidence tells a failed run by a throw at file:line, with a
 // local of that frame.
-func wantThrowFailure(t *testing.T, ev *evidence.Evidence, file string, line int, local, value string) {
+func wantThrowFailure(t *testing.T, ev *api.Evidence, file string, line int, local, value string) {
 	t.Helper()
 	f := ev.Failure
-	if f.Kind != evidence.FailureThrow || f.Location == nil || f.Location.File != file || f.Location.Line != line {
+	if f.Kind != api.FailureThrow || f.Location == nil || f.Location.File != file || f.Location.Line != line {
 		t.Fatalf("failure %+v at %+v, want a throw at %s:%d", f, f.Location, file, line)
 	}
 	for _, v := range ev.OriginatingValue.Locals {

@@ -15,11 +15,11 @@ import (
 func TestThrowingProgramTimeline(t *testing.T) {
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "throws.js", Args: []string{"--flag", "x"}})
-	if s.Status != engine.StatusRunning || s.PID == 0 || s.Mode != engine.ModeTrace {
+	if s.Status != api.StatusRunning || s.PID == 0 || s.Mode != api.ModeTrace {
 		t.Fatalf("start answered %+v, want a running trace session with a pid", s)
 	}
 	sum := h.waitExit(s.ID)
-	if sum.Status != engine.StatusExited || sum.ExitCode == nil || *sum.ExitCode != 1 {
+	if sum.Status != api.StatusExited || sum.ExitCode == nil || *sum.ExitCode != 1 {
 		t.Fatalf("summary %+v, want exited with code 1", sum)
 	}
 
@@ -32,9 +32,9 @@ func TestThrowingProgramTimeline(t *testing.T) {
 		}
 		last = ev.Seq
 		switch {
-		case ev.Kind == engine.KindScript && !ev.Script.Internal:
+		case ev.Kind == api.KindScript && !ev.Script.Internal:
 			kinds = append(kinds, "script:"+ev.Script.File)
-		case ev.Kind == engine.KindContext, ev.Kind == engine.KindConsole, ev.Kind == engine.KindException, ev.Kind == engine.KindExit:
+		case ev.Kind == api.KindContext, ev.Kind == api.KindConsole, ev.Kind == api.KindException, ev.Kind == api.KindExit:
 			kinds = append(kinds, string(ev.Kind))
 		}
 	}
@@ -42,7 +42,7 @@ func TestThrowingProgramTimeline(t *testing.T) {
 	if got := strings.Join(kinds, " "); got != want {
 		t.Fatalf("timeline %q, want %q", got, want)
 	}
-	if tr.Session.Counts[engine.KindConsole] != 2 || tr.Session.Counts[engine.KindException] != 1 {
+	if tr.Session.Counts[api.KindConsole] != 2 || tr.Session.Counts[api.KindException] != 1 {
 		t.Fatalf("counts %v", tr.Session.Counts)
 	}
 
@@ -94,7 +94,7 @@ func TestCleanExitHasNoEvidence(t *testing.T) {
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "clean.js"})
 	sum := h.waitExit(s.ID)
-	if sum.ExitCode == nil || *sum.ExitCode != 0 || sum.Status != engine.StatusExited {
+	if sum.ExitCode == nil || *sum.ExitCode != 0 || sum.Status != api.StatusExited {
 		t.Fatalf("summary %+v", sum)
 	}
 	out := h.trace(s.ID, "stdout").Events
@@ -178,14 +178,14 @@ func TestStopKillsProcessGroup(t *testing.T) {
 	if st := h.call("POST", "/api/trace/stop", api.StopRequest{ID: "ticker"}, &res); st != http.StatusOK {
 		t.Fatalf("stop: %d", st)
 	}
-	if res.Session.Status != engine.StatusStopped || res.Session.Signal != "SIGKILL" {
+	if res.Session.Status != api.StatusStopped || res.Session.Signal != "SIGKILL" {
 		t.Fatalf("after stop: %+v", res.Session)
 	}
 	if err := syscall.Kill(-s.PID, 0); err != syscall.ESRCH {
 		t.Fatalf("process group %d still exists: %v", s.PID, err)
 	}
 	// The exit event arrived after the kill and the status stays stopped.
-	if tr := h.trace(s.ID, "exit"); len(tr.Events) != 1 || tr.Session.Status != engine.StatusStopped {
+	if tr := h.trace(s.ID, "exit"); len(tr.Events) != 1 || tr.Session.Status != api.StatusStopped {
 		t.Fatalf("after exit event: %+v", tr)
 	}
 }
@@ -194,7 +194,7 @@ func TestTimeoutStopsTheProgram(t *testing.T) {
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "forever.js", TimeoutMs: 300})
 	sum := h.waitExit(s.ID)
-	if sum.Status != engine.StatusStopped || !strings.Contains(sum.Error, "timeoutMs") {
+	if sum.Status != api.StatusStopped || !strings.Contains(sum.Error, "timeoutMs") {
 		t.Fatalf("summary %+v", sum)
 	}
 }
@@ -203,7 +203,7 @@ func TestCapHoldsForManyLines(t *testing.T) {
 	h := newHarness(t, func(o *service.Options) { o.Engine.MaxEvents = 1000 })
 	s := h.start(api.StartRequest{Target: "lines.js", Args: []string{"50000"}})
 	sum := h.waitExit(s.ID)
-	if sum.Counts[engine.KindConsole] != 50000 || sum.Counts[engine.KindStdout] != 50000 {
+	if sum.Counts[api.KindConsole] != 50000 || sum.Counts[api.KindStdout] != 50000 {
 		t.Fatalf("counts %v, want 50000 console and stdout", sum.Counts)
 	}
 	if sum.Events != 1000 || sum.Dropped != int(sum.LastSeq)-1000 {
@@ -333,7 +333,7 @@ func TestFinishedProgramDetachesUnderDiscardLoad(t *testing.T) {
 	for range 3 {
 		s := h.start(api.StartRequest{Target: "lines.js", Args: []string{"3000"}})
 		sum := h.waitExit(s.ID)
-		if sum.ExitCode == nil || *sum.ExitCode != 0 || sum.Counts[engine.KindConsole] != 3000 {
+		if sum.ExitCode == nil || *sum.ExitCode != 0 || sum.Counts[api.KindConsole] != 3000 {
 			t.Fatalf("summary %+v", sum)
 		}
 	}
@@ -352,7 +352,7 @@ func TestNamesNeverShadowIDs(t *testing.T) {
 	if res.Session.ID != other.ID {
 		t.Fatalf("stop %s stopped %s", other.ID, res.Session.ID)
 	}
-	if tr := h.trace("ticker", "exit"); tr.Session.ID != named.ID || tr.Session.Status != engine.StatusRunning {
+	if tr := h.trace("ticker", "exit"); tr.Session.ID != named.ID || tr.Session.Status != api.StatusRunning {
 		t.Fatalf("by name: %+v", tr.Session)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"traced/api"
-	"traced/internal/engine"
 	"traced/internal/service"
 )
 
@@ -13,7 +12,7 @@ func TestWaitReturnsTheFirstMatchingEvent(t *testing.T) {
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "throws.js"})
 	w := h.waitFor(s.ID, 0, "console")
-	if w.Event == nil || w.Event.Kind != engine.KindConsole || w.Event.Console.Text.Value != "starting 42" {
+	if w.Event == nil || w.Event.Kind != api.KindConsole || w.Event.Console.Text.Value != "starting 42" {
 		t.Fatalf("first console: %+v", w.Event)
 	}
 	// The cursor moves on: the next console after the first is the second one.
@@ -93,7 +92,7 @@ func TestWaitKeepsTheGapPastNonMatchingEvents(t *testing.T) {
 	var w api.WaitResponse
 	h.call("GET", fmt.Sprintf("/api/trace/wait?id=%s&after=5&kinds=exit&timeoutMs=1000", s.ID), nil, &w)
 	oldest := sum.LastSeq - 9
-	if w.Event == nil || w.Event.Kind != engine.KindExit || w.Gap == nil || w.Gap.From != 6 || w.Gap.To != oldest-1 {
+	if w.Event == nil || w.Event.Kind != api.KindExit || w.Gap == nil || w.Gap.From != 6 || w.Gap.To != oldest-1 {
 		t.Fatalf("wait answered event %+v gap %+v, want the exit and gap 6..%d", w.Event, w.Gap, oldest-1)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"traced/api"
-	"traced/internal/engine"
 )
 
 // TestWorkersTraced: a program with a worker and a nested worker runs to its end in trace and
@@ -23,10 +22,10 @@ func TestWorkersTraced(t *testing.T) {
 			s := h.start(api.StartRequest{Target: "workers.js", Mode: mode})
 			if mode == api.ModeDebug {
 				st, _ := h.waitPaused(s.ID, 0)
-				if st.Target != "t2" || st.Status != engine.StatusPaused || st.Location == nil || st.Location.Line != 15 {
+				if st.Target != "t2" || st.Status != api.StatusPaused || st.Location == nil || st.Location.Line != 15 {
 					t.Fatalf("state %+v, want the nested worker t2 paused at workers.js:15", st)
 				}
-				if main := h.state(s.ID, "target=t0"); main.Status != engine.StatusRunning || !slices.Equal(main.AlsoPaused, []string{"t2"}) {
+				if main := h.state(s.ID, "target=t0"); main.Status != api.StatusRunning || !slices.Equal(main.AlsoPaused, []string{"t2"}) {
 					t.Fatalf("t0's state %+v, want running with t2 paused", main)
 				}
 				h.exec(s.ID, "continue?target=t2", api.ContinueRequest{})

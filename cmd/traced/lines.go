@@ -5,6 +5,7 @@ import (
 	"io"
 	"sync"
 
+	"traced/api/convert"
 	"traced/internal/engine"
 	"traced/internal/textform"
 )
@@ -85,7 +86,7 @@ func (p *linePrinter) PublishEvent(_ string, ev engine.Event) {
 		}
 	}
 	select {
-	case p.lines <- fmt.Sprintf("%5d %-9s %s\n", ev.Seq, textform.EventKind(ev), line):
+	case p.lines <- fmt.Sprintf("%5d %-9s %s\n", ev.Seq, textform.EventKind(convert.FromEvent(ev)), line):
 	default:
 		p.skipped++
 	}
@@ -100,10 +101,10 @@ func skippedMarker(n int) string {
 func eventLine(ev engine.Event, verbose bool) string {
 	switch ev.Kind {
 	case engine.KindConsole, engine.KindException, engine.KindStdout, engine.KindStderr, engine.KindExit, engine.KindPause:
-		return textform.Event(ev)
+		return textform.Event(convert.FromEvent(ev))
 	case engine.KindScript, engine.KindContext: // every module a program loads, node_modules too
 		if verbose {
-			return textform.Event(ev)
+			return textform.Event(convert.FromEvent(ev))
 		}
 	}
 	return ""

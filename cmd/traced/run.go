@@ -12,6 +12,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"traced/api"
+	"traced/api/convert"
 	"traced/internal/engine"
 	"traced/internal/evidence"
 	"traced/internal/otlpexport"
@@ -95,18 +97,22 @@ func run(args []string) int {
 		flushExport(export, os.Stderr)
 	}
 	sum := s.Summary()
-	res := evidence.Build(evidence.Input{Summary: sum, Events: s.Snapshot()})
+	res := convert.FromEvidenceResult(evidence.Build(evidence.Input{Summary: sum, Events: s.Snapshot()}))
 	if *asJSON {
+		wire := convert.FromSummary(sum)
+		if export != nil {
+			wire.Export = export.Counts(sum.ID)
+		}
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
 		// The evidence result is embedded, as in GET /api/trace/evidence: one "evidence" object
 		// (null for a clean run, with "reason" beside it), not evidence.evidence.
 		enc.Encode(struct {
-			Session engine.Summary `json:"session"`
-			Events  []engine.Event `json:"events"`
-			evidence.Result
-		}{sum, s.Events(0, engine.Filter{Kinds: engine.KindSet{engine.KindConsole: true, engine.KindException: true,
-			engine.KindStdout: true, engine.KindStderr: true, engine.KindExit: true}}, 0).Events, res})
+			Session api.Summary `json:"session"`
+			Events  []api.Event `json:"events"`
+			api.EvidenceResult
+		}{wire, convert.FromEvents(s.Events(0, engine.Filter{Kinds: engine.KindSet{engine.KindConsole: true, engine.KindException: true,
+			engine.KindStdout: true, engine.KindStderr: true, engine.KindExit: true}}, 0).Events), res})
 	} else if res.Evidence != nil {
 		b, _ := json.MarshalIndent(res.Evidence, "", "  ")
 		fmt.Fprintf(os.Stderr, "evidence:\n%s\n", b)

@@ -64,8 +64,8 @@ const breakpointGroup = "traced-breakpoints"
 
 // BreakableLine is a line where the debugger can stop, with the columns it can stop at.
 type BreakableLine struct {
-	Line    int   `json:"line"`    // 1-based
-	Columns []int `json:"columns"` // 1-based
+	Line    int   // 1-based
+	Columns []int // 1-based
 }
 
 // FunctionBreakpointSpec asks for a breakpoint at the start of the function an expression names.

@@ -77,10 +77,10 @@ type SourceSpec struct {
 
 // SourceView is a piece of a script's source.
 type SourceView struct {
-	File      string       `json:"file"`
-	Total     int          `json:"total"` // lines in the script
-	Lines     []SourceLine `json:"lines"`
-	Truncated bool         `json:"truncated,omitempty"` // cut at maxViewLines
+	File      string
+	Total     int // lines in the script
+	Lines     []SourceLine
+	Truncated bool // cut at maxViewLines
 }
 
 // maxViewLines caps a whole-script view.
@@ -170,9 +170,9 @@ type SearchSpec struct {
 
 // Match is a line of a script that matched a search.
 type Match struct {
-	File string `json:"file"`
-	Line int    `json:"line"`
-	Text string `json:"text"`
+	File string
+	Line int
+	Text string
 }
 
 // maxMatches caps a search's answer.
@@ -250,7 +250,7 @@ func (s *Session) History(kind Kind, after uint64, levels []string, limit int) (
 // ContextView is a live execution context.
 type ContextView struct {
 	ContextInfo
-	Main bool `json:"main,omitempty"` // the program's own context
+	Main bool // the program's own context
 }
 
 // Contexts lists the live execution contexts.

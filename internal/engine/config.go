@@ -41,9 +41,6 @@ type Config struct {
 	// ChildEnv, when set, adds to each launched child's environment (the OTLP exporter's
 	// TRACEPARENT for the session's root span); the start request's Env wins over it.
 	ChildEnv func(session string) map[string]string
-	// ExportOf, when set, tells how a session fares in an export, for its summary. It is
-	// called under the session's lock: it must not block or call back into the engine.
-	ExportOf func(session string) *ExportCounts
 }
 
 // Defaults.

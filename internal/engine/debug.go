@@ -42,17 +42,17 @@ type BreakpointSpec struct {
 
 // Breakpoint is a breakpoint as the user sees it.
 type Breakpoint struct {
-	Ref       string  `json:"ref"` // bp1, bp2...
-	Location  string  `json:"location"`
-	Condition string  `json:"condition,omitempty"`
-	HitCount  int     `json:"hitCount,omitempty"`
-	Hits      int     `json:"hits"`               // times it paused the program
-	Resolved  []Frame `json:"resolved"`           // where V8 bound it; empty until a matching script loads
-	URLRegex  string  `json:"urlRegex,omitempty"` // a URL-regex breakpoint's regex
-	Function  string  `json:"function,omitempty"` // a function breakpoint's expression
-	Enabled   bool    `json:"enabled"`            // false: toggled off, kept but not bound in V8
+	Ref       string // bp1, bp2...
+	Location  string
+	Condition string
+	HitCount  int
+	Hits      int     // times it paused the program
+	Resolved  []Frame // where V8 bound it; empty until a matching script loads
+	URLRegex  string  // a URL-regex breakpoint's regex
+	Function  string  // a function breakpoint's expression
+	Enabled   bool    // false: toggled off, kept but not bound in V8
 	// Pending: on an original source no loaded script maps yet; it binds when one loads.
-	Pending bool `json:"pending,omitempty"`
+	Pending bool
 }
 
 // breakpoint is a V8 breakpoint and what the user made of it: a breakpoint or a logpoint.
@@ -79,64 +79,64 @@ func (bp *breakpoint) ref() string {
 
 // SourceLine is one line of source around a pause.
 type SourceLine struct {
-	Line    int    `json:"line"`
-	Text    string `json:"text"`
-	Current bool   `json:"current,omitempty"`
+	Line    int
+	Text    string
+	Current bool
 }
 
 // Variable is one named value of a scope, previewed.
 type Variable struct {
-	Ref   string `json:"ref,omitempty"` // v1...: valid until the program moves on
-	Name  string `json:"name"`
-	Type  string `json:"type"`
-	Value string `json:"value"`
-	Scope string `json:"scope"` // local, block, catch, closure...
+	Ref   string // v1...: valid until the program moves on
+	Name  string
+	Type  string
+	Value string
+	Scope string // local, block, catch, closure...
 	// Expand names the call that shows what the preview left out: GET props?ref=v1.
-	Expand string `json:"expand,omitempty"`
+	Expand string
 }
 
 // StackFrame is a frame of the paused stack, with its ref (f0 is the top).
 type StackFrame struct {
-	Ref string `json:"ref"`
+	Ref string
 	Frame
 	// Async names the async boundary (await, setTimeout...) a frame of an async parent is past;
 	// such frames have no scopes to read or evaluate in.
-	Async string `json:"async,omitempty"`
+	Async string
 }
 
 // State is where a debug session is: its status and, when paused, why, where, the source around,
 // the variables of the chosen frame and the stack.
 type State struct {
-	Session string `json:"session"`
+	Session string
 	// Target is the target the state is of, and AlsoPaused the others that stand paused, when
 	// the session has more than the main thread to debug.
-	Target     string       `json:"target,omitempty"`
-	AlsoPaused []string     `json:"alsoPaused,omitempty"`
-	Status     Status       `json:"status"`
-	Reason     string       `json:"reason,omitempty"`
-	Hit        []string     `json:"hit,omitempty"` // breakpoint refs that caused the pause
-	Location   *Frame       `json:"location,omitempty"`
-	Frame      string       `json:"frame,omitempty"` // the frame the source and variables are of
-	Source     []SourceLine `json:"source,omitempty"`
-	Locals     []Variable   `json:"locals,omitempty"`
-	Stack      []StackFrame `json:"stack,omitempty"`
+	Target     string
+	AlsoPaused []string
+	Status     Status
+	Reason     string
+	Hit        []string // breakpoint refs that caused the pause
+	Location   *Frame
+	Frame      string // the frame the source and variables are of
+	Source     []SourceLine
+	Locals     []Variable
+	Stack      []StackFrame
 	// Breakpoints and Logpoints are the session's, shown with the breakpoints section.
-	Breakpoints []Breakpoint `json:"breakpoints,omitempty"`
-	Logpoints   []Logpoint   `json:"logpoints,omitempty"`
+	Breakpoints []Breakpoint
+	Logpoints   []Logpoint
 	// ReturnValue is the value the top frame returns, when paused at its return point.
-	ReturnValue *Variable `json:"returnValue,omitempty"`
+	ReturnValue *Variable
 	// Output is what the program printed and threw while the execution command that answers
 	// this state ran (execoutput.go).
-	Output *ExecOutput `json:"output,omitempty"`
+	Output *ExecOutput
 }
 
 // EvalResult is the value of an expression, or the exception it threw.
 type EvalResult struct {
-	Ref       string `json:"ref,omitempty"` // v1 while paused, o1 for an object while running
-	Type      string `json:"type"`
-	Value     string `json:"value"`
-	Exception string `json:"exception,omitempty"`
-	Expand    string `json:"expand,omitempty"` // the call that shows what the preview left out
+	Ref       string // v1 while paused, o1 for an object while running
+	Type      string
+	Value     string
+	Exception string
+	Expand    string // the call that shows what the preview left out
 }
 
 // Mode is the session's mode.

@@ -42,45 +42,44 @@ func ValidKind(k Kind) bool {
 }
 
 // Event is one captured thing. Exactly one of the payload pointers is set, the one matching Kind.
-// Events are stored in their wire shape (the api package aliases these types) so the capture path
-// does not copy each event once more on its way out.
+// The engine's data types carry no JSON names: api/convert builds the wire types at the edge.
 type Event struct {
-	Seq  uint64    `json:"seq"`
-	Time time.Time `json:"time"`
-	Kind Kind      `json:"kind"`
+	Seq  uint64
+	Time time.Time
+	Kind Kind
 	// Target is the ref of the worker thread the event comes from; absent for the main one (t0).
-	Target     string          `json:"target,omitempty"`
-	TargetInfo *TargetInfo     `json:"targetInfo,omitempty"`
-	Context    *ContextInfo    `json:"context,omitempty"`
-	Script     *ScriptInfo     `json:"script,omitempty"`
-	Console    *ConsoleInfo    `json:"console,omitempty"`
-	Exception  *ExceptionInfo  `json:"exception,omitempty"`
-	Pause      *PauseInfo      `json:"pause,omitempty"`
-	Output     *OutputInfo     `json:"output,omitempty"`
-	Exit       *ExitInfo       `json:"exit,omitempty"`
-	Logpoint   *LogpointInfo   `json:"logpoint,omitempty"`
-	Hook       *HookInfo       `json:"hook,omitempty"`
-	Breakpoint *BreakpointInfo `json:"breakpoint,omitempty"`
-	Progress   *ProgressInfo   `json:"progress,omitempty"`
-	Throw      *ThrowInfo      `json:"throw,omitempty"`
+	Target     string
+	TargetInfo *TargetInfo
+	Context    *ContextInfo
+	Script     *ScriptInfo
+	Console    *ConsoleInfo
+	Exception  *ExceptionInfo
+	Pause      *PauseInfo
+	Output     *OutputInfo
+	Exit       *ExitInfo
+	Logpoint   *LogpointInfo
+	Hook       *HookInfo
+	Breakpoint *BreakpointInfo
+	Progress   *ProgressInfo
+	Throw      *ThrowInfo
 }
 
 // Frame is one 1-based source position, usually a stack frame.
 type Frame struct {
-	Function string `json:"function,omitempty"`
-	URL      string `json:"url,omitempty"`
+	Function string
+	URL      string
 	// File is the local path of a file: URL, relative to the session's cwd when inside it.
-	File   string `json:"file,omitempty"`
-	Line   int    `json:"line"`
-	Column int    `json:"column"`
+	File   string
+	Line   int
+	Column int
 	// Internal marks node's own code (node:internal/..., node:...), shown apart from user frames.
-	Internal bool `json:"internal,omitempty"`
+	Internal bool
 	// Generated is the position in the code node runs when a source map moved the frame to its
 	// original source (URL, File, Line and Column then name the original).
-	Generated *Generated `json:"generated,omitempty"`
+	Generated *Generated
 	// Target is the worker or child process a breakpoint's resolved location is in; absent for
 	// the main thread.
-	Target string `json:"target,omitempty"`
+	Target string
 }
 
 // Where renders the frame as file:line for a person, preferring the local path to the URL.
@@ -101,89 +100,89 @@ func (f Frame) Where() string {
 // Text is a string capped to the session's string cap. Length is the original length in bytes
 // when Truncated is set.
 type Text struct {
-	Value     string `json:"value"`
-	Truncated bool   `json:"truncated,omitempty"`
-	Length    int    `json:"length,omitempty"`
+	Value     string
+	Truncated bool
+	Length    int
 }
 
 // ContextInfo describes an execution context.
 type ContextInfo struct {
-	ID     int    `json:"id"`
-	Name   string `json:"name,omitempty"`
-	Origin string `json:"origin,omitempty"`
+	ID     int
+	Name   string
+	Origin string
 }
 
 // ScriptInfo describes a parsed script.
 type ScriptInfo struct {
-	ScriptID     string `json:"scriptId"`
-	URL          string `json:"url"`
-	File         string `json:"file,omitempty"`
-	Hash         string `json:"hash,omitempty"`
-	SourceMapURL string `json:"sourceMapURL,omitempty"`
+	ScriptID     string
+	URL          string
+	File         string
+	Hash         string
+	SourceMapURL string
 	// Sources are the original sources its source map names (in script lists, not in events:
 	// maps are read on first use).
-	Sources []string `json:"sources,omitempty"`
+	Sources []string
 	// Internal marks node's own scripts (node: URLs and scripts without a URL).
-	Internal bool `json:"internal,omitempty"`
+	Internal bool
 	// FailedToParse marks a script V8 could not compile (a syntax error): it never ran.
-	FailedToParse bool `json:"failedToParse,omitempty"`
+	FailedToParse bool
 }
 
 // ConsoleInfo is one console API call. Text joins the arguments' previews as node prints them.
 type ConsoleInfo struct {
-	Level string   `json:"level"`
-	Text  Text     `json:"text"`
-	Args  []string `json:"args,omitempty"` // type of each argument, e.g. "string", "object"
-	Frame *Frame   `json:"frame,omitempty"`
+	Level string
+	Text  Text
+	Args  []string // type of each argument, e.g. "string", "object"
+	Frame *Frame
 }
 
 // ExceptionInfo is an exception the inspector reported.
 type ExceptionInfo struct {
-	Text    string  `json:"text"`             // the inspector's summary, e.g. "Uncaught"
-	Message Text    `json:"message"`          // the error message or the thrown value's preview
-	Class   string  `json:"class,omitempty"`  // constructor name, e.g. "TypeError"
-	Value   string  `json:"value,omitempty"`  // preview of the thrown value
-	URL     string  `json:"url,omitempty"`    // where it was thrown
-	File    string  `json:"file,omitempty"`   // local path of URL
-	Line    int     `json:"line,omitempty"`   // 1-based
-	Column  int     `json:"column,omitempty"` // 1-based
-	Stack   []Frame `json:"stack,omitempty"`  // innermost first
+	Text    string  // the inspector's summary, e.g. "Uncaught"
+	Message Text    // the error message or the thrown value's preview
+	Class   string  // constructor name, e.g. "TypeError"
+	Value   string  // preview of the thrown value
+	URL     string  // where it was thrown
+	File    string  // local path of URL
+	Line    int     // 1-based
+	Column  int     // 1-based
+	Stack   []Frame // innermost first
 	// Generated is where it was thrown in the code node runs, when a source map moved URL..Column.
-	Generated *Generated `json:"generated,omitempty"`
+	Generated *Generated
 	// Rejection marks an unhandled promise rejection rather than a synchronous throw.
-	Rejection bool `json:"rejection,omitempty"`
+	Rejection bool
 }
 
 // PauseInfo records a pause of the debugger.
 type PauseInfo struct {
-	Reason         string   `json:"reason"`
-	Location       *Frame   `json:"location,omitempty"`
-	HitBreakpoints []string `json:"hitBreakpoints,omitempty"`
+	Reason         string
+	Location       *Frame
+	HitBreakpoints []string
 }
 
 // OutputInfo is one line of the child's stdout or stderr.
 type OutputInfo struct {
-	Text Text `json:"text"`
+	Text Text
 }
 
 // ExitInfo records how the child process ended.
 type ExitInfo struct {
-	Code   *int   `json:"code,omitempty"`   // nil when killed by a signal
-	Signal string `json:"signal,omitempty"` // e.g. "SIGKILL"
+	Code   *int   // nil when killed by a signal
+	Signal string // e.g. "SIGKILL"
 }
 
 // LogpointInfo is one emission of a logpoint.
 type LogpointInfo struct {
-	Ref  string `json:"ref"`
-	Text Text   `json:"text"` // the template with ${expr} interpolated, capped
+	Ref  string
+	Text Text // the template with ${expr} interpolated, capped
 	// Disabled marks the Max-th emission: the flood guard has removed the logpoint.
-	Disabled bool `json:"disabled,omitempty"`
+	Disabled bool
 }
 
 // HookInfo is one call of an injected hook: globalThis[name](payload).
 type HookInfo struct {
-	Name    string `json:"name"`
-	Payload Text   `json:"payload"` // the string the program passed, capped
+	Name    string
+	Payload Text // the string the program passed, capped
 }
 
 // Status is a session's lifecycle state.
@@ -206,51 +205,41 @@ func (s Status) Finished() bool {
 
 // Summary is a session's state at one moment.
 type Summary struct {
-	ID       string       `json:"id"`
-	Name     string       `json:"name,omitempty"`
-	Mode     string       `json:"mode"` // ModeTrace or ModeDebug
-	Status   Status       `json:"status"`
-	Target   string       `json:"target"`
-	Args     []string     `json:"args"`
-	NodeArgs []string     `json:"nodeArgs,omitempty"` // node's own flags, as the start gave them
-	Cwd      string       `json:"cwd"`
-	PID      int          `json:"pid,omitempty"`
-	ExitCode *int         `json:"exitCode,omitempty"`
-	Signal   string       `json:"signal,omitempty"`
-	Error    string       `json:"error,omitempty"` // why a failed session failed
-	Counts   map[Kind]int `json:"counts"`          // events captured per kind, dropped ones included
-	Events   int          `json:"events"`          // events retained now
-	Dropped  int          `json:"dropped"`         // events evicted from the ring
+	ID       string
+	Name     string
+	Mode     string // ModeTrace or ModeDebug
+	Status   Status
+	Target   string
+	Args     []string
+	NodeArgs []string // node's own flags, as the start gave them
+	Cwd      string
+	PID      int
+	ExitCode *int
+	Signal   string
+	Error    string       // why a failed session failed
+	Counts   map[Kind]int // events captured per kind, dropped ones included
+	Events   int          // events retained now
+	Dropped  int          // events evicted from the ring
 	// ThrowsSkipped counts the throws past the rate cap (throws.perSecond), not recorded.
-	ThrowsSkipped int        `json:"throwsSkipped,omitempty"`
-	LastSeq       uint64     `json:"lastSeq"`
-	MaxEvents     int        `json:"maxEvents"`
-	StartedAt     time.Time  `json:"startedAt"`
-	EndedAt       *time.Time `json:"endedAt,omitempty"`
+	ThrowsSkipped int
+	LastSeq       uint64
+	MaxEvents     int
+	StartedAt     time.Time
+	EndedAt       *time.Time
 
 	// InspectorLost: the inspector connection ended while the program runs on (it closed its
 	// inspector): stdout and stderr are still captured, debugger calls answer inspector_lost.
-	InspectorLost bool `json:"inspectorLost,omitempty"`
+	InspectorLost bool
 
 	// RestartOf is the session this one re-ran (POST restart); RestartedAs the one that re-ran
 	// this one, which took its name.
-	RestartOf   string `json:"restartOf,omitempty"`
-	RestartedAs string `json:"restartedAs,omitempty"`
-
-	// Export is how the session fares in the OTLP export; absent when export is off.
-	Export *ExportCounts `json:"export,omitempty"`
-}
-
-// ExportCounts is what an exporter (internal/otlpexport) reports of one session.
-type ExportCounts struct {
-	Spans   int `json:"spans"`   // spans the collector took
-	Events  int `json:"events"`  // span events the collector took
-	Dropped int `json:"dropped"` // captured events that did not reach it
+	RestartOf   string
+	RestartedAs string
 }
 
 // BreakpointInfo is where V8 bound a breakpoint or logpoint once a matching script loaded
 // (Debugger.breakpointResolved).
 type BreakpointInfo struct {
-	Ref      string `json:"ref"`
-	Location Frame  `json:"location"`
+	Ref      string
+	Location Frame
 }

@@ -15,16 +15,16 @@ const (
 // ExecOutput is what the program printed and threw while an execution command ran: console
 // calls, output lines no console call made, and exceptions, oldest first.
 type ExecOutput struct {
-	Entries []OutputEntry `json:"entries"`
+	Entries []OutputEntry
 	// More counts what happened past the caps; GET events?after=<the last entry's seq> lists it.
-	More int `json:"more,omitempty"`
+	More int
 }
 
 // OutputEntry is one line of ExecOutput.
 type OutputEntry struct {
-	Seq  uint64 `json:"seq"`
-	Kind Kind   `json:"kind"` // console, stdout, stderr or exception
-	Text string `json:"text"`
+	Seq  uint64
+	Kind Kind // console, stdout, stderr or exception
+	Text string
 }
 
 var execOutputKinds = KindSet{KindConsole: true, KindStdout: true, KindStderr: true, KindException: true}

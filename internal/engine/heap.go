@@ -170,11 +170,11 @@ const OpHeapSnapshot = "heap-snapshot"
 // snapshot, Done and Total count what V8 has walked of the heap; Finished says the walk is over
 // (the file is then written and summarised, which takes a while longer).
 type ProgressInfo struct {
-	Op       string `json:"op"`            // OpHeapSnapshot
-	Ref      string `json:"ref,omitempty"` // what it makes: hs1...
-	Done     int    `json:"done"`
-	Total    int    `json:"total"`
-	Finished bool   `json:"finished,omitempty"`
+	Op       string // OpHeapSnapshot
+	Ref      string // what it makes: hs1...
+	Done     int
+	Total    int
+	Finished bool
 }
 
 // progressSteps is how many progress events a snapshot records at most, besides the finished
@@ -227,14 +227,14 @@ func (t *Target) heapNow() *heapState {
 
 // SnapshotInfo answers a heap snapshot: its ref, where to download it, and its summary.
 type SnapshotInfo struct {
-	Ref      string           `json:"ref"`
-	Tag      string           `json:"tag,omitempty"`
-	Bytes    int64            `json:"bytes"`
-	Download string           `json:"download"`
-	Nodes    int              `json:"nodes"`
-	Total    int64            `json:"totalSize"`
-	Classes  []heapsnap.Class `json:"classes"` // the top ones by self size
-	Retained string           `json:"retained"`
+	Ref      string
+	Tag      string
+	Bytes    int64
+	Download string
+	Nodes    int
+	Total    int64
+	Classes  []heapsnap.Class // the top ones by self size
+	Retained string
 }
 
 // StartHeapSnapshot begins a heap snapshot (HeapProfiler.takeHeapSnapshot) as a job whose
@@ -394,10 +394,10 @@ func (h *heapState) held() (int64, []string) {
 
 // DeletedSnapshot answers a deleted snapshot: what it freed and what the session still holds.
 type DeletedSnapshot struct {
-	Ref      string `json:"ref"`
-	Bytes    int64  `json:"bytes"`    // freed
-	Held     int64  `json:"held"`     // bytes the session's snapshots still take
-	MaxBytes int64  `json:"maxBytes"` // the session's cap
+	Ref      string
+	Bytes    int64 // freed
+	Held     int64 // bytes the session's snapshots still take
+	MaxBytes int64 // the session's cap
 }
 
 // DeleteSnapshot forgets a snapshot (by ref or tag) and removes its file, making room under the
@@ -485,10 +485,10 @@ func (t *Target) StartHeapDiff(from, to string, top int) (*Job, error) {
 
 // HeapUsage is V8's heap use now (Runtime.getHeapUsage), in bytes.
 type HeapUsage struct {
-	Used         int64 `json:"used"`
-	Total        int64 `json:"total"`
-	Embedder     int64 `json:"embedder,omitempty"`
-	BackingStore int64 `json:"backingStore,omitempty"`
+	Used         int64
+	Total        int64
+	Embedder     int64
+	BackingStore int64
 }
 
 // HeapUsage reads the heap's use.

@@ -10,8 +10,8 @@ import (
 // Hook is a function injected into the program (Runtime.addBinding): each call
 // globalThis[name](payload) becomes a hook event.
 type Hook struct {
-	Name  string `json:"name"`
-	Calls int    `json:"calls"` // times the program called it
+	Name  string
+	Calls int // times the program called it
 }
 
 // maxHooks caps the hooks of a session: each is a global the program can see.

@@ -18,19 +18,19 @@ const (
 
 // CompileError is where a patched source fails to compile, 1-based.
 type CompileError struct {
-	Message string `json:"message"`
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
+	Message string
+	Line    int
+	Column  int
 }
 
 // HotpatchResult is what a hot-patch did. State is set when the patch restarted the paused top
 // frame: the program stands at the start of the edited function again.
 type HotpatchResult struct {
-	Status         string        `json:"status"`
-	DryRun         bool          `json:"dryRun,omitempty"`
-	CompileError   *CompileError `json:"compileError,omitempty"`
-	RestartedFrame bool          `json:"restartedFrame"`
-	State          *State        `json:"state,omitempty"`
+	Status         string
+	DryRun         bool
+	CompileError   *CompileError
+	RestartedFrame bool
+	State          *State
 }
 
 // Workspace is the root targets, working directories and patched files must lie in.

@@ -25,14 +25,14 @@ type LogpointSpec struct {
 
 // Logpoint is a logpoint as the user sees it.
 type Logpoint struct {
-	Ref       string  `json:"ref"` // lp1...
-	Location  string  `json:"location"`
-	Template  string  `json:"template"`
-	Condition string  `json:"condition,omitempty"`
-	Max       int     `json:"max"`
-	Emitted   int     `json:"emitted"`
-	Disabled  bool    `json:"disabled,omitempty"` // the flood guard removed it after Max emissions
-	Resolved  []Frame `json:"resolved"`
+	Ref       string // lp1...
+	Location  string
+	Template  string
+	Condition string
+	Max       int
+	Emitted   int
+	Disabled  bool // the flood guard removed it after Max emissions
+	Resolved  []Frame
 }
 
 // SetLogpoint binds a logpoint: a breakpoint whose condition hands the interpolated template to

@@ -244,7 +244,6 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		discardEvery:   m.cfg.DiscardEvery,
 		log:            m.log,
 		pub:            m.pub,
-		exportOf:       m.cfg.ExportOf,
 		status:         StatusStarting,
 		startedAt:      time.Now().UTC(),
 		detach:         make(chan struct{}, 1),

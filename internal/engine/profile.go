@@ -42,24 +42,24 @@ func (t *Target) StartCPUProfile(ctx context.Context, intervalUs int) error {
 
 // FunctionTime is one function's share of a CPU profile.
 type FunctionTime struct {
-	Function string  `json:"function"`
-	File     string  `json:"file,omitempty"`
-	Line     int     `json:"line,omitempty"` // 1-based
-	SelfMs   float64 `json:"selfMs"`
-	SelfPct  float64 `json:"selfPct"`
-	TotalMs  float64 `json:"totalMs"`
-	TotalPct float64 `json:"totalPct"`
-	Deopt    string  `json:"deopt,omitempty"` // why V8 deoptimised it, when it says
+	Function string
+	File     string
+	Line     int // 1-based
+	SelfMs   float64
+	SelfPct  float64
+	TotalMs  float64
+	TotalPct float64
+	Deopt    string // why V8 deoptimised it, when it says
 }
 
 // CPUProfile answers a stopped CPU profile: the top functions by self and by total time.
 type CPUProfile struct {
-	Ref        string         `json:"ref"`
-	Download   string         `json:"download"`
-	DurationMs float64        `json:"durationMs"`
-	Samples    int            `json:"samples"`
-	Self       []FunctionTime `json:"self"`
-	Total      []FunctionTime `json:"total"`
+	Ref        string
+	Download   string
+	DurationMs float64
+	Samples    int
+	Self       []FunctionTime
+	Total      []FunctionTime
 }
 
 // cpuProfile is the part of a .cpuprofile the summary reads.

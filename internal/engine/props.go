@@ -10,13 +10,13 @@ import (
 
 // Property is one property of an object, previewed, with an o ref when it is an object.
 type Property struct {
-	Name       string     `json:"name"`
-	Kind       string     `json:"kind"` // own, inherited, internal, private, accessor
-	Type       string     `json:"type"`
-	Value      string     `json:"value"`
-	Ref        string     `json:"ref,omitempty"`
-	Expand     string     `json:"expand,omitempty"`     // the call that shows what the preview left out
-	Properties []Property `json:"properties,omitempty"` // expanded, with depth > 1
+	Name       string
+	Kind       string // own, inherited, internal, private, accessor
+	Type       string
+	Value      string
+	Ref        string
+	Expand     string     // the call that shows what the preview left out
+	Properties []Property // expanded, with depth > 1
 }
 
 // PropsSpec asks for the properties of a ref.
@@ -30,10 +30,10 @@ type PropsSpec struct {
 
 // Props answers the object a ref names and its properties.
 type Props struct {
-	Ref        string     `json:"ref"` // the object's o ref
-	Value      string     `json:"value"`
-	Properties []Property `json:"properties"`
-	Truncated  int        `json:"truncated,omitempty"` // properties left out past maxProps
+	Ref        string // the object's o ref
+	Value      string
+	Properties []Property
+	Truncated  int // properties left out past maxProps
 }
 
 // maxProps caps the properties listed of one object.
@@ -144,10 +144,10 @@ func accessorText(pd propertyDescriptor) string {
 
 // Instances answers the live objects of a prototype.
 type Instances struct {
-	Prototype string     `json:"prototype"`
-	Count     int        `json:"count"`
-	Ref       string     `json:"ref"`       // o ref of the array of them all
-	Instances []Property `json:"instances"` // the first ones, with o refs
+	Prototype string
+	Count     int
+	Ref       string     // o ref of the array of them all
+	Instances []Property // the first ones, with o refs
 }
 
 // Instances finds the live objects whose prototype is the value of expression, or its

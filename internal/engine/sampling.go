@@ -42,18 +42,18 @@ func (t *Target) StartHeapSampling(ctx context.Context, spec SamplingSpec) error
 
 // AllocationSite is where sampled allocations were made, with the stack that led there.
 type AllocationSite struct {
-	Function string   `json:"function"`
-	File     string   `json:"file,omitempty"`
-	Line     int      `json:"line,omitempty"` // 1-based
-	Bytes    int64    `json:"bytes"`          // sampled self size
-	Pct      float64  `json:"pct"`
-	Stack    []string `json:"stack"` // innermost first: "function file:line", at most 8
+	Function string
+	File     string
+	Line     int   // 1-based
+	Bytes    int64 // sampled self size
+	Pct      float64
+	Stack    []string // innermost first: "function file:line", at most 8
 }
 
 // HeapSampling answers a stopped heap sampling: the top allocation sites.
 type HeapSampling struct {
-	TotalBytes int64            `json:"totalBytes"`
-	Sites      []AllocationSite `json:"sites"`
+	TotalBytes int64
+	Sites      []AllocationSite
 }
 
 type samplingNode struct {

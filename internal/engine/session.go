@@ -37,7 +37,6 @@ type Session struct {
 	stringCap int
 	log       *slog.Logger
 	pub       Publisher
-	exportOf  func(session string) *ExportCounts // Config.ExportOf
 
 	store *store
 	main  *Target // t0, the main thread; set once at the start
@@ -124,9 +123,6 @@ func (s *Session) Summary() Summary {
 	}
 	if s.exit != nil {
 		sum.ExitCode, sum.Signal = s.exit.Code, s.exit.Signal
-	}
-	if s.exportOf != nil {
-		sum.Export = s.exportOf(s.id)
 	}
 	return sum
 }

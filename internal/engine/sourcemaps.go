@@ -17,10 +17,10 @@ import (
 // Generated is the position in the code node runs, kept beside a Frame that a source map moved
 // to its original position.
 type Generated struct {
-	URL    string `json:"url"`
-	File   string `json:"file,omitempty"`
-	Line   int    `json:"line"`
-	Column int    `json:"column"`
+	URL    string
+	File   string
+	Line   int
+	Column int
 }
 
 // scriptMap is one script's source map, loaded on first use.
@@ -187,23 +187,23 @@ func readCapped(name string, max int64) ([]byte, error) {
 
 // SourceMapStatus says what source map a script has and whether it is in use.
 type SourceMapStatus struct {
-	ScriptID     string   `json:"scriptId"`
-	URL          string   `json:"url"`
-	File         string   `json:"file,omitempty"`
-	SourceMapURL string   `json:"sourceMapURL,omitempty"` // capped; inline maps show their start
-	Inline       bool     `json:"inline,omitempty"`
-	MapFile      string   `json:"mapFile,omitempty"`
-	Status       string   `json:"status"` // loaded, failed, off
-	Reason       string   `json:"reason,omitempty"`
-	Sources      []string `json:"sources,omitempty"` // the original sources, relative to cwd when inside it
-	Bytes        int64    `json:"bytes,omitempty"`   // memory the loaded map takes, estimated
+	ScriptID     string
+	URL          string
+	File         string
+	SourceMapURL string // capped; inline maps show their start
+	Inline       bool
+	MapFile      string
+	Status       string // loaded, failed, off
+	Reason       string
+	Sources      []string // the original sources, relative to cwd when inside it
+	Bytes        int64    // memory the loaded map takes, estimated
 }
 
 // SourceMaps describes a session's source maps: every user script that names one, or those
 // whose generated file or one of whose original sources is file.
 type SourceMaps struct {
-	Enabled bool              `json:"enabled"`
-	Scripts []SourceMapStatus `json:"scripts"`
+	Enabled bool
+	Scripts []SourceMapStatus
 }
 
 // SourceMapsOf reports the session's source maps, loading those not loaded yet.

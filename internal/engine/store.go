@@ -8,19 +8,19 @@ import (
 
 // Gap is a range of seqs, inclusive, that a reader asked for but the ring no longer holds.
 type Gap struct {
-	From uint64 `json:"from"`
-	To   uint64 `json:"to"`
+	From uint64
+	To   uint64
 }
 
 // Page is a slice of a session's events after a cursor, with the window the ring retains.
 type Page struct {
-	Events []Event `json:"events"`
-	Oldest uint64  `json:"oldest"` // oldest retained seq; 0 when nothing is retained
-	Newest uint64  `json:"newest"` // newest seq produced so far; 0 before the first event
-	Gap    *Gap    `json:"gap,omitempty"`
+	Events []Event
+	Oldest uint64 // oldest retained seq; 0 when nothing is retained
+	Newest uint64 // newest seq produced so far; 0 before the first event
+	Gap    *Gap
 	// Next is the cursor to pass as after for the following page.
-	Next uint64 `json:"next"`
-	More bool   `json:"more"` // matching events remain after this page
+	Next uint64
+	More bool // matching events remain after this page
 }
 
 // KindSet filters events by kind; an empty set matches every kind.

@@ -40,18 +40,18 @@ const (
 
 // ThrowInfo is an exception thrown in user code, caught or not.
 type ThrowInfo struct {
-	Class   string `json:"class,omitempty"`
-	Message Text   `json:"message"`
-	Value   string `json:"value,omitempty"` // the thrown value's preview when it is not an Error
+	Class   string
+	Message Text
+	Value   string // the thrown value's preview when it is not an Error
 	// Caught is V8's prediction at the throw: a handler will catch it (a test runner, a server,
 	// the program's own try). An uncaught one later comes as an exception event too.
-	Caught   bool       `json:"caught"`
-	Location *Frame     `json:"location"`          // the user frame it came from (the throw, or the call that threw)
-	Thrower  *Frame     `json:"thrower,omitempty"` // where it was thrown, when that is a library's or node:assert
-	Stack    []Frame    `json:"stack,omitempty"`   // innermost first, at most maxThrowStack frames
-	Locals   []Variable `json:"locals,omitempty"`  // the user frame's, shallow; refs are not kept
+	Caught   bool
+	Location *Frame     // the user frame it came from (the throw, or the call that threw)
+	Thrower  *Frame     // where it was thrown, when that is a library's or node:assert
+	Stack    []Frame    // innermost first, at most maxThrowStack frames
+	Locals   []Variable // the user frame's, shallow; refs are not kept
 	// Skipped counts the throws past the rate cap since the previous throw event.
-	Skipped int `json:"skipped,omitempty"`
+	Skipped int
 }
 
 // throwState is the session's throw options and rate, under mu.

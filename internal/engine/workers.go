@@ -24,14 +24,14 @@ import (
 // TargetInfo describes a target of a session: the main thread (t0), a worker thread or a child
 // process.
 type TargetInfo struct {
-	Ref   string `json:"ref"`             // t0 the main thread, then t1, t2... in attach order
-	Kind  string `json:"kind"`            // main, worker or process
-	Title string `json:"title,omitempty"` // what node calls it, e.g. "[worker 1] app.js"
-	URL   string `json:"url,omitempty"`   // the worker's script
-	PID   int    `json:"pid,omitempty"`   // a child process's
+	Ref   string // t0 the main thread, then t1, t2... in attach order
+	Kind  string // main, worker or process
+	Title string // what node calls it, e.g. "[worker 1] app.js"
+	URL   string // the worker's script
+	PID   int    // a child process's
 	// Status is attached (captured), released (let run uncaptured) or exited.
-	Status string `json:"status"`
-	Reason string `json:"reason,omitempty"` // why a target was released
+	Status string
+	Reason string // why a target was released
 }
 
 // Target statuses.

@@ -15,28 +15,28 @@ type Input struct {
 
 // Result is what GET /api/trace/evidence answers.
 type Result struct {
-	Evidence *Evidence `json:"evidence"`         // null for a clean run
-	Reason   string    `json:"reason,omitempty"` // why evidence is null
+	Evidence *Evidence // null for a clean run
+	Reason   string    // why evidence is null
 }
 
 // Evidence is the chain of events observed around a failure. It records correlation only: the
 // events are near the failure in time, which does not make them its cause. Field names are
 // snake_case because an earlier IDE integration reads them.
 type Evidence struct {
-	Failure        Failure `json:"failure"`
-	ImmediateCause *Item   `json:"immediate_cause"` // closest prior user event; null when none
+	Failure        Failure
+	ImmediateCause *Item // closest prior user event; null when none
 	// PreviousStateTransitions are the last events before the failure that changed what the
 	// program was doing, oldest first (chronological), at most maxTransitions.
-	PreviousStateTransitions []Item        `json:"previous_state_transitions"`
-	OriginatingValue         Value         `json:"originating_value"`
-	RelevantInput            RelevantInput `json:"relevant_input"`
-	Confidence               Confidence    `json:"confidence"`
-	ConfidenceReason         string        `json:"confidence_reason"` // which confidence rule applied
-	Caveat                   string        `json:"caveat"`            // always present
+	PreviousStateTransitions []Item
+	OriginatingValue         Value
+	RelevantInput            RelevantInput
+	Confidence               Confidence
+	ConfidenceReason         string // which confidence rule applied
+	Caveat                   string // always present
 	// FailingTests are the tests the run's test runner reported failing, in its order, at most
 	// maxFailingTests; FailingTestsOmitted counts the rest. The failure is the first of them.
-	FailingTests        []FailingTest `json:"failing_tests,omitempty"`
-	FailingTestsOmitted int           `json:"failing_tests_omitted,omitempty"`
+	FailingTests        []FailingTest
+	FailingTestsOmitted int
 }
 
 // FailureKind names what ended the run badly.
@@ -56,48 +56,48 @@ const (
 
 // Failure is the event that made the run a failure.
 type Failure struct {
-	Kind FailureKind `json:"kind"`
+	Kind FailureKind
 	// Seq is the failure's event seq; 0 when an exit is known only from the summary.
-	Seq      uint64         `json:"seq"`
-	Target   string         `json:"target,omitempty"`   // the worker or child it happened in; absent for the main thread
-	Class    string         `json:"class,omitempty"`    // e.g. "TypeError"
-	Message  string         `json:"message,omitempty"`  // the error message or thrown value's preview
-	Location *engine.Frame  `json:"location,omitempty"` // where it was thrown, 1-based
-	Stack    []engine.Frame `json:"stack,omitempty"`    // innermost first, at most maxStack frames
-	ExitCode *int           `json:"exit_code,omitempty"`
-	Signal   string         `json:"signal,omitempty"`
+	Seq      uint64
+	Target   string         // the worker or child it happened in; absent for the main thread
+	Class    string         // e.g. "TypeError"
+	Message  string         // the error message or thrown value's preview
+	Location *engine.Frame  // where it was thrown, 1-based
+	Stack    []engine.Frame // innermost first, at most maxStack frames
+	ExitCode *int
+	Signal   string
 	// Test is the failing test's name (its suites first), when a test runner reported it.
-	Test string `json:"test,omitempty"`
+	Test string
 	// LoggedSeq is the event that printed a caught throw's message, for a throw that is the
 	// failure of a session that did not end badly (a server's 500).
-	LoggedSeq uint64 `json:"logged_seq,omitempty"`
+	LoggedSeq uint64
 }
 
 // Item is one captured event retold in a line.
 type Item struct {
-	Seq      uint64        `json:"seq"`
-	Kind     engine.Kind   `json:"kind"`
-	Target   string        `json:"target,omitempty"` // the worker or child it comes from; absent for the main thread
-	Summary  string        `json:"summary"`          // one line, at most maxSummary bytes
-	Location *engine.Frame `json:"location,omitempty"`
+	Seq      uint64
+	Kind     engine.Kind
+	Target   string // the worker or child it comes from; absent for the main thread
+	Summary  string // one line, at most maxSummary bytes
+	Location *engine.Frame
 }
 
 // Value is the value that failed: the thrown value for an exception, the exit status for an exit.
 type Value struct {
 	// Locals are the throwing frame's variables, for a failure told by a throw.
-	Locals   []engine.Variable `json:"locals,omitempty"`
-	Class    string            `json:"class,omitempty"`
-	Value    string            `json:"value,omitempty"` // preview of the thrown value
-	Message  string            `json:"message,omitempty"`
-	ExitCode *int              `json:"exit_code,omitempty"`
-	Signal   string            `json:"signal,omitempty"`
+	Locals   []engine.Variable
+	Class    string
+	Value    string // preview of the thrown value
+	Message  string
+	ExitCode *int
+	Signal   string
 }
 
 // RelevantInput is how the program was started.
 type RelevantInput struct {
-	Target string   `json:"target"`
-	Argv   []string `json:"argv"`
-	Cwd    string   `json:"cwd"`
+	Target string
+	Argv   []string
+	Cwd    string
 }
 
 // Build finds the session's failure and the events around it. A clean, stopped or still-running

@@ -1,7 +1,6 @@
 package evidence
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -365,42 +364,6 @@ func TestSummaryOneLineAndCapped(t *testing.T) {
 	s := ev.ImmediateCause.Summary
 	if len(s) > maxSummary || !utf8.ValidString(s) || !strings.HasSuffix(s, "…") {
 		t.Errorf("summary is %d bytes, valid UTF-8 %v, %q; want ≤ %d, valid, ending in …", len(s), utf8.ValidString(s), s, maxSummary)
-	}
-}
-
-func TestJSONShape(t *testing.T) {
-	r := Build(Input{summary(engine.StatusExited), []engine.Event{exitWith(1, 1)}})
-	b, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	ev := m["evidence"]
-	for _, k := range []string{"failure", "immediate_cause", "previous_state_transitions", "originating_value",
-		"relevant_input", "confidence", "confidence_reason", "caveat"} {
-		if _, ok := ev[k]; !ok {
-			t.Errorf("evidence JSON lacks %q: %s", k, b)
-		}
-	}
-	if ev["immediate_cause"] != nil {
-		t.Errorf("immediate_cause = %v, want null", ev["immediate_cause"])
-	}
-	if ts, ok := ev["previous_state_transitions"].([]any); !ok || len(ts) != 0 {
-		t.Errorf("previous_state_transitions = %v, want []", ev["previous_state_transitions"])
-	}
-	if f := ev["failure"].(map[string]any); f["exit_code"] != 1.0 || f["kind"] != "exit" {
-		t.Errorf("failure = %v, want kind exit and exit_code 1", f)
-	}
-	if in := ev["relevant_input"].(map[string]any); in["argv"] == nil || in["cwd"] != "/app" {
-		t.Errorf("relevant_input = %v, want argv and cwd", in)
-	}
-
-	b, _ = json.Marshal(Build(Input{summary(engine.StatusRunning), nil}))
-	if want := `{"evidence":null,"reason":"session still running and no exception yet"}`; string(b) != want {
-		t.Errorf("clean JSON = %s, want %s", b, want)
 	}
 }
 

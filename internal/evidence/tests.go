@@ -15,19 +15,19 @@ const maxFailingTests = 20
 // FailingTest is one test its runner reported failing, matched with the throw that failed it
 // when traced recorded that throw.
 type FailingTest struct {
-	Name     string            `json:"name"`   // its suites, then the test: "math › scales"
-	Runner   string            `json:"runner"` // node:test, mocha, jest or vitest
-	Location *engine.Frame     `json:"location,omitempty"`
-	Class    string            `json:"class,omitempty"`
-	Message  string            `json:"message"` // the runner's message, Expected/Received included
-	Expected string            `json:"expected,omitempty"`
-	Received string            `json:"received,omitempty"`
-	Locals   []engine.Variable `json:"locals,omitempty"` // the throwing frame's, when the throw was recorded
-	Target   string            `json:"target,omitempty"` // where the test ran; absent for the main thread
+	Name     string // its suites, then the test: "math › scales"
+	Runner   string // node:test, mocha, jest or vitest
+	Location *engine.Frame
+	Class    string
+	Message  string // the runner's message, Expected/Received included
+	Expected string
+	Received string
+	Locals   []engine.Variable // the throwing frame's, when the throw was recorded
+	Target   string            // where the test ran; absent for the main thread
 	// ThrowSeq is the throw event that failed the test; absent when none was recorded (throw
 	// events off, past the rate cap, or an assertion the runner made itself).
-	ThrowSeq  uint64 `json:"throw_seq,omitempty"`
-	ReportSeq uint64 `json:"report_seq"` // the runner's report of the failure
+	ThrowSeq  uint64
+	ReportSeq uint64 // the runner's report of the failure
 	throwAt   int    // index of the throw event, -1 for none
 	reportAt  int    // index of the report's output event
 }

@@ -5,7 +5,7 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
-	"traced/internal/engine"
+	"traced/api"
 )
 
 // maxRemembered is how many sessions the counts (and the mapper's finished set) remember: far
@@ -14,21 +14,21 @@ const maxRemembered = 4096
 
 // counts are the export's figures per session and in total, under Exporter.mu.
 type counts struct {
-	total   engine.ExportCounts
+	total   api.ExportCounts
 	lastErr string
-	by      map[string]*engine.ExportCounts
+	by      map[string]*api.ExportCounts
 	order   recentSet // the sessions in by, to forget the oldest
 }
 
 func newCounts() counts {
-	return counts{by: make(map[string]*engine.ExportCounts), order: newRecentSet(maxRemembered)}
+	return counts{by: make(map[string]*api.ExportCounts), order: newRecentSet(maxRemembered)}
 }
 
-func (c *counts) of(session string) *engine.ExportCounts {
+func (c *counts) of(session string) *api.ExportCounts {
 	if x, ok := c.by[session]; ok {
 		return x
 	}
-	x := &engine.ExportCounts{}
+	x := &api.ExportCounts{}
 	c.by[session] = x
 	if old, ok := c.order.add(session); ok {
 		delete(c.by, old)
@@ -37,17 +37,17 @@ func (c *counts) of(session string) *engine.ExportCounts {
 }
 
 // session returns a copy of the session's counts (zero for a session not seen yet).
-func (c *counts) session(id string) engine.ExportCounts {
+func (c *counts) session(id string) api.ExportCounts {
 	if x, ok := c.by[id]; ok {
 		return *x
 	}
-	return engine.ExportCounts{}
+	return api.ExportCounts{}
 }
 
-func (c *counts) drop(session string, n int) { c.add(session, engine.ExportCounts{Dropped: n}) }
+func (c *counts) drop(session string, n int) { c.add(session, api.ExportCounts{Dropped: n}) }
 
 // add adds d to the session's counts and the total.
-func (c *counts) add(session string, d engine.ExportCounts) {
+func (c *counts) add(session string, d api.ExportCounts) {
 	x := c.of(session)
 	x.Spans, x.Events, x.Dropped = x.Spans+d.Spans, x.Events+d.Events, x.Dropped+d.Dropped
 	c.total.Spans, c.total.Events, c.total.Dropped = c.total.Spans+d.Spans, c.total.Events+d.Events, c.total.Dropped+d.Dropped
@@ -102,7 +102,7 @@ func (e *Exporter) exported(spans []sdktrace.ReadOnlySpan, err error) {
 	if err != nil {
 		e.opts.Logger.Warn("otlp export failed", "spans", len(spans), "err", err)
 	}
-	by := make(map[string]engine.ExportCounts)
+	by := make(map[string]api.ExportCounts)
 	for _, s := range spans {
 		id := sessionOf(s)
 		d := by[id]

@@ -306,9 +306,9 @@ func (e *Exporter) startRoot(session string, opts ...trace.SpanStartOption) trac
 	return root
 }
 
-// Counts tells how the session fares so far; for engine.Config.ExportOf (it never blocks on
+// Counts tells how the session fares so far, for its summary on the wire (it never blocks on
 // anything but a short lock).
-func (e *Exporter) Counts(session string) *engine.ExportCounts {
+func (e *Exporter) Counts(session string) *api.ExportCounts {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	c := e.counts.session(session)

@@ -13,12 +13,11 @@ type Wiring struct {
 	export *Exporter
 }
 
-// Wire points cfg's ChildEnv and ExportOf at the exporter Start will make. The Wiring is the
-// manager's publisher: it hands what sessions capture to next, then to the exporter.
+// Wire points cfg's ChildEnv at the exporter Start will make. The Wiring is the manager's
+// publisher: it hands what sessions capture to next, then to the exporter.
 func Wire(cfg *engine.Config, next engine.Publisher) *Wiring {
 	w := &Wiring{next: next}
 	cfg.ChildEnv = func(id string) map[string]string { return w.export.ChildEnv(id) }
-	cfg.ExportOf = func(id string) *engine.ExportCounts { return w.export.Counts(id) }
 	return w
 }
 

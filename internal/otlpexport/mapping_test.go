@@ -381,7 +381,7 @@ func TestFailedSpawnEndsTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	mgr, err := engine.NewManager(engine.Config{Root: root, DataDir: t.TempDir(), NodePath: node,
-		ChildEnv: e.ChildEnv, ExportOf: e.Counts}, e, nil)
+		ChildEnv: e.ChildEnv}, e, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

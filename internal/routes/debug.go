@@ -13,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"traced/api"
+	"traced/api/convert"
 	"traced/internal/engine"
 )
 
@@ -98,14 +99,14 @@ func (a *app) setBreakpoint(w http.ResponseWriter, r *http.Request) {
 			Location: req.Location, Condition: req.Condition, HitCount: req.HitCount,
 			URLRegex: req.URLRegex, Line: req.Line, Column: req.Column,
 		})
-		return api.BreakpointResponse{Breakpoint: bp}, breakpointError(r, err)
+		return api.BreakpointResponse{Breakpoint: convert.FromBreakpoint(bp)}, breakpointError(r, err)
 	})
 }
 
 func (a *app) listBreakpoints(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		bps, err := s.Session().Breakpoints()
-		return api.BreakpointsResponse{Breakpoints: bps}, err
+		return api.BreakpointsResponse{Breakpoints: convert.FromBreakpoints(bps)}, err
 	})
 }
 
@@ -134,14 +135,14 @@ func (a *app) setLogpoint(w http.ResponseWriter, r *http.Request) {
 		lp, err := s.SetLogpoint(r.Context(), engine.LogpointSpec{
 			Location: req.Location, Template: req.Template, Condition: req.Condition, Max: req.Max,
 		})
-		return api.LogpointResponse{Logpoint: lp}, err
+		return api.LogpointResponse{Logpoint: convert.FromLogpoint(lp)}, err
 	})
 }
 
 func (a *app) listLogpoints(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		lps, err := s.Session().Logpoints()
-		return api.LogpointsResponse{Logpoints: lps}, err
+		return api.LogpointsResponse{Logpoints: convert.FromLogpoints(lps)}, err
 	})
 }
 
@@ -257,7 +258,7 @@ func (a *app) execute(w http.ResponseWriter, r *http.Request, waitMs *int64, run
 		a.writeError(w, r, err)
 		return
 	}
-	render(w, r, http.StatusOK, st)
+	render(w, r, http.StatusOK, convert.FromState(st))
 }
 
 // onSession runs op on the debug session the path names and renders its answer with status, or

@@ -12,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"traced/api"
+	"traced/api/convert"
 	"traced/internal/engine"
 )
 
@@ -88,7 +89,7 @@ func (a *app) toggle(w http.ResponseWriter, r *http.Request) {
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		bp, err := s.ToggleBreakpoint(r.Context(), ref, req.Enabled)
-		return api.BreakpointResponse{Breakpoint: bp}, err
+		return api.BreakpointResponse{Breakpoint: convert.FromBreakpoint(bp)}, err
 	})
 }
 
@@ -117,7 +118,7 @@ func (a *app) fnBreakpoint(w http.ResponseWriter, r *http.Request) {
 			return nil, badRequest(err.Error(), "the expression must evaluate to a function, e.g. a name in scope or obj.method; POST "+
 				debugPath(r, "eval")+" shows what it gives")
 		}
-		return api.BreakpointResponse{Breakpoint: bp}, err
+		return api.BreakpointResponse{Breakpoint: convert.FromBreakpoint(bp)}, err
 	})
 }
 
@@ -149,7 +150,7 @@ func (a *app) breakable(w http.ResponseWriter, r *http.Request) {
 			}
 			return nil, err
 		}
-		return api.BreakableResponse{Location: location, Lines: lines}, nil
+		return api.BreakableResponse{Location: location, Lines: convert.FromBreakableLines(lines)}, nil
 	})
 }
 
@@ -257,7 +258,7 @@ func (a *app) hotpatch(w http.ResponseWriter, r *http.Request) {
 		case err != nil:
 			return nil, loadedError(r, err)
 		}
-		return res, nil
+		return convert.FromHotpatchResult(res), nil
 	})
 }
 
@@ -272,13 +273,13 @@ func (a *app) addHook(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(err, engine.ErrBadInput) {
 			return nil, badRequest(err.Error(), "a hook name is a JavaScript identifier, e.g. onJob; the program calls globalThis.onJob(\"text\")")
 		}
-		return api.HooksResponse{Hooks: hooks}, err
+		return api.HooksResponse{Hooks: convert.FromHooks(hooks)}, err
 	})
 }
 
 func (a *app) listHooks(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		hooks, err := s.Session().Hooks()
-		return api.HooksResponse{Hooks: hooks}, err
+		return api.HooksResponse{Hooks: convert.FromHooks(hooks)}, err
 	})
 }

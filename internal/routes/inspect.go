@@ -13,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"traced/api"
+	"traced/api/convert"
 	"traced/internal/engine"
 )
 
@@ -104,7 +105,7 @@ func (a *app) state(w http.ResponseWriter, r *http.Request) {
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		st, err := s.StateOf(r.Context(), o)
-		return st, frameError(r, err)
+		return convert.FromState(st), frameError(r, err)
 	})
 }
 
@@ -130,7 +131,7 @@ func (a *app) vars(w http.ResponseWriter, r *http.Request) {
 		if vars == nil {
 			vars = []engine.Variable{}
 		}
-		return api.VarsResponse{Frame: "f" + strconv.Itoa(frame), Variables: vars}, frameError(r, err)
+		return api.VarsResponse{Frame: "f" + strconv.Itoa(frame), Variables: convert.FromVariables(vars)}, frameError(r, err)
 	})
 }
 
@@ -145,7 +146,7 @@ func (a *app) stack(w http.ResponseWriter, r *http.Request) {
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		st, err := s.Stack(depth)
-		return api.StackResponse{Stack: st}, err
+		return api.StackResponse{Stack: convert.FromStackFrames(st)}, err
 	})
 }
 
@@ -160,7 +161,7 @@ func (a *app) eval(w http.ResponseWriter, r *http.Request) {
 			Expression: req.Expression, Frame: req.Frame, AwaitPromise: req.AwaitPromise,
 			SideEffectFree: req.SideEffectFree, Timeout: time.Duration(req.TimeoutMs) * time.Millisecond,
 		})
-		return res, refHint(r, frameError(r, err))
+		return convert.FromEvalResult(res), refHint(r, frameError(r, err))
 	})
 }
 
@@ -184,7 +185,7 @@ func (a *app) props(w http.ResponseWriter, r *http.Request) {
 		Private: queryBool(q, "private", false), Depth: depth}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		res, err := s.Props(r.Context(), spec)
-		return res, refHint(r, err)
+		return convert.FromProps(res), refHint(r, err)
 	})
 }
 
@@ -203,7 +204,7 @@ func (a *app) instances(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(err, engine.ErrBadInput) {
 			return nil, badRequest(err.Error(), `expression names a prototype or a constructor: "Job" or "Job.prototype"`)
 		}
-		return res, frameError(r, err)
+		return convert.FromInstances(res), frameError(r, err)
 	})
 }
 
@@ -218,7 +219,7 @@ func (a *app) scripts(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		sc, err := s.Scripts(q.Get("filter"), queryBool(q, "internal", false))
-		return api.ScriptsResponse{Scripts: sc}, err
+		return api.ScriptsResponse{Scripts: convert.FromScriptInfos(sc)}, err
 	})
 }
 
@@ -244,7 +245,7 @@ func (a *app) source(w http.ResponseWriter, r *http.Request) {
 			return nil, newError(http.StatusConflict, "running", err.Error(),
 				"GET "+debugPath(r, "source")+"?file=app.js, or POST "+debugPath(r, "pause"))
 		}
-		return view, frameError(r, err)
+		return convert.FromSourceView(view), frameError(r, err)
 	})
 }
 
@@ -258,7 +259,7 @@ func (a *app) search(w http.ResponseWriter, r *http.Request) {
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		m, more, err := s.Search(r.Context(), spec)
-		return api.SearchResponse{Matches: m, Truncated: more}, err
+		return api.SearchResponse{Matches: convert.FromMatches(m), Truncated: more}, err
 	})
 }
 
@@ -291,21 +292,21 @@ func (a *app) history(w http.ResponseWriter, r *http.Request, kind engine.Kind) 
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		p, err := s.Session().History(kind, since, levels, max(limit, 1))
-		return api.HistoryResponse{Events: p.Events, Next: p.Next, More: p.More, Gap: p.Gap}, err
+		return api.HistoryResponse{Events: convert.FromEvents(p.Events), Next: p.Next, More: p.More, Gap: convert.FromGapPtr(p.Gap)}, err
 	})
 }
 
 func (a *app) contexts(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		c, err := s.Contexts()
-		return api.ContextsResponse{Contexts: c}, err
+		return api.ContextsResponse{Contexts: convert.FromContextViews(c)}, err
 	})
 }
 
 // targets lists a session's targets; trace sessions have them too.
 func (a *app) targets(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		return api.TargetsResponse{Session: s.Session().ID(), Targets: s.Session().Targets()}, nil
+		return api.TargetsResponse{Session: s.Session().ID(), Targets: convert.FromTargetInfos(s.Session().Targets())}, nil
 	})
 }
 
@@ -339,7 +340,7 @@ func (a *app) setVariable(w http.ResponseWriter, r *http.Request) {
 		case errors.Is(err, engine.ErrNoRef) && req.Ref == "" && !strings.Contains(err.Error(), "(the stack has"):
 			return nil, newError(http.StatusNotFound, "no_such_variable", err.Error(), "GET "+debugPath(r, "vars")+" lists the frame's variables")
 		}
-		out := api.SetResponse{Variable: res.Variable, ReturnValue: res.ReturnValue}
+		out := api.SetResponse{Variable: convert.FromVariable(res.Variable), ReturnValue: convert.FromVariablePtr(res.ReturnValue)}
 		if res.ReturnValue != nil {
 			out.Hint = "the frame is returning " + res.ReturnValue.Value + ", computed before this set; POST " +
 				debugPath(r, "set-return") + ` {"value":...} replaces the value it returns`
@@ -363,7 +364,7 @@ func (a *app) setReturn(w http.ResponseWriter, r *http.Request) {
 		case errors.Is(err, engine.ErrBadInput):
 			return nil, badRequest(err.Error(), setHint)
 		}
-		return api.SetResponse{Variable: v}, refHint(r, err)
+		return api.SetResponse{Variable: convert.FromVariable(v)}, refHint(r, err)
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"traced/api"
+	"traced/api/convert"
 	"traced/internal/engine"
 )
 
@@ -50,7 +51,7 @@ func (a *app) onJob(w http.ResponseWriter, r *http.Request, status int, waitMs *
 			a.writeError(w, r, heapError(r, info.Err))
 			return
 		}
-		render(w, r, status, info.Result)
+		render(w, r, status, convert.FromJobResult(info.Result))
 	case <-t.C:
 		render(w, r, http.StatusAccepted, a.jobResponse(r, j.Info()))
 	case <-a.cfg.Shutdown.Done():
@@ -91,8 +92,8 @@ func (a *app) getJob(w http.ResponseWriter, r *http.Request) {
 // jobResponse is a job in its wire shape; a failed job's error is the envelope's detail the
 // call would have answered.
 func (a *app) jobResponse(r *http.Request, info engine.JobInfo) api.JobResponse {
-	res := api.JobResponse{Job: info.ID, Op: info.Op, Status: info.Status, URL: debugPath(r, "jobs/"+info.ID),
-		Progress: info.Progress, Result: info.Result}
+	res := api.JobResponse{Job: info.ID, Op: info.Op, Status: api.JobStatus(info.Status), URL: debugPath(r, "jobs/"+info.ID),
+		Progress: convert.FromProgressInfoPtr(info.Progress), Result: convert.FromJobResult(info.Result)}
 	if info.Err != nil {
 		he := a.httpErrorOf(r, heapError(r, info.Err))
 		res.Error = &api.ErrorDetail{Code: he.code, Message: he.message, Hint: he.hint}

@@ -10,6 +10,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"traced/api"
+	"traced/api/convert"
 	"traced/internal/engine"
 )
 
@@ -50,7 +51,7 @@ func (a *app) heapInspect(w http.ResponseWriter, r *http.Request) {
 			return nil, newError(http.StatusNotFound, "no_such_object", err.Error(),
 				"POST "+debugPath(r, "heap/snapshot")+" lists nodeIds per constructor")
 		}
-		return res, err
+		return convert.FromEvalResult(res), err
 	})
 }
 
@@ -74,7 +75,8 @@ func (a *app) samplingStop(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		return s.StopHeapSampling(r.Context(), cmpOr(req.Top, defaultCPUTop))
+		res, err := s.StopHeapSampling(r.Context(), cmpOr(req.Top, defaultCPUTop))
+		return convert.FromHeapSampling(res), err
 	})
 }
 
@@ -127,7 +129,8 @@ func (a *app) cpuStop(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		return s.StopCPUProfile(r.Context(), cmpOr(req.Top, defaultCPUTop))
+		res, err := s.StopCPUProfile(r.Context(), cmpOr(req.Top, defaultCPUTop))
+		return convert.FromCPUProfile(res), err
 	})
 }
 
@@ -136,11 +139,17 @@ func (a *app) downloadProfile(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *app) heapUsage(w http.ResponseWriter, r *http.Request) {
-	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) { return s.HeapUsage(r.Context()) })
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
+		u, err := s.HeapUsage(r.Context())
+		return convert.FromHeapUsage(u), err
+	})
 }
 
 func (a *app) heapGC(w http.ResponseWriter, r *http.Request) {
-	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) { return s.CollectGarbage(r.Context()) })
+	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
+		u, err := s.CollectGarbage(r.Context())
+		return convert.FromHeapUsage(u), err
+	})
 }
 
 func (a *app) heapSnapshot(w http.ResponseWriter, r *http.Request) {
@@ -189,7 +198,7 @@ func (a *app) downloadSnapshot(w http.ResponseWriter, r *http.Request) {
 func (a *app) deleteSnapshot(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		d, err := s.DeleteSnapshot(chi.URLParam(r, "ref"))
-		return api.DeleteSnapshotResponse(d), heapError(r, err)
+		return convert.FromDeleteSnapshotResponse(d), heapError(r, err)
 	})
 }
 

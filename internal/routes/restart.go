@@ -7,6 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"traced/api"
+	"traced/api/convert"
 	"traced/internal/engine"
 )
 
@@ -33,8 +34,8 @@ func (a *app) restart(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	render(w, r, http.StatusOK, api.RestartResponse{Session: res.Session.Summary(), Previous: res.Previous,
-		State: st, NotCarried: res.NotCarried})
+	render(w, r, http.StatusOK, api.RestartResponse{Session: a.summary(res.Session.Summary()), Previous: res.Previous,
+		State: convert.FromState(st), NotCarried: res.NotCarried})
 }
 
 // noLiveEdit answers a hot-patch on a node without live edit: the restart does what it was for.

@@ -37,6 +37,9 @@ type Config struct {
 	Shutdown context.Context
 	// Export reports the OTLP export's state for the status; nil when export is off.
 	Export func() *api.ExportStatus
+	// ExportOf tells how a session fares in the OTLP export, for its summary; nil when export
+	// is off.
+	ExportOf func(session string) *api.ExportCounts
 }
 
 // DefaultMaxBodyBytes caps request bodies: a start request with many args fits in a few KiB.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"traced/api"
+	"traced/api/convert"
 	"traced/internal/engine"
 )
 
@@ -15,7 +16,7 @@ func (a *app) sourceMaps(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(err, engine.ErrNoRef) {
 			return nil, newError(http.StatusNotFound, "no_source_map", err.Error(), "GET "+debugPath(r, "sourcemap")+" lists every script's source map")
 		}
-		return maps, err
+		return convert.FromSourceMapsResponse(maps), err
 	})
 }
 

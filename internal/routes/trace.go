@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"traced/api"
+	"traced/api/convert"
 	"traced/internal/engine"
 	"traced/internal/evidence"
 )
@@ -91,7 +92,7 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 // paused already, so the caller needs no GET state first.
 func (a *app) answerStarted(w http.ResponseWriter, r *http.Request, s *engine.Session) {
 	if s.Summary().Status != engine.StatusPaused {
-		render(w, r, http.StatusCreated, api.SessionResponse{Session: s.Summary()})
+		render(w, r, http.StatusCreated, api.SessionResponse{Session: a.summary(s.Summary())})
 		return
 	}
 	a.answerFirstPause(w, r, s, 0)
@@ -113,9 +114,10 @@ func (a *app) answerFirstPause(w http.ResponseWriter, r *http.Request, s *engine
 		a.writeError(w, r, err)
 		return
 	}
-	res := api.SessionResponse{Session: s.Summary()}
+	res := api.SessionResponse{Session: a.summary(s.Summary())}
 	if st.Status == engine.StatusPaused { // it may have been continued meanwhile
-		res.State = &st
+		wire := convert.FromState(st)
+		res.State = &wire
 	}
 	render(w, r, http.StatusCreated, res)
 }
@@ -133,11 +135,11 @@ func (a *app) stop(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, api.SessionResponse{Session: sum})
+	writeJSON(w, http.StatusOK, api.SessionResponse{Session: a.summary(sum)})
 }
 
 func (a *app) list(w http.ResponseWriter, r *http.Request) {
-	render(w, r, http.StatusOK, api.ListResponse{Sessions: a.cfg.Engine.List()})
+	render(w, r, http.StatusOK, api.ListResponse{Sessions: a.summaries(a.cfg.Engine.List())})
 }
 
 func (a *app) trace(w http.ResponseWriter, r *http.Request) {
@@ -146,8 +148,8 @@ func (a *app) trace(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	sum := q.session.Summary() // before the events: a summary never claims fewer events than listed
-	render(w, r, http.StatusOK, api.TraceResponse{Session: sum, Events: q.session.Events(q.after, q.filter, 0).Events})
+	sum := a.summary(q.session.Summary()) // before the events: a summary never claims fewer events than listed
+	render(w, r, http.StatusOK, api.TraceResponse{Session: sum, Events: convert.FromEvents(q.session.Events(q.after, q.filter, 0).Events)})
 }
 
 func (a *app) evidence(w http.ResponseWriter, r *http.Request) {
@@ -158,7 +160,7 @@ func (a *app) evidence(w http.ResponseWriter, r *http.Request) {
 	}
 	sum := s.Summary()
 	res := evidence.Build(evidence.Input{Summary: sum, Events: s.Snapshot()})
-	render(w, r, http.StatusOK, api.EvidenceResponse{Session: sum.ID, Status: string(sum.Status), Result: res})
+	render(w, r, http.StatusOK, api.EvidenceResponse{Session: sum.ID, Status: string(sum.Status), EvidenceResult: convert.FromEvidenceResult(res)})
 }
 
 func (a *app) events(w http.ResponseWriter, r *http.Request) {
@@ -173,8 +175,8 @@ func (a *app) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	limit = min(max(limit, 1), maxPageLimit)
-	sum := q.session.Summary()
-	render(w, r, http.StatusOK, api.ConvertPage(sum, q.session.Events(q.after, q.filter, int(limit))))
+	sum := a.summary(q.session.Summary())
+	render(w, r, http.StatusOK, convert.Page(sum, q.session.Events(q.after, q.filter, int(limit))))
 }
 
 func (a *app) wait(w http.ResponseWriter, r *http.Request) {
@@ -193,7 +195,7 @@ func (a *app) wait(w http.ResponseWriter, r *http.Request) {
 	stop := context.AfterFunc(a.cfg.Shutdown, cancel) // end the poll rather than hold up shutdown
 	defer stop()
 	p, err := q.session.Wait(ctx, q.after, q.filter)
-	render(w, r, http.StatusOK, api.ConvertWait(q.session.Summary(), p, err != nil))
+	render(w, r, http.StatusOK, convert.Wait(a.summary(q.session.Summary()), p, err != nil))
 }
 
 // sessionQuery is what every session read takes: the session (id), the kinds and target of the
@@ -235,7 +237,25 @@ func parseKinds(s string) (engine.KindSet, error) {
 		return nil, badRequest("query parameter \"kinds\": "+err.Error(),
 			"kinds is a comma-separated list of: "+api.KindList())
 	}
-	return set, nil
+	return convert.ToKindSet(set), nil
+}
+
+// summary is a session's summary on the wire, with how it fares in the OTLP export.
+func (a *app) summary(s engine.Summary) api.Summary {
+	sum := convert.FromSummary(s)
+	if a.cfg.ExportOf != nil {
+		sum.Export = a.cfg.ExportOf(s.ID)
+	}
+	return sum
+}
+
+// summaries are summaries on the wire, as summary makes them.
+func (a *app) summaries(list []engine.Summary) []api.Summary {
+	out := make([]api.Summary, len(list))
+	for i, s := range list {
+		out[i] = a.summary(s)
+	}
+	return out
 }
 
 func uintParam(s string, def uint64) (uint64, error) {

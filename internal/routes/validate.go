@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -172,18 +173,20 @@ func oneOfCause(se *openapi3.SchemaError) ([]string, string) {
 	return ptr, reason
 }
 
-// validate runs the struct rules the schema cannot state (validator/v10 tags on api types).
-var validate = func() *validator.Validate {
+// validatorOf gives the validator of the struct rules the schema cannot state (validator/v10 tags on api types). It is
+// built on the first request, not at package init: the CLI's client commands link this package
+// and must not pay for it.
+var validatorOf = sync.OnceValue(func() *validator.Validate {
 	v := validator.New(validator.WithRequiredStructEnabled())
 	v.RegisterTagNameFunc(func(f reflect.StructField) string {
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		return name
 	})
 	return v
-}()
+})
 
 func checkStruct(v any) error {
-	err := validate.Struct(v)
+	err := validatorOf().Struct(v)
 	var ve validator.ValidationErrors
 	if errors.As(err, &ve) && len(ve) > 0 {
 		f := ve[0]

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"traced/api"
+	"traced/api/convert"
 	"traced/internal/dashboard"
 	"traced/internal/engine"
 	"traced/internal/mcpserver"
@@ -66,10 +67,11 @@ func New(o Options) (*Service, error) {
 	src := &retained{}
 	hub := stream.NewHub(stream.Config{Source: src, Logger: o.Logger, OriginPatterns: o.AllowOrigins,
 		QueueSize: o.StreamQueue, WriteTimeout: o.StreamWriteTimeout})
-	var pub engine.Publisher = hub
+	toHub := &hubPublisher{hub: hub}
+	var pub engine.Publisher = toHub
 	var wiring *otlpexport.Wiring
 	if o.OTLP != nil {
-		wiring = otlpexport.Wire(&o.Engine, hub)
+		wiring = otlpexport.Wire(&o.Engine, toHub)
 		pub = wiring
 	}
 	mgr, err := engine.NewManager(o.Engine, pub, o.Logger)
@@ -79,6 +81,7 @@ func New(o Options) (*Service, error) {
 	src.engine = mgr
 	var export *otlpexport.Exporter
 	var exportStatus func() *api.ExportStatus
+	var exportOf func(session string) *api.ExportCounts
 	if wiring != nil {
 		opts := *o.OTLP
 		if opts.Logger == nil {
@@ -91,6 +94,8 @@ func New(o Options) (*Service, error) {
 			st := export.Status()
 			return &st
 		}
+		exportOf = export.Counts
+		toHub.exportOf = exportOf
 	}
 	shutdown, endPolls := context.WithCancel(context.Background())
 	// fail ends what New started (long polls' context, the exporter's goroutines) on any later error.
@@ -105,7 +110,7 @@ func New(o Options) (*Service, error) {
 	var mcpHTTP lateHandler
 	r, err := routes.New(routes.Config{Engine: mgr, Stream: hub, Dashboard: dashboard.New(), Token: o.Token, TokenFile: o.TokenFile,
 		AllowOrigins: o.AllowOrigins, BoundAddr: o.BoundAddr, MaxBodyBytes: o.MaxBodyBytes,
-		Version: o.Version, Logger: o.Logger, Shutdown: shutdown, MCP: &mcpHTTP, Export: exportStatus})
+		Version: o.Version, Logger: o.Logger, Shutdown: shutdown, MCP: &mcpHTTP, Export: exportStatus, ExportOf: exportOf})
 	if err != nil {
 		return fail(err)
 	}
@@ -177,5 +182,5 @@ func (r *retained) Retained(id string, after uint64) ([]api.Event, uint64, uint6
 		return nil, 0, 0, false
 	}
 	p := s.Events(after, engine.Filter{}, 0)
-	return p.Events, p.Oldest, p.Newest, true
+	return convert.FromEvents(p.Events), p.Oldest, p.Newest, true
 }

@@ -148,6 +148,21 @@ func (h *Hub) PublishEvent(session string, ev api.Event) {
 	}
 }
 
+// Wants reports whether a subscriber now wants an event of kind from session, so that a publisher
+// converting captured events to their wire form does that only for events someone reads. A
+// subscriber that joins after a false answer replays the event from the session's retained ones,
+// which a publisher holding the store lock has stored before it publishes.
+func (h *Hub) Wants(session string, kind api.Kind) bool {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	for s := range h.subs {
+		if s.wants(session) && (len(s.kinds) == 0 || s.kinds[kind]) {
+			return true
+		}
+	}
+	return false
+}
+
 // PublishStatus queues a session lifecycle message for every subscriber of that session. It never
 // blocks on a subscriber. The summary is encoded at once, so the caller may reuse its map and slices.
 func (h *Hub) PublishStatus(s api.Summary) {

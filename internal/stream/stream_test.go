@@ -491,3 +491,31 @@ func TestUpgradeHintMasksToken(t *testing.T) {
 		t.Errorf("wsURL = %q", got)
 	}
 }
+
+// TestWantsMatchesTheFilters: Wants answers what PublishEvent would deliver, so a publisher that
+// converts events only when wanted loses none a subscriber asked for.
+func TestWantsMatchesTheFilters(t *testing.T) {
+	e := newEnv(t, Config{})
+	e.src.add("a", 100)
+	e.src.add("b", 100)
+	if e.hub.Wants("a", "console") {
+		t.Fatal("Wants with no subscriber = true")
+	}
+	e.subscribe(t, "session=a&kinds=console")
+	cases := []struct {
+		session string
+		kind    api.Kind
+		want    bool
+	}{
+		{"a", "console", true}, {"a", "stdout", false}, {"b", "console", false},
+	}
+	for _, c := range cases {
+		if got := e.hub.Wants(c.session, c.kind); got != c.want {
+			t.Errorf("Wants(%q, %q) = %v, want %v", c.session, c.kind, got, c.want)
+		}
+	}
+	e.subscribe(t, "")
+	if !e.hub.Wants("b", "stdout") {
+		t.Error("Wants(b, stdout) = false with a subscriber of everything")
+	}
+}

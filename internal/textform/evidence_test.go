@@ -5,23 +5,22 @@ import (
 	"testing"
 
 	"traced/api"
-	"traced/internal/engine"
-	"traced/internal/evidence"
 )
 
 // TestEvidenceText: the failure first, the failing tests a line each with their values and
 // locals, then the cause, confidence and caveat; a clean run says why there is none.
 func TestEvidenceText(t *testing.T) {
+	const caveat = "correlation, not causation."
 	code := 1
-	ev := &evidence.Evidence{
-		Failure: evidence.Failure{Kind: evidence.FailureThrow, Class: "AssertionError", Test: "cart › totals", Message: "4 !== 11",
-			Location: &engine.Frame{File: "t/cart.test.js", Line: 10}, ExitCode: &code},
-		FailingTests: []evidence.FailingTest{{Name: "cart › totals", Location: &engine.Frame{File: "t/cart.test.js", Line: 10},
-			Expected: "11", Received: "4", Target: "t1", Locals: []engine.Variable{{Name: "sum", Value: "4"}}}},
-		ImmediateCause: &evidence.Item{Seq: 12, Summary: "console.log: totals", Location: &engine.Frame{File: "t/cart.test.js", Line: 8}},
-		Confidence:     evidence.ConfidenceHigh, ConfidenceReason: "same file.", Caveat: evidence.Caveat,
+	ev := &api.Evidence{
+		Failure: api.Failure{Kind: api.FailureThrow, Class: "AssertionError", Test: "cart › totals", Message: "4 !== 11",
+			Location: &api.Frame{File: "t/cart.test.js", Line: 10}, ExitCode: &code},
+		FailingTests: []api.FailingTest{{Name: "cart › totals", Location: &api.Frame{File: "t/cart.test.js", Line: 10},
+			Expected: "11", Received: "4", Target: "t1", Locals: []api.Variable{{Name: "sum", Value: "4"}}}},
+		ImmediateCause: &api.EvidenceItem{Seq: 12, Summary: "console.log: totals", Location: &api.Frame{File: "t/cart.test.js", Line: 8}},
+		Confidence:     api.ConfidenceHigh, ConfidenceReason: "same file.", Caveat: caveat,
 	}
-	got := Answer(api.EvidenceResponse{Session: "s1", Status: "exited", Result: evidence.Result{Evidence: ev}})
+	got := Answer(api.EvidenceResponse{Session: "s1", Status: "exited", EvidenceResult: api.EvidenceResult{Evidence: ev}})
 	want := `s1 exited failure: throw AssertionError in test "cart › totals" at t/cart.test.js:10 (exit code 1)
   4 !== 11
 failing tests (1):
@@ -29,11 +28,11 @@ failing tests (1):
     locals: sum=4
 before it: seq 12 console.log: totals (t/cart.test.js:8)
 confidence: high: same file.
-caveat: ` + evidence.Caveat + "\n"
+caveat: ` + caveat + "\n"
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
-	clean := Answer(api.EvidenceResponse{Session: "s2", Status: "exited", Result: evidence.Result{Reason: "exited with code 0"}})
+	clean := Answer(api.EvidenceResponse{Session: "s2", Status: "exited", EvidenceResult: api.EvidenceResult{Reason: "exited with code 0"}})
 	if !strings.HasPrefix(clean, "s2 exited: no failure: exited with code 0") {
 		t.Fatalf("clean run: %q", clean)
 	}

@@ -1,0 +1,95 @@
+package convert
+
+import (
+	"traced/api"
+	"traced/internal/engine"
+)
+
+// FromSnapshotInfo converts engine.SnapshotInfo to its wire type.
+func FromSnapshotInfo(x engine.SnapshotInfo) api.SnapshotInfo {
+	return api.SnapshotInfo{
+		Ref:      x.Ref,
+		Tag:      x.Tag,
+		Bytes:    x.Bytes,
+		Download: x.Download,
+		Nodes:    x.Nodes,
+		Total:    x.Total,
+		Classes:  x.Classes,
+		Retained: x.Retained,
+	}
+}
+
+// FromDeleteSnapshotResponse converts engine.DeletedSnapshot to its wire type.
+func FromDeleteSnapshotResponse(x engine.DeletedSnapshot) api.DeleteSnapshotResponse {
+	return api.DeleteSnapshotResponse{
+		Ref:      x.Ref,
+		Bytes:    x.Bytes,
+		Held:     x.Held,
+		MaxBytes: x.MaxBytes,
+	}
+}
+
+// FromHeapUsage converts engine.HeapUsage to its wire type.
+func FromHeapUsage(x engine.HeapUsage) api.HeapUsage {
+	return api.HeapUsage{
+		Used:         x.Used,
+		Total:        x.Total,
+		Embedder:     x.Embedder,
+		BackingStore: x.BackingStore,
+	}
+}
+
+// FromFunctionTime converts engine.FunctionTime to its wire type.
+func FromFunctionTime(x engine.FunctionTime) api.FunctionTime {
+	return api.FunctionTime{
+		Function: x.Function,
+		File:     x.File,
+		Line:     x.Line,
+		SelfMs:   x.SelfMs,
+		SelfPct:  x.SelfPct,
+		TotalMs:  x.TotalMs,
+		TotalPct: x.TotalPct,
+		Deopt:    x.Deopt,
+	}
+}
+
+// FromCPUProfile converts engine.CPUProfile to its wire type.
+func FromCPUProfile(x engine.CPUProfile) api.CPUProfile {
+	return api.CPUProfile{
+		Ref:        x.Ref,
+		Download:   x.Download,
+		DurationMs: x.DurationMs,
+		Samples:    x.Samples,
+		Self:       FromFunctionTimes(x.Self),
+		Total:      FromFunctionTimes(x.Total),
+	}
+}
+
+// FromAllocationSite converts engine.AllocationSite to its wire type.
+func FromAllocationSite(x engine.AllocationSite) api.AllocationSite {
+	return api.AllocationSite{
+		Function: x.Function,
+		File:     x.File,
+		Line:     x.Line,
+		Bytes:    x.Bytes,
+		Pct:      x.Pct,
+		Stack:    x.Stack,
+	}
+}
+
+// FromHeapSampling converts engine.HeapSampling to its wire type.
+func FromHeapSampling(x engine.HeapSampling) api.HeapSampling {
+	return api.HeapSampling{
+		TotalBytes: x.TotalBytes,
+		Sites:      FromAllocationSites(x.Sites),
+	}
+}
+
+// FromJobResult converts what a finished job answered (a heap snapshot's SnapshotInfo; a heap
+// diff is heapsnap's wire type already).
+func FromJobResult(x any) any {
+	if sn, ok := x.(engine.SnapshotInfo); ok {
+		return FromSnapshotInfo(sn)
+	}
+	return x
+}
