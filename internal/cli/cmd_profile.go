@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"traced/api"
 	"traced/internal/apiclient"
@@ -70,6 +71,44 @@ func profileCommands() []*command {
 			help: "delete a snapshot's file", group: gProfile, minArgs: 1, maxArgs: 1,
 			run: func(c *call) error {
 				return c.del("/api/debug/{session}/heap/snapshots/" + url.PathEscape(refArg(c.pos[0])))
+			}},
+		{name: "heap retainers", usage: "HS [--class C | --id N] [--top N]", routes: []string{dbg("POST", "heap/retainers")},
+			help: "what holds it: an object's or a class's retainer paths; bare, the largest holders", group: gProfile, minArgs: 1, maxArgs: 1,
+			flags: []flagDef{{name: "class", kind: kindString, help: "a constructor name (module-scoped too)"}, {name: "id", kind: kindString, help: "a snapshot node id (@123)"}, topFlag},
+			run: func(c *call) error {
+				top, err := c.optNum("top")
+				if err != nil {
+					return err
+				}
+				var id int
+				if s := strings.TrimPrefix(c.str("id"), "@"); s != "" {
+					if id, err = intArg("--id", s); err != nil {
+						return err
+					}
+				}
+				return c.post("/api/debug/{session}/heap/retainers", api.HeapRetainersRequest{Snapshot: refArg(c.pos[0]), Class: c.str("class"), ID: int64(id), Top: top})
+			}},
+		{name: "leak begin", routes: []string{dbg("POST", "heap/leak/begin")},
+			help: "open a leak window: a watermark snapshot, allocation sampling on; then drive load, then leak end", group: gProfile,
+			run: func(c *call) error { return c.post("/api/debug/{session}/heap/leak/begin", nil) }},
+		{name: "leak end", usage: "[--top N]", routes: []string{dbg("POST", "heap/leak/end")},
+			help: "close it: objects born in the window and still held, clustered, with their paths", group: gProfile, flags: []flagDef{topFlag},
+			run: func(c *call) error {
+				return c.postNum("/api/debug/{session}/heap/leak/end", "top", func(n int) any { return api.LeakEndRequest{Top: n} })
+			}},
+		{name: "leak run", usage: "EXPR [--iterations N] [--top N]", routes: []string{dbg("POST", "heap/leak")},
+			help: "a leak window in one call: begin, run EXPR N times in the program, end", group: gProfile, minArgs: 1, maxArgs: 1,
+			flags: []flagDef{{name: "iterations", kind: kindString, help: "times to run EXPR (default 1)"}, topFlag},
+			run: func(c *call) error {
+				top, err := c.optNum("top")
+				if err != nil {
+					return err
+				}
+				n, err := c.optNum("iterations")
+				if err != nil {
+					return err
+				}
+				return c.post("/api/debug/{session}/heap/leak", api.LeakEndRequest{Expression: c.pos[0], Iterations: n, Top: top})
 			}},
 		{name: "heap sample start", usage: "[--interval BYTES]", routes: []string{dbg("POST", "heap/sampling/start")},
 			help: "start the sampling heap profiler", group: gProfile,

@@ -33,6 +33,11 @@ type heapIn struct {
 	Ref       string `json:"ref,omitempty" jsonschema:"save: the snapshot (hs1); job: the job (j1)"`
 	Path      string `json:"path,omitempty" jsonschema:"save: file to write, inside the workspace"`
 	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"save: replace an existing file"`
+	// What holds it, and leak windows.
+	Class      string `json:"class,omitempty" jsonschema:"retainers: a constructor name (module-scoped too)"`
+	ID         int64  `json:"id,omitempty" jsonschema:"retainers: a snapshot node id"`
+	Expression string `json:"expression,omitempty" jsonschema:"leak: the load to run between the window's ends"`
+	Iterations int    `json:"iterations,omitempty" jsonschema:"leak: times to run the expression"`
 }
 
 func profileTools() []tool {
@@ -41,7 +46,7 @@ func profileTools() []tool {
 			add(s, "profile", "CPU profile (top functions) and precise coverage; save writes a .cpuprofile to a file.", inSession(c, c.profile))
 		}},
 		{add: func(s *mcp.Server, c *caller) {
-			add(s, "heap", "Heap usage, snapshots (summarised; named by ref and URL), diff of two, allocation sampling; save writes a .heapsnapshot.", inSession(c, c.heap))
+			add(s, "heap", "Heap usage, snapshots, diff, allocation sampling; what holds memory (retainers of an object or class, largest holders); leak windows (leak-begin, load, leak-end; or leak with an expression run N times); save writes a .heapsnapshot.", inSession(c, c.heap))
 		}},
 	}
 }
@@ -90,8 +95,18 @@ func (c *caller) heap(ctx context.Context, sid string, in heapIn) *mcp.CallToolR
 		return answer(c.text(ctx, "GET", debugPath(sid, "jobs/"+url.PathEscape(in.Ref)), url.Values{"waitMs": {"30000"}}, nil))
 	case "save":
 		return c.save(ctx, sid, "heap/snapshots/", in.Ref, in.Path, ".heapsnapshot", in.Overwrite)
+	case "retainers":
+		body := api.HeapRetainersRequest{Snapshot: in.Ref, Class: in.Class, ID: in.ID, Top: in.Top}
+		return answer(c.text(ctx, "POST", debugPath(sid, "heap/retainers"), nil, body))
+	case "leak-begin":
+		return answer(c.text(ctx, "POST", debugPath(sid, "heap/leak/begin"), nil, struct{}{}))
+	case "leak-end":
+		return answer(c.text(ctx, "POST", debugPath(sid, "heap/leak/end"), nil, api.LeakEndRequest{Top: in.Top}))
+	case "leak":
+		body := api.LeakEndRequest{Expression: in.Expression, Iterations: in.Iterations, Top: in.Top}
+		return answer(c.text(ctx, "POST", debugPath(sid, "heap/leak"), nil, body))
 	}
-	return errorResult("action "+quote(in.Action)+" is not one of usage, gc, snapshot, diff, sample-start, sample-stop, job, save",
+	return errorResult("action "+quote(in.Action)+" is not one of usage, gc, snapshot, diff, sample-start, sample-stop, job, save, retainers, leak-begin, leak-end, leak",
 		`heap {"action":"snapshot","tag":"before"}, run the code, snapshot again, then {"action":"diff","from":"before","to":"after"}`)
 }
 

@@ -65,7 +65,7 @@ var enums = map[string]map[string][]any{
 	"step":        {"action": {"over", "into", "out", "continue", "to", "pause", "kill", "restart-frame"}},
 	"breakpoints": {"action": {"set", "remove", "list", "logpoint", "catch", "toggle"}, "mode": {"none", "uncaught", "caught", "all"}},
 	"profile":     {"action": {"cpu-start", "cpu-stop", "coverage-start", "coverage-take", "coverage-stop", "save"}},
-	"heap":        {"action": {"usage", "gc", "snapshot", "diff", "sample-start", "sample-stop", "job", "save"}},
+	"heap":        {"action": {"usage", "gc", "snapshot", "diff", "sample-start", "sample-stop", "job", "save", "retainers", "leak-begin", "leak-end", "leak"}},
 	"patch":       {"action": {"hotpatch", "restart"}},
 }
 
