@@ -133,7 +133,7 @@ func (d *Diagnosis) categorize() Category {
 	blocked := d.WallMs > 0 && d.StallMs >= blockedStallPct*d.WallMs ||
 		d.Loop != nil && d.Loop.DelayP99Ms >= blockedDelayMs
 	switch {
-	case busy < idleBelowBusy && d.StallCount == 0:
+	case busy < idleBelowBusy && !blocked:
 		return CategoryIdle
 	case d.GCPct >= 100*gcShareOfBusy && busy >= 0.5:
 		return CategoryGC
