@@ -30,8 +30,10 @@ const (
 	StallMs = 50
 	// maxStalls caps the stalls kept as evidence: the longest ones.
 	maxStalls = 5
-	// maxTop caps the functions kept as evidence.
-	maxTop = 5
+	// maxTop caps the functions kept as evidence, and minTopPct leaves out the ones under 1 %
+	// of the wall time: start-up noise.
+	maxTop    = 5
+	minTopPct = 1
 	// maxStackFrames caps a stall's stack, innermost first.
 	maxStackFrames = 6
 )
@@ -74,7 +76,7 @@ type Diagnosis struct {
 	ProgramPct    float64
 	DependencyPct float64 // of busy script time: code under node_modules, natives it ran included
 	Loop          *LoopStats
-	Top           []Function // busiest by self time, at most maxTop
+	Top           []Function // busiest by self time, at most maxTop, none under minTopPct
 	Stalls        []Stall    // the longest, at most maxStalls
 	StallCount    int
 	StallMs       float64 // all stalls together
@@ -111,7 +113,7 @@ func Diagnose(p *Profile, loop *LoopStats, opt Options) Diagnosis {
 	}
 	d.DependencyPct = dependencyShare(t)
 	for _, f := range sum.Functions {
-		if len(d.Top) == maxTop {
+		if len(d.Top) == maxTop || f.SelfPct < minTopPct {
 			break
 		}
 		d.Top = append(d.Top, f)

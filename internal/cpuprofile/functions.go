@@ -25,6 +25,14 @@ type SourceMapper interface {
 	Original(scriptID, url string, pos sourcemap.Pos) (sourcemap.Original, bool)
 }
 
+// SourceMapFunc adapts a function to a SourceMapper.
+type SourceMapFunc func(scriptID, url string, pos sourcemap.Pos) (sourcemap.Original, bool)
+
+// Original calls f.
+func (f SourceMapFunc) Original(scriptID, url string, pos sourcemap.Pos) (sourcemap.Original, bool) {
+	return f(scriptID, url, pos)
+}
+
 // Options are what a caller knows beyond the profile itself; each is optional.
 type Options struct {
 	Ranges    RangeSource  // names inlined functions at their own lines

