@@ -18,13 +18,16 @@ const (
 	CategoryIOWait        Category = "io-wait"            // mostly waiting, woken often: I/O, child processes, timers
 )
 
-// Thresholds of the categories, as shares of the wall time (busy) or of the busy time (GC).
+// Thresholds of the categories, as shares of the wall time (busy, stalls) or of the busy time
+// (GC); measured on the fixtures in testdata/slow on node 20 to 26.
 const (
-	idleBelowBusy   = 0.10 // busy under 10 %: idle (start-up alone can take 5 % of a short window)
-	gcShareOfBusy   = 0.20 // GC at least a fifth of the busy time (a CPU-bound program without churn: 1-8 %)
-	cpuBoundBusy    = 0.80 // busy 80 % of the time or more: CPU-bound
-	blockedStallPct = 0.20 // stalls over 20 % of the wall time
-	blockedDelayMs  = 100  // or an event-loop delay p99 this high
+	idleBelowBusy    = 0.10 // busy under 10 %: idle (start-up alone can take 5 % of a short window)
+	idleBelowWakeups = 5    // and waking under 5 times a second: a timer or two
+	gcShareOfBusy    = 0.20 // GC at least a fifth of the busy time (a CPU-bound program without churn: 1-8 %)
+	gcMinBusy        = 0.50 // of a program busy at least half the time: GC of little work is no cause
+	cpuBoundBusy     = 0.80 // busy 80 % of the time or more: CPU-bound
+	blockedStallPct  = 0.20 // stalls over 20 % of the wall time
+	blockedDelayMs   = 100  // or an event-loop delay p99 this high
 	// StallMs is the shortest synchronous run reported as a stall: long enough that a server's
 	// answers visibly wait, as clinic.js and the RAIL model count a delayed response.
 	StallMs = 50
@@ -51,8 +54,8 @@ type LoopStats struct {
 // Stall is a run of consecutive samples in non-idle code longer than StallMs: the event loop
 // could not turn meanwhile.
 type Stall struct {
-	StartMs    float64  // from the profile's start
-	DurationMs float64  //
+	StartMs    float64 // from the profile's start
+	DurationMs float64
 	Stack      []string // the run's most sampled stack, innermost frame first: "name url:line"
 }
 
@@ -80,6 +83,9 @@ type Diagnosis struct {
 	Stalls        []Stall    // the longest, at most maxStalls
 	StallCount    int
 	StallMs       float64 // all stalls together
+	// WakeupsPerSec counts the runs of busy samples after the first idle one, per second: an
+	// idle program wakes rarely, one waiting on I/O often.
+	WakeupsPerSec float64
 }
 
 // DiagnoseAll diagnoses every target of a session, in the order given.
@@ -118,6 +124,9 @@ func Diagnose(p *Profile, loop *LoopStats, opt Options) Diagnosis {
 		}
 		d.Top = append(d.Top, f)
 	}
+	if sum.WallMs > 0 {
+		d.WakeupsPerSec = float64(wakeups(t)) / (sum.WallMs / 1000)
+	}
 	stalls := findStalls(t)
 	d.StallCount = len(stalls)
 	for _, s := range stalls {
@@ -135,9 +144,9 @@ func (d *Diagnosis) categorize() Category {
 	blocked := d.WallMs > 0 && d.StallMs >= blockedStallPct*d.WallMs ||
 		d.Loop != nil && d.Loop.DelayP99Ms >= blockedDelayMs
 	switch {
-	case busy < idleBelowBusy && !blocked:
+	case busy < idleBelowBusy && d.WakeupsPerSec < idleBelowWakeups && !blocked:
 		return CategoryIdle
-	case d.GCPct >= 100*gcShareOfBusy && busy >= 0.5:
+	case d.GCPct >= 100*gcShareOfBusy && busy >= gcMinBusy:
 		return CategoryGC
 	case busy >= cpuBoundBusy && d.DependencyPct > 50:
 		return CategoryCPUDependency
@@ -167,6 +176,21 @@ func dependencyShare(t *tree) float64 {
 		return 0
 	}
 	return 100 * dep / all
+}
+
+// wakeups counts the runs of busy samples that follow an idle one: the event loop's wake-ups
+// that the sampling saw.
+func wakeups(t *tree) int {
+	n, idle := 0, false
+	for _, id := range t.p.Samples {
+		j, ok := t.index[id]
+		isIdle := !ok || t.frame(j).FunctionName == nameIdle
+		if idle && !isIdle {
+			n++
+		}
+		idle = isIdle
+	}
+	return n
 }
 
 // findStalls finds the runs of consecutive non-idle samples longer than StallMs, each with its

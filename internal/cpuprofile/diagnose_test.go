@@ -41,6 +41,7 @@ func TestCategorize(t *testing.T) {
 		want Category
 	}{
 		{Diagnosis{WallMs: 1000, BusyPct: 2}, CategoryIdle},
+		{Diagnosis{WallMs: 1000, BusyPct: 6, WakeupsPerSec: 20}, CategoryIOWait},
 		{Diagnosis{WallMs: 1000, BusyPct: 9, StallMs: 300}, CategoryBlocked},
 		{Diagnosis{WallMs: 1000, BusyPct: 95, GCPct: 40}, CategoryGC},
 		{Diagnosis{WallMs: 1000, BusyPct: 30, GCPct: 40}, CategoryIOWait}, // GC of little work

@@ -140,7 +140,7 @@ func summarize(t *tree, opt Options) Summary {
 		out.Functions = append(out.Functions, *f)
 	}
 	slices.SortFunc(out.Functions, func(a, b Function) int {
-		return cmp.Or(cmp.Compare(b.SelfMs, a.SelfMs), cmp.Compare(b.TotalMs, a.TotalMs), cmp.Compare(a.Name, b.Name), cmp.Compare(a.URL, b.URL))
+		return cmp.Or(cmp.Compare(b.SelfMs, a.SelfMs), cmp.Compare(b.TotalMs, a.TotalMs), cmp.Compare(a.Name, b.Name), cmp.Compare(a.URL, b.URL), cmp.Compare(a.Start.Line, b.Start.Line), cmp.Compare(a.Start.Column, b.Start.Column))
 	})
 	return out
 }
@@ -150,7 +150,11 @@ func summarize(t *tree, opt Options) Summary {
 func (s *summarizer) walk(i int, onPath map[funcKey]int) float64 {
 	n := s.t.p.Nodes[i]
 	k, own := s.nodeFunction(i)
-	f := s.function(k, n.CallFrame.label(), i)
+	name := n.CallFrame.label()
+	if own != nil && n.CallFrame.FunctionName == "" && own.Name != "" {
+		name = own.Name // the scanner may name what V8 leaves anonymous
+	}
+	f := s.function(k, name, i, n.CallFrame.start())
 	if n.DeoptReason != "" {
 		f.Deopt = n.DeoptReason
 	}
@@ -186,8 +190,7 @@ func (s *summarizer) addSelf(i int, k funcKey, f *Function, own *FunctionRange, 
 		lk, lf := k, f
 		if r := s.innermost(n.CallFrame, pt.Line); own != nil && r != nil && *r != *own {
 			lk = funcKey{script: n.CallFrame.ScriptID, line: r.Start.Line, col: r.Start.Column}
-			lf = s.function(lk, cmp.Or(r.Name, "(anonymous)"), i)
-			lf.Start = r.Start
+			lf = s.function(lk, cmp.Or(r.Name, "(anonymous)"), i, r.Start)
 			if !slices.Contains(lf.InlinedInto, f.Name) {
 				lf.InlinedInto = append(lf.InlinedInto, f.Name)
 			}
@@ -233,8 +236,8 @@ func (s *summarizer) nodeFunction(i int) (funcKey, *FunctionRange) {
 	return funcKey{script: f.ScriptID, name: f.FunctionName, line: f.LineNumber, col: f.ColumnNumber}, nil
 }
 
-// function is the entry for k, made from node i when new.
-func (s *summarizer) function(k funcKey, name string, i int) *Function {
+// function is the entry for k, made from node i when new, starting at start when in a script.
+func (s *summarizer) function(k funcKey, name string, i int, start sourcemap.Pos) *Function {
 	if f := s.funcs[k]; f != nil {
 		if f.Name == "(anonymous)" && name != "(anonymous)" {
 			f.Name = name // a node's name beats a range's placeholder
@@ -244,7 +247,7 @@ func (s *summarizer) function(k funcKey, name string, i int) *Function {
 	cf := s.t.frame(i)
 	f := &Function{Name: name, ScriptID: cf.ScriptID, URL: cf.URL}
 	if cf.URL != "" {
-		f.Start = cf.start()
+		f.Start = start
 		if s.opt.SourceMap != nil {
 			if o, ok := s.opt.SourceMap.Original(cf.ScriptID, cf.URL, f.Start); ok {
 				f.Original = &o

@@ -29,7 +29,7 @@ func RenderDiagnoses(ds []Diagnosis, maxBytes int) string {
 func renderDiagnosis(d Diagnosis, maxBytes int) string {
 	w := boundedText{max: maxBytes}
 	w.line(headline(d))
-	evidence := fmt.Sprintf("  busy %s of %s · gc %s of busy · (program) %s · in packages %s", pct(d.BusyPct), ms(d.WallMs), pct(d.GCPct), pct(d.ProgramPct), pct(d.DependencyPct))
+	evidence := fmt.Sprintf("  busy %s of %s · gc %s of busy · (program) %s · in packages %s · %.0f wake-ups/s", pct(d.BusyPct), ms(d.WallMs), pct(d.GCPct), pct(d.ProgramPct), pct(d.DependencyPct), d.WakeupsPerSec)
 	if l := d.Loop; l != nil {
 		evidence += fmt.Sprintf(" · loop delay p50 %s p99 %s max %s · utilisation %.2f", ms(l.DelayP50Ms), ms(l.DelayP99Ms), ms(l.DelayMaxMs), l.Utilization)
 	}
@@ -41,7 +41,7 @@ func renderDiagnosis(d Diagnosis, maxBytes int) string {
 		w.line(fmt.Sprintf("  stall %s at +%s: %s", ms(s.DurationMs), ms(s.StartMs), strings.Join(s.Stack, " < ")))
 	}
 	if n := d.StallCount - len(d.Stalls); n > 0 {
-		w.line(fmt.Sprintf("  … %d shorter stalls", n))
+		w.line(fmt.Sprintf("  … %s more, shorter", plural(n, "stall")))
 	}
 	return w.String()
 }
@@ -58,12 +58,15 @@ func headline(d Diagnosis) string {
 	case CategoryGC:
 		head += fmt.Sprintf("the garbage collector takes %s of the busy time (%s busy for %s)", pct(d.GCPct), pct(d.BusyPct), ms(d.WallMs))
 	case CategoryBlocked:
-		head += fmt.Sprintf("%d stalls over %d ms, %s of %s", d.StallCount, StallMs, ms(d.StallMs), ms(d.WallMs))
+		head += fmt.Sprintf("%s over %d ms, %s of %s", plural(d.StallCount, "stall"), StallMs, ms(d.StallMs), ms(d.WallMs))
 		if len(d.Stalls) > 0 && len(d.Stalls[0].Stack) > 0 {
 			head += fmt.Sprintf("; longest %s in %s", ms(d.Stalls[0].DurationMs), d.Stalls[0].Stack[0])
 		}
 	case CategoryIOWait:
-		head += fmt.Sprintf("%s busy for %s and no long stall: the loop mostly waits on I/O", pct(d.BusyPct), ms(d.WallMs))
+		head += fmt.Sprintf("%s busy for %s: the loop mostly waits (I/O, child processes, timers)", pct(d.BusyPct), ms(d.WallMs))
+		if d.StallCount > 0 {
+			head += fmt.Sprintf("; %s over %d ms, %s in all", plural(d.StallCount, "stall"), StallMs, ms(d.StallMs))
+		}
 	case CategoryIdle:
 		head += fmt.Sprintf("%s busy for %s: nothing to do", pct(d.BusyPct), ms(d.WallMs))
 	}
@@ -103,15 +106,16 @@ func functionLine(f Function) string {
 	if f.Deopt != "" {
 		b.WriteString(" deopt: " + f.Deopt)
 	}
-	if len(f.Lines) > 0 {
-		b.WriteString(" lines")
-		for _, l := range f.Lines[:min(len(f.Lines), 3)] {
-			line := strconv.Itoa(l.Line)
-			if l.Original != nil {
-				line = place(l.Original.Source, l.Original.Line, nil)
-			}
-			fmt.Fprintf(&b, " %s:%s", line, ticksShare(l, f))
+	for i, l := range f.Lines[:min(len(f.Lines), 3)] {
+		line := strconv.Itoa(l.Line)
+		if l.Original != nil {
+			line = place(l.Original.Source, l.Original.Line, nil)
 		}
+		sep := ", "
+		if i == 0 {
+			sep = " lines "
+		}
+		fmt.Fprintf(&b, "%s%s (%s)", sep, line, ticksShare(l, f))
 	}
 	return b.String()
 }
@@ -170,6 +174,14 @@ func shortName(url string) string {
 	}
 	parts := strings.Split(name, "/")
 	return strings.Join(parts[max(len(parts)-2, 0):], "/")
+}
+
+// plural counts n things: "1 stall", "2 stalls".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
 }
 
 func pct(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) + "%" }

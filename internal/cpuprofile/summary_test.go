@@ -119,7 +119,7 @@ func TestSummarizeInlined(t *testing.T) {
 	if run.SelfMs != 1 || run.TotalMs != 4 || len(run.Lines) != 1 || run.Lines[0].Line != 9 {
 		t.Errorf("run: %+v", run)
 	}
-	if !strings.Contains(RenderSummary(s, 0), "mix app/main.js:2 self 75% total 75% inlined into run lines 4:100%") {
+	if !strings.Contains(RenderSummary(s, 0), "mix app/main.js:2 self 75% total 75% inlined into run lines 4 (100%)") {
 		t.Errorf("rendered:\n%s", RenderSummary(s, 0))
 	}
 
@@ -149,7 +149,7 @@ func TestSummarizeSourceMapDeoptNative(t *testing.T) {
 		t.Errorf("matches: %+v", m)
 	}
 	text := RenderSummary(s, 0)
-	if !strings.Contains(text, "matches src/parse.ts:50 self 25% total 100% deopt: wrong map lines src/parse.ts:60:100%") {
+	if !strings.Contains(text, "matches src/parse.ts:50 self 25% total 100% deopt: wrong map lines src/parse.ts:60 (100%)") {
 		t.Errorf("rendered:\n%s", text)
 	}
 	if d := Diagnose(p, nil, Options{}); d.DependencyPct != 100 || d.Category != CategoryCPUDependency {

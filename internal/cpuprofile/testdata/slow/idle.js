@@ -1,3 +1,3 @@
 'use strict';
 // Idle: nothing to do but wait for one timer.
-setTimeout(() => {}, 1500);
+setTimeout(() => {}, 3000);

@@ -1,14 +1,22 @@
 'use strict';
-// I/O-bound: each step waits on a child process and the file system, with little work between.
-const { execFile } = require('node:child_process');
+// I/O-bound: one file read after another, each waited for; little work between the waits.
 const fs = require('node:fs');
+const path = require('node:path');
 
-let left = 15;
-function step() {
-  execFile('sleep', ['0.1'], () => {
-    fs.readFile(__filename, () => {
-      if (--left > 0) step();
-    });
+const file = path.join(__dirname, 'io.bin');
+let reads = 0;
+let until;
+function next() {
+  if (Date.now() > until) {
+    fs.unlink(file, () => console.log('reads', reads));
+    return;
+  }
+  fs.readFile(file, () => {
+    reads++;
+    next();
   });
 }
-step();
+fs.writeFile(file, Buffer.alloc(4 << 20), () => {
+  until = Date.now() + 1500;
+  next();
+});
