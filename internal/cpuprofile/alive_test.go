@@ -84,16 +84,30 @@ func TestAliveFixtures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { peer.Close() })
-	go func() { // accept the socket fixture's connections; they end with the harness
+	accepted := make(chan net.Conn, 16) // more than the socket fixture's runs
+	done := make(chan struct{})
+	go func() { // accept the socket fixture's connections until the listener closes
+		defer close(done)
 		for {
 			c, err := peer.Accept()
 			if err != nil {
 				return
 			}
-			t.Cleanup(func() { c.Close() })
+			select {
+			case accepted <- c:
+			default:
+				c.Close()
+			}
 		}
 	}()
+	t.Cleanup(func() {
+		peer.Close()
+		<-done
+		close(accepted)
+		for c := range accepted {
+			c.Close()
+		}
+	})
 	port := strconv.Itoa(peer.Addr().(*net.TCPAddr).Port)
 	for version, node := range nodeBinaries(t) {
 		t.Run(version, func(t *testing.T) {

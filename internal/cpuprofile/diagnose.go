@@ -83,6 +83,12 @@ type Diagnosis struct {
 	Stalls        []Stall    // the longest, at most maxStalls
 	StallCount    int
 	StallMs       float64 // all stalls together
+	// StallSite is the innermost frame most stall time was spent in, over all stalls, with the
+	// number of stalls it tops and their time: start-up may make the longest stall, not the
+	// typical one.
+	StallSite      string
+	StallSiteCount int
+	StallSiteMs    float64
 	// WakeupsPerSec counts the runs of busy samples after the first idle one, per second: an
 	// idle program wakes rarely, one waiting on I/O often.
 	WakeupsPerSec float64
@@ -132,6 +138,7 @@ func Diagnose(p *Profile, loop *LoopStats, opt Options) Diagnosis {
 	for _, s := range stalls {
 		d.StallMs += s.DurationMs
 	}
+	d.StallSite, d.StallSiteCount, d.StallSiteMs = stallSite(stalls)
 	slices.SortStableFunc(stalls, func(a, b Stall) int { return cmp.Compare(b.DurationMs, a.DurationMs) })
 	d.Stalls = stalls[:min(len(stalls), maxStalls)]
 	d.Category = d.categorize()
@@ -176,6 +183,25 @@ func dependencyShare(t *tree) float64 {
 		return 0
 	}
 	return 100 * dep / all
+}
+
+// stallSite is the innermost frame that tops the most stall time, with its stalls' count and
+// time.
+func stallSite(stalls []Stall) (site string, count int, ms float64) {
+	bySite := map[string]float64{}
+	counts := map[string]int{}
+	for _, s := range stalls {
+		if len(s.Stack) > 0 {
+			bySite[s.Stack[0]] += s.DurationMs
+			counts[s.Stack[0]]++
+		}
+	}
+	for k, v := range bySite {
+		if v > ms || v == ms && k < site {
+			site, ms = k, v
+		}
+	}
+	return site, counts[site], ms
 }
 
 // wakeups counts the runs of busy samples that follow an idle one: the event loop's wake-ups

@@ -34,6 +34,19 @@ func TestFindStalls(t *testing.T) {
 	}
 }
 
+// TestStallSite: the site that tops the most stall time names the stalls, not the longest one.
+func TestStallSite(t *testing.T) {
+	site, n, ms := stallSite([]Stall{
+		{DurationMs: 230, Stack: []string{"setupDebugEnv node:internal/process/pre_execution:417"}},
+		{DurationMs: 200, Stack: []string{"blockFor stall.js:3", "tick"}},
+		{DurationMs: 190, Stack: []string{"blockFor stall.js:3", "tick"}},
+		{DurationMs: 60},
+	})
+	if site != "blockFor stall.js:3" || n != 2 || ms != 390 {
+		t.Errorf("got %s, %d, %v", site, n, ms)
+	}
+}
+
 // TestCategorize: the first category that fits names the diagnosis.
 func TestCategorize(t *testing.T) {
 	for _, c := range []struct {

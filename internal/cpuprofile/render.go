@@ -59,8 +59,8 @@ func headline(d Diagnosis) string {
 		head += fmt.Sprintf("the garbage collector takes %s of the busy time (%s busy for %s)", pct(d.GCPct), pct(d.BusyPct), ms(d.WallMs))
 	case CategoryBlocked:
 		head += fmt.Sprintf("%s over %d ms, %s of %s", plural(d.StallCount, "stall"), StallMs, ms(d.StallMs), ms(d.WallMs))
-		if len(d.Stalls) > 0 && len(d.Stalls[0].Stack) > 0 {
-			head += fmt.Sprintf("; longest %s in %s", ms(d.Stalls[0].DurationMs), d.Stalls[0].Stack[0])
+		if d.StallSite != "" {
+			head += fmt.Sprintf("; %d of them (%s) in %s", d.StallSiteCount, ms(d.StallSiteMs), d.StallSite)
 		}
 	case CategoryIOWait:
 		head += fmt.Sprintf("%s busy for %s: the loop mostly waits (I/O, child processes, timers)", pct(d.BusyPct), ms(d.WallMs))

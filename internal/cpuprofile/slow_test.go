@@ -23,7 +23,7 @@ func TestDiagnoseFixtures(t *testing.T) {
 				{"inline.js", CategoryCPUUser, []string{"hottest mix (", "inline.js:4"}, checkInlined},
 				{"regex.js", CategoryCPUDependency, []string{"RegExp: ^(a+)+$", "run by matches node_modules/slowparse/index.js:5"}, nil},
 				{"gc.js", CategoryGC, []string{"garbage collector"}, nil},
-				{"stall.js", CategoryBlocked, []string{"in blockFor"}, checkStalls},
+				{"stall.js", CategoryBlocked, []string{"of them", "in blockFor 001/stall.js:3"}, checkStalls},
 				{"io.js", CategoryIOWait, nil, nil},
 				{"idle.js", CategoryIdle, nil, nil},
 			} {
