@@ -15,7 +15,7 @@
 //	ds := cpuprofile.DiagnoseAll([]cpuprofile.TargetProfile{
 //		{Name: "main", Profile: p, Loop: &loop, Options: cpuprofile.Options{
 //			Ranges:    target.functionRanges, // func(scriptID, url) []FunctionRange
-//			SourceMap: target.originals,      // SourceMapper, e.g. a SourceMapFunc over sourcemap.Map.Forward
+//			SourceMap: cpuprofile.ScriptMaps(target.sourceMap), // func(scriptID, url) *sourcemap.Map
 //		}},
 //		// ... every other target of the session
 //	})

@@ -20,7 +20,8 @@ type FunctionRange struct {
 type RangeSource func(scriptID, url string) []FunctionRange
 
 // SourceMapper maps a generated position of a script to its original one, when a source map
-// says. *sourcemap.Map.Forward answers it for one script.
+// says. A hot line has no column: it is asked with Column 0, meaning the line as a whole.
+// ScriptMaps adapts the scripts' loaded maps.
 type SourceMapper interface {
 	Original(scriptID, url string, pos sourcemap.Pos) (sourcemap.Original, bool)
 }
@@ -31,6 +32,27 @@ type SourceMapFunc func(scriptID, url string, pos sourcemap.Pos) (sourcemap.Orig
 // Original calls f.
 func (f SourceMapFunc) Original(scriptID, url string, pos sourcemap.Pos) (sourcemap.Original, bool) {
 	return f(scriptID, url, pos)
+}
+
+// ScriptMaps is a SourceMapper over each script's source map (nil for a script without one).
+type ScriptMaps func(scriptID, url string) *sourcemap.Map
+
+// wholeLine is the column a whole line is looked up at: past any real column, Forward answers
+// the line's last mapping; at column 1 it would fall back to an earlier line's when the line's
+// first mapping starts after its indentation.
+const wholeLine = 1 << 30
+
+// Original maps pos through the script's map.
+func (m ScriptMaps) Original(scriptID, url string, pos sourcemap.Pos) (sourcemap.Original, bool) {
+	sm := m(scriptID, url)
+	if sm == nil {
+		return sourcemap.Original{}, false
+	}
+	if pos.Column == 0 {
+		pos.Column = wholeLine
+	}
+	o, ok := sm.Forward(pos)
+	return o, ok
 }
 
 // Options are what a caller knows beyond the profile itself; each is optional.
@@ -214,7 +236,7 @@ func (s *summarizer) addLine(k funcKey, f CallFrame, pt PositionTick, ms float64
 	if l == nil {
 		l = &Line{Line: pt.Line}
 		if s.opt.SourceMap != nil {
-			if o, ok := s.opt.SourceMap.Original(f.ScriptID, f.URL, sourcemap.Pos{Line: pt.Line, Column: 1}); ok {
+			if o, ok := s.opt.SourceMap.Original(f.ScriptID, f.URL, sourcemap.Pos{Line: pt.Line}); ok {
 				l.Original = &o
 			}
 		}

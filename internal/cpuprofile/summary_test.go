@@ -166,3 +166,30 @@ func TestParse(t *testing.T) {
 		t.Error("broken profile accepted")
 	}
 }
+
+// TestScriptMaps: hot lines and function starts map through a script's source map; a line is
+// looked up as a whole, so an indented line finds its own mapping, not the line before's.
+func TestScriptMaps(t *testing.T) {
+	// Generated lines 1 and 2 map to lines 1 and 5 of src/app.ts; line 2's code starts at
+	// column 5.
+	sm, err := sourcemap.Parse("file:///app/main.js.map", []byte(`{"version":3,"sources":["src/app.ts"],"names":[],"mappings":"AAAA;IAIA"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	maps := ScriptMaps(func(scriptID, url string) *sourcemap.Map {
+		if url == appURL {
+			return sm
+		}
+		return nil
+	})
+	nodes := []Node{fn(1, nameRoot, "", 0, 2), fn(2, "main", appURL, 0)}
+	nodes[1].PositionTicks = []PositionTick{{Line: 2, Ticks: 1}}
+	s := Summarize(profile(nodes, []int{2}, []float64{1000}), Options{SourceMap: maps})
+	m := byName(t, s, "main")
+	if m.Original == nil || m.Original.Line != 1 || m.Lines[0].Original == nil || m.Lines[0].Original.Line != 5 || m.Lines[0].Original.Source != "/app/src/app.ts" {
+		t.Errorf("main: %+v, line %+v", m, m.Lines[0].Original)
+	}
+	if _, ok := maps.Original("9", "file:///other.js", sourcemap.Pos{Line: 1}); ok {
+		t.Error("a script without a map mapped")
+	}
+}
