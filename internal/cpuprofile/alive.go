@@ -11,7 +11,7 @@ import (
 // Handle is one thing that can keep an event loop alive, as the alive snippets describe it.
 type Handle struct {
 	// Kind is server, socket, pipe, child, child-stdio, message-port, stdio, timeout, interval,
-	// worker, request or other.
+	// immediate, worker, request or other.
 	Kind     string  `json:"kind"`
 	Type     string  `json:"type,omitempty"` // the JS constructor's name
 	Ref      bool    `json:"ref"`            // false: unref'd, it lets the process exit
@@ -59,8 +59,23 @@ func ParseHandles(data []byte) ([]Handle, error) {
 func (a *Alive) Add(hs []Handle) { a.Handles = append(a.Handles, hs...) }
 
 // Keeping reports the handles and requests that keep the loop alive: ref'd ones, a child's
-// stdio pipes folded into their child.
-func (a Alive) Keeping() []Handle { return a.byRef(true) }
+// stdio pipes folded into their child. Ref'd timers and immediates node counts but nobody
+// described (no queryObjects answer joined) are listed by their count.
+func (a Alive) Keeping() []Handle {
+	out := a.byRef(true)
+	for _, c := range []struct{ resource, kind string }{{"Timeout", "timeout"}, {"Immediate", "immediate"}} {
+		n := a.Resources[c.resource]
+		for _, h := range a.Handles {
+			if h.Ref && (h.Kind == c.kind || c.kind == "timeout" && h.Kind == "interval") {
+				n--
+			}
+		}
+		for range max(n, 0) {
+			out = append(out, Handle{Kind: c.kind, Type: c.resource, Ref: true})
+		}
+	}
+	return out
+}
 
 // NotKeeping reports the unref'd handles: listed apart, they let the process exit.
 func (a Alive) NotKeeping() []Handle { return a.byRef(false) }
@@ -142,11 +157,16 @@ func describeHandle(h Handle) string {
 	case "message-port":
 		return "MessagePort with a listener"
 	case "timeout", "interval":
+		if h.Callback == "" && h.DelayMs == 0 {
+			return "timer (not described)"
+		}
 		s := fmt.Sprintf("%s %s %s", h.Kind, ms(h.DelayMs), cmpOr(h.Callback, "(anonymous)"))
 		if h.Location != "" {
 			s += " at " + h.Location
 		}
 		return s
+	case "immediate":
+		return "setImmediate callback"
 	case "worker":
 		return "worker thread " + strconv.Itoa(h.ThreadID)
 	case "request":

@@ -117,16 +117,20 @@ const TimerCallbacksJS = `function () {
 const WorkerPrototypeJS = `process.getBuiltinModule('node:worker_threads').Worker.prototype`
 
 // WorkersDescribeJS is a function for Runtime.callFunctionOn on the array of Workers: it answers
-// the running ones (an exited worker's threadId is -1) as a JSON string ParseHandles reads.
-// Workers are ref'd unless worker.unref() was called, which leaves no public trace: ref is
-// reported true.
+// the running ones (an exited worker's threadId is -1) as a JSON string ParseHandles reads,
+// ref'd or not as the worker's internal handle (kHandle) says.
 const WorkersDescribeJS = `function () {
   const threadId = (w) => {
     try { return w.threadId; } catch { return -1; } // the prototype itself is in the array too
   };
+  const refOf = (w) => {
+    const key = Object.getOwnPropertySymbols(w).find((s) => s.description === 'kHandle');
+    const h = key && w[key];
+    return h && typeof h.hasRef === 'function' ? h.hasRef() : true;
+  };
   return JSON.stringify(Array.prototype.filter.call(this, (w) => w && threadId(w) >= 0).map((w) => ({
     kind: 'worker',
     threadId: w.threadId,
-    ref: true,
+    ref: refOf(w),
   })));
 }`

@@ -33,6 +33,20 @@ func TestRenderAlive(t *testing.T) {
 	}
 }
 
+// TestAliveResourcesCounted: ref'd timers and immediates that node counts but no description
+// covers are still named; described ones are not counted twice.
+func TestAliveResourcesCounted(t *testing.T) {
+	a := Alive{Resources: map[string]int{"Timeout": 2, "Immediate": 1}, Handles: []Handle{
+		{Kind: "interval", Ref: true, DelayMs: 1000, Callback: "poll"},
+		{Kind: "timeout", Ref: false, DelayMs: 5, Callback: "late"},
+	}}
+	got := RenderAlive("main", a, 0)
+	want := "main: still running because: interval 1000 ms poll; timer (not described); setImmediate callback\n"
+	if !strings.HasPrefix(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
 // TestParseAlive: the snippets' answers parse, broken ones do not.
 func TestParseAlive(t *testing.T) {
 	a, err := ParseAlive([]byte(`{"pid":5,"threadId":0,"handles":[{"kind":"server","type":"Server","ref":true,"fd":20,"address":"127.0.0.1:80"}],"requests":[],"resources":{"Timeout":1}}`))
