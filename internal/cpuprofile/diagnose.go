@@ -26,6 +26,7 @@ const (
 	gcShareOfBusy    = 0.20 // GC at least a fifth of the busy time (a CPU-bound program without churn: 1-8 %)
 	gcMinBusy        = 0.50 // of a program busy at least half the time: GC of little work is no cause
 	cpuBoundBusy     = 0.80 // busy 80 % of the time or more: CPU-bound
+	cpuInPackagesPct = 50   // in a dependency when packages hold most of the script time
 	blockedStallPct  = 0.20 // stalls over 20 % of the wall time
 	blockedDelayMs   = 100  // or an event-loop delay p99 this high
 	// StallMs is the shortest synchronous run reported as a stall: long enough that a server's
@@ -69,7 +70,7 @@ type TargetProfile struct {
 }
 
 // Diagnosis answers why one target is slow: a category and its evidence. Shares are in % of
-// the wall time, except GCPct and DependencyPct, which are of the busy time.
+// the wall time, except GCPct (of the busy time) and DependencyPct (of the script time).
 type Diagnosis struct {
 	Target        string
 	Category      Category
@@ -155,7 +156,7 @@ func (d *Diagnosis) categorize() Category {
 		return CategoryIdle
 	case d.GCPct >= 100*gcShareOfBusy && busy >= gcMinBusy:
 		return CategoryGC
-	case busy >= cpuBoundBusy && d.DependencyPct > 50:
+	case busy >= cpuBoundBusy && d.DependencyPct > cpuInPackagesPct:
 		return CategoryCPUDependency
 	case busy >= cpuBoundBusy:
 		return CategoryCPUUser

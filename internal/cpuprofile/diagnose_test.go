@@ -101,6 +101,15 @@ func TestRenderBounded(t *testing.T) {
 	}
 }
 
+// TestHeadlineDelayOnly: blocked by the delay histogram alone, the headline gives the delay.
+func TestHeadlineDelayOnly(t *testing.T) {
+	d := Diagnosis{Target: "main", WallMs: 1000, BusyPct: 40, Loop: &LoopStats{DelayP99Ms: 150, DelayMaxMs: 180}}
+	d.Category = d.categorize()
+	if got := headline(d); got != "main: event-loop-blocked: event-loop delay p99 150 ms, max 180 ms" {
+		t.Errorf("got %q", got)
+	}
+}
+
 // TestTruncate: a cut never splits a character and is marked.
 func TestTruncate(t *testing.T) {
 	if got := truncate("ééééé", 6); got != "é…" {

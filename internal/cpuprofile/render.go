@@ -31,7 +31,8 @@ func renderDiagnosis(d Diagnosis, maxBytes int) string {
 	w.line(headline(d))
 	evidence := fmt.Sprintf("  busy %s of %s · gc %s of busy · (program) %s · in packages %s · %.0f wake-ups/s", pct(d.BusyPct), ms(d.WallMs), pct(d.GCPct), pct(d.ProgramPct), pct(d.DependencyPct), d.WakeupsPerSec)
 	if l := d.Loop; l != nil {
-		evidence += fmt.Sprintf(" · loop delay p50 %s p99 %s max %s · utilisation %.2f", ms(l.DelayP50Ms), ms(l.DelayP99Ms), ms(l.DelayMaxMs), l.Utilization)
+		// Utilisation reads high while the profiler samples (see ParseLoopStats): say so.
+		evidence += fmt.Sprintf(" · loop delay p50 %s p99 %s max %s · utilisation %.2f (reads high while profiling)", ms(l.DelayP50Ms), ms(l.DelayP99Ms), ms(l.DelayMaxMs), l.Utilization)
 	}
 	w.line(evidence)
 	for _, f := range d.Top {
@@ -58,6 +59,10 @@ func headline(d Diagnosis) string {
 	case CategoryGC:
 		head += fmt.Sprintf("the garbage collector takes %s of the busy time (%s busy for %s)", pct(d.GCPct), pct(d.BusyPct), ms(d.WallMs))
 	case CategoryBlocked:
+		if d.StallCount == 0 && d.Loop != nil { // the delay histogram saw what the samples did not
+			head += fmt.Sprintf("event-loop delay p99 %s, max %s", ms(d.Loop.DelayP99Ms), ms(d.Loop.DelayMaxMs))
+			break
+		}
 		head += fmt.Sprintf("%s over %d ms, %s of %s", plural(d.StallCount, "stall"), StallMs, ms(d.StallMs), ms(d.WallMs))
 		if d.StallSite != "" {
 			head += fmt.Sprintf("; %d of them (%s) in %s", d.StallSiteCount, ms(d.StallSiteMs), d.StallSite)
