@@ -78,7 +78,8 @@ func TestLoopSnippets(t *testing.T) {
 			}
 			idle, _ := measureLoop(t, node, dir, "idle.js", 1000*time.Millisecond, false)
 			t.Logf("idle: %+v", idle)
-			if idle.DelayP99Ms >= StallMs || idle.Utilization > 0.2 {
+			if idle.DelayP99Ms >= stall.DelayP99Ms/2 || // scheduling on a loaded machine alone can delay 60 ms
+				idle.Utilization > 0.2 {
 				t.Errorf("idle figures: %+v", idle)
 			}
 		})
