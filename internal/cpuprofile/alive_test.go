@@ -20,9 +20,10 @@ type aliveAnswer struct {
 	Workers    string `json:"workers"`
 }
 
-// runAlive runs a keep-alive fixture under the harness and parses the snippets' answers the
-// way the engine will. The harness and whatever it spawned are killed as a process group.
-func runAlive(t *testing.T, node, fixture string, args ...string) (Alive, []int) {
+// runAlive runs a keep-alive fixture under the harness (in a worker thread when inWorker) and
+// parses the snippets' answers the way the engine will. The harness and whatever it spawned
+// are killed as a process group.
+func runAlive(t *testing.T, node, fixture string, inWorker bool, args ...string) (Alive, []int) {
 	t.Helper()
 	snippets, err := json.Marshal(map[string]string{
 		"alive": AliveJS, "timeoutPrototype": TimeoutPrototypeJS, "timersDescribe": TimersDescribeJS,
@@ -36,6 +37,9 @@ func runAlive(t *testing.T, node, fixture string, args ...string) (Alive, []int)
 	cmd := exec.CommandContext(ctx, node, append([]string{"harness.js", fixture}, args...)...)
 	cmd.Dir = "testdata/alive"
 	cmd.Env = append(cmd.Environ(), "TRACED_SNIPPETS="+string(snippets))
+	if inWorker {
+		cmd.Env = append(cmd.Env, "TRACED_IN_WORKER=1")
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	var stderr strings.Builder
@@ -127,7 +131,7 @@ func TestAliveFixtures(t *testing.T) {
 				{"unrefworker.js", nil, "nothing keeps it alive", "worker thread 1"},
 			} {
 				t.Run(c.fixture, func(t *testing.T) {
-					a, _ := runAlive(t, node, c.fixture, c.args...)
+					a, _ := runAlive(t, node, c.fixture, false, c.args...)
 					text := RenderAlive("main", a, 0)
 					t.Logf("%s", text)
 					first, rest, _ := strings.Cut(text, "\n")
@@ -153,8 +157,23 @@ func TestAliveProbeLeavesNoTimer(t *testing.T) {
 	if err != nil {
 		t.Skip("no node")
 	}
-	a, _ := runAlive(t, node, "unref.js")
+	a, _ := runAlive(t, node, "unref.js", false)
 	if n := a.Resources["Timeout"]; n != 0 {
 		t.Errorf("%d ref'd Timeouts pending after the probe: %+v", n, a.Resources)
+	}
+}
+
+// TestAliveInWorker: the snippets answer in a worker thread too, through the worker's own
+// inspector session, as the engine reaches a worker target.
+func TestAliveInWorker(t *testing.T) {
+	for version, node := range nodeBinaries(t) {
+		t.Run(version, func(t *testing.T) {
+			a, _ := runAlive(t, node, "interval.js", true)
+			text := RenderAlive("worker 1", a, 0)
+			t.Logf("%s", text)
+			if !strings.HasPrefix(text, "worker 1 (pid ") || !strings.Contains(text, ", thread 1): still running because: interval 1000 ms poll at interval.js:3") {
+				t.Errorf("got %q", text)
+			}
+		})
 	}
 }

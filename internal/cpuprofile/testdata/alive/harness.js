@@ -4,6 +4,14 @@
 // Usage: node harness.js fixture.js [args...], the snippets in $TRACED_SNIPPETS (JSON).
 const inspector = require('node:inspector');
 const path = require('node:path');
+const { Worker, isMainThread } = require('node:worker_threads');
+
+// With $TRACED_IN_WORKER, the fixture and the check run in a worker thread, whose own inspector
+// session the snippets go through; the main thread only waits for it.
+if (isMainThread && process.env.TRACED_IN_WORKER) {
+  new Worker(__filename, { argv: process.argv.slice(2) });
+  return;
+}
 
 const snippets = JSON.parse(process.env.TRACED_SNIPPETS);
 const fixture = path.resolve(process.argv[2]);
