@@ -3,6 +3,7 @@ package cpuprofile
 import (
 	"cmp"
 	"slices"
+	"sort"
 
 	"traced/internal/sourcemap"
 )
@@ -121,7 +122,16 @@ type summarizer struct {
 	opt    Options
 	funcs  map[funcKey]*Function
 	lines  map[funcKey]map[int]*Line
-	ranges map[string][]FunctionRange // by script id, asked once
+	ranges map[string]*rangeIndex // by script id, asked once
+	// found memoises range lookups: a bundle has thousands of functions, and the same lines
+	// come back on many nodes.
+	found map[rangeQuery]*FunctionRange
+}
+
+// rangeQuery is a range lookup: a position, or a whole line (col -1).
+type rangeQuery struct {
+	script    string
+	line, col int
 }
 
 // Summarize aggregates a profile by function: self time from samples (the lines of inlined
@@ -132,7 +142,7 @@ func Summarize(p *Profile, opt Options) Summary {
 }
 
 func summarize(t *tree, opt Options) Summary {
-	s := &summarizer{t: t, opt: opt, funcs: map[funcKey]*Function{}, lines: map[funcKey]map[int]*Line{}, ranges: map[string][]FunctionRange{}}
+	s := &summarizer{t: t, opt: opt, funcs: map[funcKey]*Function{}, lines: map[funcKey]map[int]*Line{}, ranges: map[string]*rangeIndex{}, found: map[rangeQuery]*FunctionRange{}}
 	for i := range t.p.Nodes {
 		if t.parent[i] < 0 {
 			s.walk(i, map[funcKey]int{})
@@ -282,45 +292,84 @@ func (s *summarizer) function(k funcKey, name string, i int, start sourcemap.Pos
 	return f
 }
 
+// rangeIndex is a script's function ranges sorted by start, each with the range it nests in,
+// so that the innermost range holding a position is found by a binary search and a short
+// climb rather than a scan: a bundle has thousands of functions.
+type rangeIndex struct {
+	rs     []FunctionRange
+	parent []int // index of the innermost range holding rs[i]'s start, or -1
+}
+
+func newRangeIndex(rs []FunctionRange) *rangeIndex {
+	ix := &rangeIndex{rs: slices.Clone(rs), parent: make([]int, len(rs))}
+	slices.SortStableFunc(ix.rs, func(a, b FunctionRange) int {
+		return cmp.Or(cmp.Compare(a.Start.Line, b.Start.Line), cmp.Compare(a.Start.Column, b.Start.Column))
+	})
+	var open []int // ranges holding the current start, outermost first
+	for i, r := range ix.rs {
+		for len(open) > 0 && before(ix.rs[open[len(open)-1]].End, r.Start) {
+			open = open[:len(open)-1]
+		}
+		ix.parent[i] = -1
+		if len(open) > 0 {
+			ix.parent[i] = open[len(open)-1]
+		}
+		open = append(open, i)
+	}
+	return ix
+}
+
+// innermost is the latest-starting range that starts at or before at and holds it by holds.
+func (ix *rangeIndex) innermost(at sourcemap.Pos, holds func(FunctionRange) bool) *FunctionRange {
+	i := sort.Search(len(ix.rs), func(i int) bool { return before(at, ix.rs[i].Start) }) - 1
+	for ; i >= 0; i = ix.parent[i] {
+		if holds(ix.rs[i]) {
+			return &ix.rs[i]
+		}
+	}
+	return nil
+}
+
 // scriptRanges asks the caller once per script.
-func (s *summarizer) scriptRanges(f CallFrame) []FunctionRange {
+func (s *summarizer) scriptRanges(f CallFrame) *rangeIndex {
 	if s.opt.Ranges == nil {
 		return nil
 	}
-	rs, ok := s.ranges[f.ScriptID]
+	ix, ok := s.ranges[f.ScriptID]
 	if !ok {
-		rs = s.opt.Ranges(f.ScriptID, f.URL)
-		s.ranges[f.ScriptID] = rs
+		ix = newRangeIndex(s.opt.Ranges(f.ScriptID, f.URL))
+		s.ranges[f.ScriptID] = ix
 	}
-	return rs
+	return ix
 }
 
 // enclosing is the innermost range that holds the call frame's start.
 func (s *summarizer) enclosing(f CallFrame) *FunctionRange {
 	at := f.start()
-	var best *FunctionRange
-	rs := s.scriptRanges(f)
-	for i := range rs {
-		r := &rs[i]
-		if !before(at, r.Start) && !before(r.End, at) && (best == nil || before(best.Start, r.Start)) {
-			best = r
-		}
-	}
-	return best
+	return s.lookup(f, rangeQuery{f.ScriptID, at.Line, at.Column}, at, func(r FunctionRange) bool {
+		return !before(at, r.Start) && !before(r.End, at)
+	})
 }
 
 // innermost is the innermost range that holds a 1-based line, by lines alone (position ticks
-// carry no column).
+// carry no column): of the ranges on the line, the last to start.
 func (s *summarizer) innermost(f CallFrame, line int) *FunctionRange {
-	var best *FunctionRange
-	rs := s.scriptRanges(f)
-	for i := range rs {
-		r := &rs[i]
-		if r.Start.Line <= line && line <= r.End.Line && (best == nil || before(best.Start, r.Start)) {
-			best = r
-		}
+	return s.lookup(f, rangeQuery{f.ScriptID, line, -1}, sourcemap.Pos{Line: line, Column: wholeLine}, func(r FunctionRange) bool {
+		return r.Start.Line <= line && line <= r.End.Line
+	})
+}
+
+// lookup answers a query once: the innermost range of f's script, from at, that holds.
+func (s *summarizer) lookup(f CallFrame, q rangeQuery, at sourcemap.Pos, holds func(FunctionRange) bool) *FunctionRange {
+	if r, ok := s.found[q]; ok {
+		return r
 	}
-	return best
+	var r *FunctionRange
+	if ix := s.scriptRanges(f); ix != nil {
+		r = ix.innermost(at, holds)
+	}
+	s.found[q] = r
+	return r
 }
 
 // before reports whether a comes before b.

@@ -193,3 +193,37 @@ func TestScriptMaps(t *testing.T) {
 		t.Error("a script without a map mapped")
 	}
 }
+
+// TestRangeIndex: the innermost range holding a line or a position, whatever order the caller
+// gives the ranges in.
+func TestRangeIndex(t *testing.T) {
+	pos := func(l, c int) sourcemap.Pos { return sourcemap.Pos{Line: l, Column: c} }
+	ranges := []FunctionRange{
+		{Name: "D", Start: pos(7, 10), End: pos(7, 20)},
+		{Name: "A", Start: pos(1, 1), End: pos(10, 1)},
+		{Name: "C", Start: pos(7, 1), End: pos(7, 30)},
+		{Name: "B", Start: pos(3, 1), End: pos(5, 1)},
+	}
+	s := &summarizer{opt: Options{Ranges: func(string, string) []FunctionRange { return ranges }}, ranges: map[string]*rangeIndex{}, found: map[rangeQuery]*FunctionRange{}}
+	f := CallFrame{ScriptID: "7", URL: appURL}
+	name := func(r *FunctionRange) string {
+		if r == nil {
+			return ""
+		}
+		return r.Name
+	}
+	for line, want := range map[int]string{4: "B", 6: "A", 7: "D", 10: "A", 11: ""} {
+		if got := name(s.innermost(f, line)); got != want {
+			t.Errorf("line %d: %q, want %q", line, got, want)
+		}
+	}
+	for _, c := range []struct {
+		line0, col0 int
+		want        string
+	}{{6, 4, "C"}, {6, 14, "D"}, {6, 25, "C"}, {7, 0, "A"}, {0, 0, "A"}} {
+		f.LineNumber, f.ColumnNumber = c.line0, c.col0
+		if got := name(s.enclosing(f)); got != c.want {
+			t.Errorf("%d:%d: %q, want %q", c.line0, c.col0, got, c.want)
+		}
+	}
+}
