@@ -113,3 +113,29 @@ func TestDiagnoseWorker(t *testing.T) {
 		})
 	}
 }
+
+// TestDeoptReasons: whatever deopt reasons a real profile carries reach the summary. (Node 20
+// to 26 put none in the profile of this deoptimising fixture: the log says which do.)
+func TestDeoptReasons(t *testing.T) {
+	for version, node := range nodeBinaries(t) {
+		t.Run(version, func(t *testing.T) {
+			p := profileOf(t, node, fixtureDir(t), "deopt.js")
+			given := 0
+			for _, n := range p.Nodes {
+				if n.DeoptReason != "" {
+					given++
+				}
+			}
+			kept := 0
+			for _, f := range Summarize(p, Options{}).Functions {
+				if f.Deopt != "" {
+					kept++
+				}
+			}
+			t.Logf("%d nodes with a deopt reason, %d functions keep one", given, kept)
+			if given > 0 && kept == 0 {
+				t.Error("deopt reasons lost")
+			}
+		})
+	}
+}
