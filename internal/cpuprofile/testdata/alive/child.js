@@ -1,0 +1,4 @@
+'use strict';
+// A child process still running.
+const { spawn } = require('node:child_process');
+spawn('sleep', ['30']);

@@ -1,0 +1,3 @@
+'use strict';
+// An unref'd timer: it lets the process exit.
+setTimeout(function late() {}, 60000).unref();
