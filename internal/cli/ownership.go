@@ -18,10 +18,14 @@ import (
 // never answers must not hold a command for the request bound.
 const firstContact = 1500 * time.Millisecond
 
+// startGrace is how long after its start a service may take to answer at all: a CLI that
+// finds the record another shell just wrote waits for it rather than start a second one.
+const startGrace = 10 * time.Second
+
 // provenService reports whether rec names a running traced service of ours, before any token
 // is sent there: its process runs the traced binary self and holds the listening socket at
 // its address (a stale record may name a reused pid and a port another server took), and that
-// socket answers the unauthenticated /healthz within firstContact.
+// socket answers the unauthenticated /healthz within firstContact (startGrace after its start).
 func provenService(rec *Record, self string) error {
 	if !alive(rec.PID) {
 		return fmt.Errorf("pid %d is gone", rec.PID)
@@ -36,7 +40,14 @@ func provenService(rec *Record, self string) error {
 	if !holdsSocket(rec.PID, inode) {
 		return fmt.Errorf("pid %d does not hold the socket listening at %s", rec.PID, rec.Addr)
 	}
-	return healthy(rec.Addr)
+	return healthy(rec.Addr, later(time.Now().Add(firstContact), rec.Started.Add(startGrace)))
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // runsBinary checks that pid's executable is self (or was, at self's path, before an upgrade
@@ -124,9 +135,9 @@ func holdsSocket(pid int, inode string) bool {
 	return false
 }
 
-// healthy asks the unauthenticated /healthz at addr, bounded by firstContact.
-func healthy(addr string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), firstContact)
+// healthy asks the unauthenticated /healthz at addr, bounded by deadline.
+func healthy(addr string, deadline time.Time) error {
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, "GET", "http://"+addr+"/healthz", nil)
 	if err != nil {

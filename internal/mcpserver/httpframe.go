@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -48,20 +49,35 @@ func rpcError(w http.ResponseWriter, status int, answer []byte) {
 	_, _ = w.Write(answer)
 }
 
-// cappedWriter holds the answer back until the handler is done, to replace it when it grows
-// over limit bytes.
+// cappedWriter holds a JSON answer back until the handler is done, to replace it when it grows
+// over limit bytes. An event stream (text/event-stream) goes through as it is written.
 type cappedWriter struct {
 	http.ResponseWriter
-	limit  int
-	status int
-	buf    bytes.Buffer
-	over   int // the size of an answer over the limit (buf is then dropped)
+	limit   int
+	status  int
+	started bool // the header is decided: stream or buffer
+	stream  bool
+	buf     bytes.Buffer
+	over    int // the size of an answer over the limit (buf is then dropped)
 }
 
-func (c *cappedWriter) WriteHeader(status int) { c.status = status }
+func (c *cappedWriter) WriteHeader(status int) {
+	if c.started {
+		return
+	}
+	c.started, c.status = true, status
+	if strings.HasPrefix(c.Header().Get("Content-Type"), "text/event-stream") {
+		c.stream = true
+		c.ResponseWriter.WriteHeader(status)
+	}
+}
 
 func (c *cappedWriter) Write(p []byte) (int, error) {
-	if c.over == 0 && c.buf.Len()+len(p) <= c.limit {
+	c.WriteHeader(http.StatusOK)
+	switch {
+	case c.stream:
+		return c.ResponseWriter.Write(p)
+	case c.over == 0 && c.buf.Len()+len(p) <= c.limit:
 		return c.buf.Write(p)
 	}
 	c.over += c.buf.Len() + len(p)
@@ -69,11 +85,18 @@ func (c *cappedWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Flush is a no-op: the answer goes out whole, in finish.
-func (c *cappedWriter) Flush() {}
+// Flush sends an event stream on; a JSON answer goes out whole, in finish.
+func (c *cappedWriter) Flush() {
+	if c.stream {
+		http.NewResponseController(c.ResponseWriter).Flush()
+	}
+}
 
 // finish sends the answer, or, over the limit, an error answer to each call of the request.
 func (c *cappedWriter) finish(request []byte) {
+	if c.stream {
+		return
+	}
 	if c.over == 0 {
 		if c.status != 0 {
 			c.ResponseWriter.WriteHeader(c.status)
