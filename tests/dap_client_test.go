@@ -1,0 +1,89 @@
+package tests
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// dapClientDir holds Microsoft's DebugClient (@vscode/debugadapter-testsupport, package-lock.json
+// pinned; make test installs it with npm ci), the script that drives `traced dap` with it, and
+// its programs.
+const dapClientDir = "testdata/dapclient"
+
+// dapStep is one line of client.js's report.
+type dapStep struct {
+	Step string `json:"step"`
+}
+
+// TestDAPClient: a DAP client nobody here wrote drives `traced dap` over stdio against a running
+// service: launch, breakpoints in JS and in a TypeScript original, stepping, variables, a worker
+// and a child process as threads, exceptions and termination.
+func TestDAPClient(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(dapClientDir, "node_modules", ".package-lock.json")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the DAP client fixture is not installed (make test runs npm ci in %s): %v", dapClientDir, err)
+		}
+		t.Skipf("the DAP client fixture is not installed: make %s/node_modules (make test does it)", dapClientDir)
+	}
+	node := nodeOrSkip(t)
+	h := newHarness(t)
+	c := newCLI(t).against(h)
+	for _, sc := range []struct {
+		name  string
+		steps []string
+	}{
+		{"basics", []string{"breakpoint", "variables", "evaluate", "setVariable", "next", "replaced", "expand", "terminated"}},
+		{"typescript", []string{"typescript"}},
+		{"threads", []string{"worker", "child"}},
+		{"exceptions", []string{"exception"}},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			steps := runDAPClient(t, node, c, sc.name)
+			if len(steps) != len(sc.steps) {
+				t.Fatalf("client.js reported %d steps, want %v: %+v", len(steps), sc.steps, steps)
+			}
+			for i, s := range steps {
+				if s.Step != sc.steps[i] {
+					t.Fatalf("step %d: %s, want %s", i, s.Step, sc.steps[i])
+				}
+			}
+		})
+	}
+}
+
+// runDAPClient runs one scenario of client.js with the CLI's environment (the service's address
+// and token), so that `traced dap` finds the service as the CLI does.
+func runDAPClient(t *testing.T, node string, c *cli, scenario string) []dapStep {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*deadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "client.js", c.bin, scenario)
+	cmd.Dir = dapClientDir
+	cmd.Env = c.env
+	cmd.WaitDelay = time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("client.js %s: %v\nstdout:\n%s\nstderr:\n%s", scenario, err, stdout.String(), stderr.String())
+	}
+	var steps []dapStep
+	for line := range strings.Lines(stdout.String()) {
+		if !strings.HasPrefix(line, "{") {
+			continue // the adapter's stderr, which DebugClient echoes
+		}
+		var s dapStep
+		if err := json.Unmarshal([]byte(line), &s); err != nil {
+			t.Fatalf("client.js printed %q: %v", line, err)
+		}
+		steps = append(steps, s)
+	}
+	t.Logf("client.js %s:\n%s", scenario, stdout.String())
+	return steps
+}

@@ -1,0 +1,144 @@
+// Drives `traced dap` with Microsoft's DebugClient (@vscode/debugadapter-testsupport), a DAP
+// client nobody here wrote. Usage: node client.js <traced binary>. Each scenario launches a
+// program under a fresh adapter; each check prints one JSON line {step, ...}; a failed check
+// throws, and the script exits 1 with the error on stderr.
+"use strict";
+const assert = require("node:assert");
+const path = require("node:path");
+const { DebugClient } = require("@vscode/debugadapter-testsupport");
+
+const traced = process.argv[2];
+const here = __dirname;
+const app = path.join(here, "app.js");
+const tree = path.join(here, "tree.js");
+const throws = path.join(here, "throws.js");
+const countTS = path.join(here, "..", "mapped", "count.ts");
+const countJS = path.join(here, "..", "mapped", "count.js");
+
+function report(step, detail) {
+  console.log(JSON.stringify({ step, ...detail }));
+}
+
+async function withClient(fn) {
+  const dc = new DebugClient(traced, "dap", "node", { env: process.env, cwd: here }, true);
+  dc.defaultTimeout = 20000;
+  await dc.start();
+  try {
+    await fn(dc);
+  } finally {
+    await dc.stop();
+  }
+}
+
+// A breakpoint in a plain JS file: stop, stack, scopes, variables, evaluate, step, set a
+// variable, replace the source's breakpoints, run to the end.
+async function basics(dc) {
+  await dc.hitBreakpoint({ program: app }, { path: app, line: 3 });
+  report("breakpoint", { line: 3 });
+  const threads = await dc.threadsRequest();
+  assert.strictEqual(threads.body.threads[0].name, "main");
+  const st = await dc.stackTraceRequest({ threadId: 1 });
+  const top = st.body.stackFrames[0];
+  assert.strictEqual(top.name, "add");
+  assert.strictEqual(top.source.path, app);
+  const scopes = await dc.scopesRequest({ frameId: top.id });
+  const local = scopes.body.scopes.find((s) => s.presentationHint === "locals");
+  assert.ok(local, "a locals scope: " + JSON.stringify(scopes.body.scopes));
+  const vars = await dc.variablesRequest({ variablesReference: local.variablesReference });
+  const names = vars.body.variables.map((v) => v.name);
+  assert.ok(names.includes("a") && names.includes("b"), "a and b in " + names);
+  report("variables", { names });
+  const ev = await dc.evaluateRequest({ expression: "a + b + 40", frameId: top.id, context: "repl" });
+  assert.strictEqual(ev.body.result, "40");
+  report("evaluate", { result: ev.body.result });
+  const set = await dc.setVariableRequest({ variablesReference: local.variablesReference, name: "a", value: "100" });
+  assert.strictEqual(set.body.value, "100");
+  report("setVariable", { value: set.body.value });
+  await Promise.all([dc.nextRequest({ threadId: 1 }), dc.assertStoppedLocation("step", { path: app, line: 4 })]);
+  const st2 = await dc.stackTraceRequest({ threadId: 1 });
+  const sum = await dc.evaluateRequest({ expression: "sum", frameId: st2.body.stackFrames[0].id, context: "watch" });
+  assert.strictEqual(sum.body.result, "100");
+  report("next", { line: 4, sum: sum.body.result });
+  // Replace the source's breakpoints: none in add, one on the console.log line.
+  const bps = await dc.setBreakpointsRequest({ source: { path: app }, breakpoints: [{ line: 11 }] });
+  assert.ok(bps.body.breakpoints[0].verified, "line 11 verified");
+  await Promise.all([dc.continueRequest({ threadId: 1 }), dc.assertStoppedLocation("breakpoint", { path: app, line: 11 })]);
+  const st3 = await dc.stackTraceRequest({ threadId: 1 });
+  const total = await dc.evaluateRequest({ expression: "total", frameId: st3.body.stackFrames[0].id, context: "watch" });
+  assert.strictEqual(total.body.result, "103"); // add(0, 0) returns the 100 set, then +1, +2
+  report("replaced", { total: total.body.result });
+  const objVar = await dc.evaluateRequest({ expression: "obj", frameId: st3.body.stackFrames[0].id, context: "hover" });
+  assert.ok(objVar.body.variablesReference > 0, "obj expandable");
+  const props = await dc.variablesRequest({ variablesReference: objVar.body.variablesReference });
+  assert.ok(props.body.variables.some((v) => v.name === "name" && v.value.includes("traced")), JSON.stringify(props.body.variables));
+  report("expand", { props: props.body.variables.map((v) => v.name) });
+  await Promise.all([
+    dc.continueRequest({ threadId: 1 }),
+    dc.assertOutput("stdout", "total 103 traced"),
+    dc.waitForEvent("exited"),
+    dc.waitForEvent("terminated"),
+  ]);
+  report("terminated", {});
+}
+
+// A breakpoint in a TypeScript original, bound through the compiled file's source map.
+async function typescript(dc) {
+  await dc.hitBreakpoint({ program: countJS, args: ["3"] }, { path: countTS, line: 4 });
+  const st = await dc.stackTraceRequest({ threadId: 1 });
+  assert.strictEqual(st.body.stackFrames[0].source.path, countTS);
+  report("typescript", { line: st.body.stackFrames[0].line });
+  await Promise.all([dc.setBreakpointsRequest({ source: { path: countTS }, breakpoints: [] }).then(() => dc.continueRequest({ threadId: 1 })),
+    dc.waitForEvent("terminated")]);
+}
+
+// A worker thread and a child process stop at their breakpoints as threads of this session.
+async function threads(dc) {
+  const stopped = [];
+  dc.on("stopped", (e) => stopped.push(e.body));
+  await Promise.all([
+    dc.waitForEvent("initialized").then(() => dc.setBreakpointsRequest({ source: { path: tree }, breakpoints: [{ line: 6 }, { line: 9 }] }))
+      .then(() => dc.configurationDoneRequest()),
+    dc.launch({ program: tree }),
+    dc.assertStoppedLocation("breakpoint", { path: tree, line: 9 }),
+  ]);
+  const worker = stopped[0].threadId;
+  assert.notStrictEqual(worker, 1, "the worker is a thread of its own");
+  const th = await dc.threadsRequest();
+  const wt = th.body.threads.find((t) => t.id === worker);
+  assert.ok(wt, "the worker in threads: " + JSON.stringify(th.body.threads));
+  report("worker", { thread: wt.name });
+  await Promise.all([dc.continueRequest({ threadId: worker }), dc.assertStoppedLocation("breakpoint", { path: tree, line: 6 })]);
+  const child = stopped[1].threadId;
+  assert.ok(child !== 1 && child !== worker, "the child is a thread of its own");
+  const th2 = await dc.threadsRequest();
+  const ct = th2.body.threads.find((t) => t.id === child);
+  assert.ok(ct, "the child in threads: " + JSON.stringify(th2.body.threads));
+  report("child", { thread: ct.name });
+  await Promise.all([dc.continueRequest({ threadId: child }), dc.waitForEvent("terminated")]);
+}
+
+// An uncaught exception stops the program with its details; caught ones do not.
+async function exceptions(dc) {
+  await Promise.all([
+    dc.waitForEvent("initialized").then(() => dc.setExceptionBreakpointsRequest({ filters: ["uncaught"] }))
+      .then(() => dc.configurationDoneRequest()),
+    dc.launch({ program: throws }),
+    dc.assertStoppedLocation("exception", { path: throws, line: 5 }),
+  ]);
+  const info = await dc.exceptionInfoRequest({ threadId: 1 });
+  assert.ok(/bad retries 3/.test(info.body.description), "description: " + info.body.description);
+  report("exception", { id: info.body.exceptionId, description: info.body.description });
+  await Promise.all([dc.continueRequest({ threadId: 1 }), dc.waitForEvent("terminated")]);
+}
+
+async function main() {
+  for (const [name, fn] of [["basics", basics], ["typescript", typescript], ["threads", threads], ["exceptions", exceptions]]) {
+    if (process.argv[3] && process.argv[3] !== name) continue;
+    await withClient(fn);
+  }
+}
+
+main().then(() => process.exit(0), (err) => {
+  console.error(err && err.stack || String(err));
+  process.exit(1);
+});
