@@ -1,20 +1,19 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"traced/api"
+	"traced/internal/apiclient"
 )
 
 // requestBound bounds one request. Execution commands and waits bound themselves on the
@@ -77,16 +76,10 @@ func (c *call) close() {
 	}
 }
 
-// reply is an answer of the API.
-type reply struct {
-	status int
-	body   []byte
-}
-
 // do sends one request. path may hold {session}, and query values "{session}", both replaced
 // by the chosen session. A 4xx or 5xx answer is returned as a cliError (exit 1) whose hint is
 // in CLI words.
-func (c *call) do(method, path string, q url.Values, body any) (*reply, error) {
+func (c *call) do(method, path string, q url.Values, body any) (*apiclient.Reply, error) {
 	if strings.Contains(path, "{session}") || q.Get("id") == "{session}" {
 		sid, err := c.session()
 		if err != nil {
@@ -103,83 +96,51 @@ func (c *call) do(method, path string, q url.Values, body any) (*reply, error) {
 		}
 		q.Set("target", t)
 	}
-	if !c.json && textRoute(path) {
+	if !c.json && apiclient.TextRoute(path) {
 		if q == nil {
 			q = url.Values{}
 		}
 		q.Set("format", "text")
 	}
-	var raw []byte
-	if body != nil {
-		var err error
-		if raw, err = json.Marshal(body); err != nil {
-			return nil, fmt.Errorf("encode request: %w", err)
-		}
+	var r *apiclient.Reply
+	err := c.with(func(ctx context.Context, api *apiclient.Client) (err error) {
+		r, err = api.Do(ctx, method, path, q, body)
+		return err
+	})
+	return r, err
+}
+
+// with runs fn with the typed client of the service, bounded by requestBound. When nothing
+// answers and the command may start a service, nothing was sent: it starts one and runs fn
+// there. A refusal of the API becomes a cliError whose hint is in CLI words.
+func (c *call) with(fn func(context.Context, *apiclient.Client) error) error {
+	run := func(svc *service) error {
+		ctx, cancel := context.WithTimeout(context.Background(), requestBound)
+		defer cancel()
+		return fn(ctx, apiclient.New("http://"+svc.addr, svc.token, svc.http))
 	}
 	svc, err := c.service(false)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	r, err := svc.send(method, path, q, raw)
+	err = run(svc)
 	if err != nil && isDialError(err) && c.cmd.autostart && svc.how != "--addr" {
-		// Nothing was sent: start a service and send it there.
 		if svc, err = c.service(true); err == nil {
-			r, err = svc.send(method, path, q, raw)
+			err = run(svc)
 		}
 	}
-	if err != nil {
-		return nil, unreachable(svc, err)
+	var refused *apiclient.Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &refused):
+		return &cliError{code: ExitRefused, msg: refused.Message, hint: cliHint(refused.Hint), err: err}
+	case errors.Is(err, apiclient.ErrNoSession):
+		return &cliError{code: ExitRefused, msg: "no session", hint: "traced launch -- app.js starts one", err: err}
+	case errors.As(err, new(*url.Error)): // the request did not go through
+		return unreachable(svc, err)
 	}
-	if r.status >= 400 {
-		return r, apiError(r)
-	}
-	return r, nil
-}
-
-// textRoute reports whether a route answers the compact text form (?format=text): every debug
-// route and the trace reads; start, stop and status answer JSON only.
-func textRoute(path string) bool {
-	if strings.HasPrefix(path, "/api/debug/") {
-		return true
-	}
-	switch path {
-	case "/api/trace", "/api/trace/list", "/api/trace/events", "/api/trace/wait", "/api/trace/evidence":
-		return true
-	}
-	return false
-}
-
-func (s *service) send(method, path string, q url.Values, body []byte) (*reply, error) {
-	u := "http://" + s.addr + path
-	if len(q) > 0 {
-		u += "?" + q.Encode()
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), requestBound)
-	defer cancel()
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
-	if err != nil {
-		return nil, fmt.Errorf("request %s %s: %w", method, path, err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if s.token != "" {
-		req.Header.Set("Authorization", "Bearer "+s.token)
-	}
-	resp, err := s.http.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("read answer of %s %s: %w", method, path, err)
-	}
-	return &reply{status: resp.StatusCode, body: b}, nil
+	return err // the service answered; its answer was not what the client reads
 }
 
 func isDialError(err error) bool {
@@ -199,11 +160,11 @@ func (c *call) post(path string, body any) error    { return c.show(c.do("POST",
 func (c *call) del(path string) error               { return c.show(c.do("DELETE", path, nil, nil)) }
 
 // show prints an answer as it came (text or JSON), ending it with a newline.
-func (c *call) show(r *reply, err error) error {
+func (c *call) show(r *apiclient.Reply, err error) error {
 	if err != nil {
 		return err
 	}
-	c.print(r.body)
+	c.print(r.Body)
 	return nil
 }
 
@@ -215,60 +176,42 @@ func (c *call) print(b []byte) {
 	}
 }
 
-// session resolves the session a command acts on: --session, TRACED_SESSION, else the newest
-// live session, else the newest one.
+// session resolves the session a command acts on: --session, TRACED_SESSION, else the API's
+// default (the newest live session, else the newest one).
 func (c *call) session() (string, error) {
 	if c.sid != "" {
 		return c.sid, nil
 	}
-	if s := c.str("session"); s != "" {
-		c.sid = s
-		return s, nil
+	named := c.str("session")
+	if named == "" {
+		named = c.env.Getenv("TRACED_SESSION")
 	}
-	if s := c.env.Getenv("TRACED_SESSION"); s != "" {
-		c.sid = s
-		return s, nil
-	}
-	sessions, err := c.sessions()
-	if err != nil {
-		return "", err
-	}
-	id, ok := api.ListResponse{Sessions: sessions}.DefaultSession()
-	if !ok {
-		return "", &cliError{code: ExitRefused, msg: "no session", hint: "traced launch -- app.js starts one"}
-	}
-	c.sid = id
-	return id, nil
+	err := c.with(func(ctx context.Context, api *apiclient.Client) (err error) {
+		c.sid, err = api.Session(ctx, named)
+		return err
+	})
+	return c.sid, err
 }
 
-func (c *call) sessions() ([]api.Summary, error) {
-	json0 := c.json
-	c.json = true // the list is read, not shown
-	r, err := c.do("GET", "/api/trace/list", nil, nil)
-	c.json = json0
-	if err != nil {
-		return nil, err
-	}
-	var list api.ListResponse
-	if err := json.Unmarshal(r.body, &list); err != nil {
-		return nil, fmt.Errorf("decode the session list: %w", err)
-	}
-	return list.Sessions, nil
+func (c *call) sessions() (sessions []api.Summary, err error) {
+	err = c.with(func(ctx context.Context, cl *apiclient.Client) error {
+		sessions, err = cl.Sessions(ctx)
+		return err
+	})
+	return sessions, err
 }
 
 // doJSON sends a request for JSON whatever --json says, and decodes the answer into out.
-func (c *call) doJSON(method, path string, q url.Values, body, out any) (*reply, error) {
+func (c *call) doJSON(method, path string, q url.Values, body, out any) (*apiclient.Reply, error) {
 	json0 := c.json
 	c.json = true
 	r, err := c.do(method, path, q, body)
 	c.json = json0
-	if err != nil {
+	if err != nil || out == nil {
 		return r, err
 	}
-	if out != nil {
-		if err := json.Unmarshal(r.body, out); err != nil {
-			return r, fmt.Errorf("decode the answer of %s %s: %w", method, path, err)
-		}
+	if err := json.Unmarshal(r.Body, out); err != nil {
+		return r, fmt.Errorf("decode the answer of %s %s: %w", method, path, err)
 	}
 	return r, nil
 }

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"traced/api"
+	"traced/internal/apiclient"
 )
 
 func debugCommands() []*command {
@@ -31,10 +34,22 @@ func debugCommands() []*command {
 			run:   runToggle},
 		{name: "break-active", usage: "on|off", routes: []string{dbg("POST", "breakpoints/active")},
 			help: "switch every breakpoint on or off at once", group: gBreak, minArgs: 1, maxArgs: 1,
-			run: func(c *call) error { return c.onOff("/api/debug/{session}/breakpoints/active", "active") }},
+			run: func(c *call) error {
+				on, err := c.onOff()
+				if err != nil {
+					return err
+				}
+				return c.post("/api/debug/{session}/breakpoints/active", api.ActiveRequest{Active: on})
+			}},
 		{name: "break-on-load", usage: "on|off", routes: []string{dbg("POST", "breakpoints/on-load")},
 			help: "pause whenever a script loads", group: gBreak, minArgs: 1, maxArgs: 1,
-			run: func(c *call) error { return c.onOff("/api/debug/{session}/breakpoints/on-load", "enabled") }},
+			run: func(c *call) error {
+				on, err := c.onOff()
+				if err != nil {
+					return err
+				}
+				return c.post("/api/debug/{session}/breakpoints/on-load", api.OnLoadRequest{Enabled: on})
+			}},
 		{name: "breakable", usage: "FILE:START[-END]", routes: []string{dbg("GET", "breakable")},
 			help: "lines where a breakpoint can bind", group: gBreak, minArgs: 1, maxArgs: 1,
 			run: func(c *call) error {
@@ -49,67 +64,70 @@ func debugCommands() []*command {
 		{name: "catch", usage: "none|uncaught|caught|all [CLASS]...", routes: []string{dbg("POST", "pause-on-exceptions")},
 			help: "pause on exceptions (of these classes only, e.g. TypeError)", group: gBreak, core: true, minArgs: 1, maxArgs: -1,
 			run: func(c *call) error {
-				body := map[string]any{"mode": c.pos[0]}
-				if len(c.pos) > 1 {
-					body["classes"] = c.pos[1:]
-				}
-				return c.post("/api/debug/{session}/pause-on-exceptions", body)
+				return c.post("/api/debug/{session}/pause-on-exceptions",
+					api.PauseOnExceptionsRequest{Mode: c.pos[0], Classes: c.pos[1:]})
 			}},
 
 		// Execution: each answers the state at the next pause.
 		{name: "continue", usage: "[--wait D]", routes: []string{dbg("POST", "continue")}, help: "resume until the next pause",
 			group: gExec, core: true, flags: []flagDef{waitFlag},
-			run: func(c *call) error { return c.post("/api/debug/{session}/continue", c.waitBody(nil)) }},
+			run: func(c *call) error {
+				return c.execute("continue", func(wait *int64) any { return api.ContinueRequest{WaitMs: wait} })
+			}},
 		{name: "step", usage: "[over|into|out]", routes: []string{dbg("POST", "step")}, help: "step a line (over by default)",
 			group: gExec, core: true, maxArgs: 1, flags: []flagDef{waitFlag}, run: runStep},
 		{name: "run-to", usage: "FILE:LINE", routes: []string{dbg("POST", "run-to")}, help: "run to a line (no breakpoint left)",
 			group: gExec, core: true, minArgs: 1, maxArgs: 1, flags: []flagDef{waitFlag},
 			run: func(c *call) error {
-				return c.post("/api/debug/{session}/run-to", c.waitBody(map[string]any{"location": c.pos[0]}))
+				return c.execute("run-to", func(wait *int64) any { return api.RunToRequest{Location: c.pos[0], WaitMs: wait} })
 			}},
 		{name: "pause", routes: []string{dbg("POST", "pause")}, help: "interrupt the running program", group: gExec, core: true,
 			flags: []flagDef{waitFlag},
-			run:   func(c *call) error { return c.post("/api/debug/{session}/pause", c.waitBody(nil)) }},
+			run: func(c *call) error {
+				return c.execute("pause", func(wait *int64) any { return api.PauseRequest{WaitMs: wait} })
+			}},
 		{name: "restart-frame", usage: "[fN]", routes: []string{dbg("POST", "restart-frame")},
 			help: "run a frame again from its start", group: gExec, maxArgs: 1, flags: []flagDef{waitFlag},
 			run: func(c *call) error {
-				body := map[string]any{}
+				var frame any // absent: the top frame
 				if len(c.pos) > 0 {
-					body["frame"] = "f" + strings.TrimPrefix(strings.TrimPrefix(c.pos[0], "@"), "f")
+					frame = "f" + strings.TrimPrefix(strings.TrimPrefix(c.pos[0], "@"), "f")
 				}
-				return c.post("/api/debug/{session}/restart-frame", c.waitBody(body))
+				return c.execute("restart-frame", func(wait *int64) any { return api.RestartFrameRequest{Frame: frame, WaitMs: wait} })
 			}},
 		{name: "kill-execution", routes: []string{dbg("POST", "kill-execution")},
 			help: "end the running JavaScript (a stuck loop), keep the session", group: gExec, flags: []flagDef{waitFlag},
-			run: func(c *call) error { return c.post("/api/debug/{session}/kill-execution", c.waitBody(nil)) }},
+			run: func(c *call) error {
+				return c.execute("kill-execution", func(wait *int64) any { return api.KillExecutionRequest{WaitMs: wait} })
+			}},
 	}
 }
 
-// waitBody adds --wait (the execution routes' waitMs) to a request body.
-func (c *call) waitBody(body map[string]any) any {
-	if body == nil {
-		body = map[string]any{}
+// execute posts an execution command (continue, step...) of the session, its body made with
+// --wait as its waitMs.
+func (c *call) execute(op string, body func(wait *int64) any) error {
+	wait, err := c.waitFlag(apiclient.ClampWait)
+	if err != nil {
+		return err
 	}
-	if ms, ok, err := c.ms("wait"); err == nil && ok {
-		body["waitMs"] = min(ms, 60000)
-	}
-	return body
+	return c.post("/api/debug/{session}/"+op, body(wait))
 }
 
-func (c *call) onOff(path, field string) error {
+// onOff reads the on|off argument of a switch command.
+func (c *call) onOff() (*bool, error) {
 	var on bool
 	switch c.pos[0] {
 	case "on", "true":
 		on = true
 	case "off", "false":
 	default:
-		return usageErr("%s takes on or off", c.cmd.name)
+		return nil, usageErr("%s takes on or off", c.cmd.name)
 	}
-	return c.post(path, map[string]any{field: on})
+	return &on, nil
 }
 
 func runBreak(c *call) error {
-	body := map[string]any{}
+	var body api.BreakpointRequest
 	if p := c.str("pattern"); p != "" {
 		i := strings.LastIndexByte(p, ':')
 		line, err := 0, error(nil)
@@ -119,35 +137,27 @@ func runBreak(c *call) error {
 		if i <= 0 || err != nil || len(c.pos) > 0 {
 			return usageErr("break --pattern takes REGEX:LINE and no location")
 		}
-		body["urlRegex"], body["line"] = p[:i], line
+		body.URLRegex, body.Line = p[:i], line
 	} else if len(c.pos) == 1 {
-		body["location"] = c.pos[0]
+		body.Location = c.pos[0]
 	} else {
 		return usageErr("break takes FILE:LINE or --pattern REGEX:LINE")
 	}
-	if err := c.condHit(body); err != nil {
+	hits, err := c.optNum("hit-count")
+	if err != nil {
 		return err
 	}
+	body.Condition, body.HitCount = c.str("condition"), hits
 	return c.post("/api/debug/{session}/breakpoints", body)
 }
 
 func runBreakFn(c *call) error {
-	body := map[string]any{"expression": c.pos[0]}
-	if err := c.condHit(body); err != nil {
+	hits, err := c.optNum("hit-count")
+	if err != nil {
 		return err
 	}
-	return c.post("/api/debug/{session}/breakpoints/function", body)
-}
-
-func (c *call) condHit(body map[string]any) error {
-	if cond := c.str("condition"); cond != "" {
-		body["condition"] = cond
-	}
-	n, ok, err := c.num("hit-count")
-	if ok {
-		body["hitCount"] = n
-	}
-	return err
+	return c.post("/api/debug/{session}/breakpoints/function",
+		api.FunctionBreakpointRequest{Expression: c.pos[0], Condition: c.str("condition"), HitCount: hits})
 }
 
 func runBreakLs(c *call) error {
@@ -160,49 +170,42 @@ func runBreakLs(c *call) error {
 		return err
 	}
 	if c.json {
-		fmt.Fprintf(c.env.Stdout, "{\"breakpoints\":%s,\"logpoints\":%s}\n", bytes.TrimSpace(bps.body), bytes.TrimSpace(lps.body))
+		fmt.Fprintf(c.env.Stdout, "{\"breakpoints\":%s,\"logpoints\":%s}\n", bytes.TrimSpace(bps.Body), bytes.TrimSpace(lps.Body))
 		return nil
 	}
-	c.print(bps.body)
-	c.print(lps.body)
+	c.print(bps.Body)
+	c.print(lps.Body)
 	return nil
 }
 
 func runToggle(c *call) error {
-	body := map[string]any{}
+	var body api.ToggleRequest // Enabled absent flips it
 	switch {
 	case c.flag("on") && c.flag("off"):
 		return usageErr("break-toggle takes --on or --off, not both")
-	case c.flag("on"):
-		body["enabled"] = true
-	case c.flag("off"):
-		body["enabled"] = false
+	case c.flag("on"), c.flag("off"):
+		on := c.flag("on")
+		body.Enabled = &on
 	}
 	return c.post("/api/debug/{session}/breakpoints/"+url.PathEscape(refArg(c.pos[0]))+"/toggle", body)
 }
 
 func runLogpoint(c *call) error {
-	body := map[string]any{"location": c.pos[0], "template": c.pos[1]}
-	if cond := c.str("condition"); cond != "" {
-		body["condition"] = cond
-	}
-	n, ok, err := c.num("max")
+	n, err := c.optNum("max")
 	if err != nil {
 		return err
 	}
-	if ok {
-		body["max"] = n
-	}
-	return c.post("/api/debug/{session}/logpoints", body)
+	return c.post("/api/debug/{session}/logpoints",
+		api.LogpointRequest{Location: c.pos[0], Template: c.pos[1], Condition: c.str("condition"), Max: n})
 }
 
 func runStep(c *call) error {
-	kind := "over"
+	kind := api.StepOver
 	if len(c.pos) > 0 {
 		kind = c.pos[0]
 	}
-	if kind != "over" && kind != "into" && kind != "out" {
+	if kind != api.StepOver && kind != api.StepInto && kind != api.StepOut {
 		return usageErr("step takes over, into or out, not %q", kind)
 	}
-	return c.post("/api/debug/{session}/step", c.waitBody(map[string]any{"kind": kind}))
+	return c.execute("step", func(wait *int64) any { return api.StepRequest{Kind: kind, WaitMs: wait} })
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/coder/websocket"
 
 	"traced/api"
+	"traced/internal/apiclient"
 	"traced/internal/textform"
 )
 
@@ -31,7 +32,7 @@ func eventCommands() []*command {
 					return err
 				}
 				if ok {
-					q.Set("timeoutMs", strconv.FormatInt(min(ms, 60000), 10))
+					q.Set("timeoutMs", strconv.FormatInt(apiclient.ClampWait(ms), 10))
 				}
 				return c.get("/api/trace/wait", q)
 			}},
@@ -81,11 +82,9 @@ func runTrace(c *call) error {
 	if err != nil {
 		return err
 	}
-	var started api.SessionResponse
-	if _, err := c.doJSON("POST", "/api/trace/start", nil, body, &started); err != nil {
+	if _, _, err := c.start(body); err != nil {
 		return err
 	}
-	c.sid = started.Session.ID
 	ms, ok, err := c.ms("wait")
 	if err != nil {
 		return err
@@ -94,11 +93,14 @@ func runTrace(c *call) error {
 		ms = 30000
 	}
 	end := time.Now().Add(time.Duration(ms) * time.Millisecond)
-	var w waitAnswer
-	for {
+	for { // one call waits at most apiclient.MaxWaitMs: wait again until the end or the bound
 		left := max(time.Until(end).Milliseconds(), 0)
-		q := url.Values{"id": {c.sid}, "kinds": {"exit"}, "timeoutMs": {strconv.FormatInt(min(left, 60000), 10)}}
-		if _, err := c.doJSON("GET", "/api/trace/wait", q, nil, &w); err != nil {
+		var w api.WaitResponse
+		err := c.with(func(ctx context.Context, cl *apiclient.Client) (err error) {
+			w, _, err = cl.Wait(ctx, apiclient.WaitQuery{Session: c.sid, Kinds: "exit", TimeoutMs: max(left, 1)})
+			return err
+		})
+		if err != nil {
 			return err
 		}
 		if w.Event != nil || w.Finished || left == 0 {

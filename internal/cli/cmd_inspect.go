@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"encoding/json"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"traced/api"
+	"traced/internal/apiclient"
 )
 
 func inspectCommands() []*command {
@@ -63,13 +67,13 @@ func inspectCommands() []*command {
 			help: "live objects whose prototype EXPR evaluates to", group: gInspect, minArgs: 1, maxArgs: 1,
 			flags: []flagDef{{name: "limit", kind: kindString, help: "objects listed"}},
 			run: func(c *call) error {
-				body := map[string]any{"expression": c.pos[0]}
+				body := api.InstancesRequest{Expression: c.pos[0]}
 				n, ok, err := c.num("limit")
-				if ok {
-					body["limit"] = n
-				}
 				if err != nil {
 					return err
+				}
+				if ok {
+					body.Limit = &n
 				}
 				return c.post("/api/debug/{session}/instances", body)
 			}},
@@ -132,7 +136,7 @@ func inspectCommands() []*command {
 		{name: "set-return", usage: "VALUE", routes: []string{dbg("POST", "set-return")},
 			help: "change the return value (paused at a return)", group: gMutate, minArgs: 1, maxArgs: 1,
 			run: func(c *call) error {
-				return c.post("/api/debug/{session}/set-return", map[string]any{"value": c.pos[0]})
+				return c.post("/api/debug/{session}/set-return", api.SetReturnRequest{Value: jsonString(c.pos[0])})
 			}},
 		{name: "hotpatch", usage: "FILE [--dry-run]", routes: []string{dbg("POST", "hotpatch")},
 			help: "replace a loaded script's code with FILE's (not on node 26: use restart)", group: gMutate, core: true,
@@ -141,13 +145,13 @@ func inspectCommands() []*command {
 		{name: "hook", usage: "NAME", routes: []string{dbg("POST", "hooks")},
 			help: "add a global function NAME the program can call; each call becomes a hook event", group: gMutate,
 			minArgs: 1, maxArgs: 1,
-			run: func(c *call) error { return c.post("/api/debug/{session}/hooks", map[string]any{"name": c.pos[0]}) }},
+			run: func(c *call) error { return c.post("/api/debug/{session}/hooks", api.HookRequest{Name: c.pos[0]}) }},
 		{name: "hooks", routes: []string{dbg("GET", "hooks")}, help: "list hooks", group: gMutate,
 			run: func(c *call) error { return c.get("/api/debug/{session}/hooks", nil) }},
 		{name: "blackbox", usage: "PATTERN...", routes: []string{dbg("POST", "blackbox")},
 			help: "step over scripts whose URL matches", group: gMutate, minArgs: 1, maxArgs: -1,
 			run: func(c *call) error {
-				return c.post("/api/debug/{session}/blackbox", map[string]any{"patterns": c.pos})
+				return c.post("/api/debug/{session}/blackbox", api.BlackboxRequest{Patterns: c.pos})
 			}},
 		{name: "blackbox-ls", routes: []string{dbg("GET", "blackbox")}, help: "list blackbox patterns", group: gMutate,
 			run: func(c *call) error { return c.get("/api/debug/{session}/blackbox", nil) }},
@@ -160,13 +164,17 @@ func inspectCommands() []*command {
 				if err != nil {
 					return err
 				}
-				return c.post("/api/debug/{session}/async-depth", map[string]any{"depth": n})
+				return c.post("/api/debug/{session}/async-depth", api.AsyncDepthRequest{Depth: &n})
 			}},
 		{name: "sourcemap", usage: "[FILE] | on|off", routes: []string{dbg("GET", "sourcemap"), dbg("POST", "sourcemap")},
 			help: "source map status, or switch mapping", group: gMutate, maxArgs: 1,
 			run: func(c *call) error {
 				if len(c.pos) == 1 && (c.pos[0] == "on" || c.pos[0] == "off") {
-					return c.onOff("/api/debug/{session}/sourcemap", "enabled")
+					on, err := c.onOff()
+					if err != nil {
+						return err
+					}
+					return c.post("/api/debug/{session}/sourcemap", api.SourceMapSwitch{Enabled: on})
 				}
 				q := url.Values{}
 				if len(c.pos) == 1 {
@@ -225,45 +233,45 @@ func runState(c *call) error {
 }
 
 func runEval(c *call) error {
-	body := map[string]any{"expression": c.pos[0]}
-	if f := c.str("frame"); f != "" {
-		n, err := frameArg(f)
-		if err != nil {
-			return err
-		}
-		body["frame"] = n
-	}
-	if c.flag("await") {
-		body["awaitPromise"] = true
-	}
-	if c.flag("side-effect-free") {
-		body["sideEffectFree"] = true
-	}
-	ms, ok, err := c.ms("timeout")
+	frame, err := c.frameFlag()
 	if err != nil {
 		return err
 	}
-	if ok {
-		body["timeoutMs"] = ms
+	ms, _, err := c.ms("timeout")
+	if err != nil {
+		return err
 	}
-	return c.post("/api/debug/{session}/eval", body)
+	return c.post("/api/debug/{session}/eval", api.EvalRequest{Expression: c.pos[0], Frame: frame,
+		AwaitPromise: c.flag("await"), SideEffectFree: c.flag("side-effect-free"), TimeoutMs: ms})
 }
 
 func runSet(c *call) error {
-	body := map[string]any{"value": c.pos[1]}
-	if t := strings.TrimPrefix(c.pos[0], "@"); len(t) > 1 && t[0] == 'v' && isDigits(t[1:]) {
-		body["ref"] = t
-	} else {
-		body["name"] = c.pos[0]
+	frame, err := c.frameFlag()
+	if err != nil {
+		return err
 	}
-	if f := c.str("frame"); f != "" {
-		n, err := frameArg(f)
-		if err != nil {
-			return err
-		}
-		body["frame"] = n
+	body := api.SetRequest{Value: jsonString(c.pos[1]), Frame: frame}
+	if t := strings.TrimPrefix(c.pos[0], "@"); len(t) > 1 && t[0] == 'v' && isDigits(t[1:]) {
+		body.Ref = t
+	} else {
+		body.Name = c.pos[0]
 	}
 	return c.post("/api/debug/{session}/set", body)
+}
+
+// frameFlag reads --frame (f1, @f1 or 1); absent is the top frame, 0.
+func (c *call) frameFlag() (int, error) {
+	if f := c.str("frame"); f != "" {
+		return frameArg(f)
+	}
+	return 0, nil
+}
+
+// jsonString is s as a JSON string: a value argument goes as the text the user typed, which the
+// service reads as JSON, a JS primitive or a ref.
+func jsonString(s string) json.RawMessage {
+	b, _ := json.Marshal(s) // a string always encodes
+	return b
 }
 
 func isDigits(s string) bool {
@@ -284,9 +292,9 @@ func runHotpatch(c *call) error {
 	if _, err := os.Stat(file); err != nil {
 		return &cliError{code: ExitUsage, msg: "hotpatch: " + err.Error(), err: err}
 	}
-	body := map[string]any{"file": file}
-	if c.flag("dry-run") {
-		body["dryRun"] = true
+	wait, err := c.waitFlag(apiclient.ClampWait)
+	if err != nil {
+		return err
 	}
-	return c.post("/api/debug/{session}/hotpatch", c.waitBody(body))
+	return c.post("/api/debug/{session}/hotpatch", api.HotpatchRequest{File: file, DryRun: c.flag("dry-run"), WaitMs: wait})
 }

@@ -6,6 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"traced/api"
+	"traced/internal/apiclient"
 )
 
 func profileCommands() []*command {
@@ -16,12 +19,12 @@ func profileCommands() []*command {
 		{name: "cpu start", usage: "[--interval US]", routes: []string{dbg("POST", "cpu/start")}, help: "start the CPU profiler",
 			group: gProfile, core: true, flags: []flagDef{{name: "interval", kind: kindString, help: "sampling interval in microseconds"}},
 			run: func(c *call) error {
-				return c.postNums("/api/debug/{session}/cpu/start", map[string]string{"intervalUs": "interval"})
+				return c.postNum("/api/debug/{session}/cpu/start", "interval", func(n int) any { return api.CPUStartRequest{IntervalUs: n} })
 			}},
 		{name: "cpu stop", usage: "[--top N]", routes: []string{dbg("POST", "cpu/stop")},
 			help: "stop it; the hottest functions and the profile's ref", group: gProfile, core: true, flags: []flagDef{topFlag},
 			run: func(c *call) error {
-				return c.postNums("/api/debug/{session}/cpu/stop", map[string]string{"top": "top"})
+				return c.postNum("/api/debug/{session}/cpu/stop", "top", func(n int) any { return api.CPUStopRequest{Top: n} })
 			}},
 		{name: "cpu save", usage: "REF [-o FILE]", routes: []string{dbg("GET", "cpu/profiles/{ref}")},
 			help: "the .cpuprofile (for DevTools)", group: gProfile, minArgs: 1, maxArgs: 1, flags: []flagDef{outFlag},
@@ -31,14 +34,18 @@ func profileCommands() []*command {
 		{name: "coverage start", usage: "[--detailed]", routes: []string{dbg("POST", "coverage/start")},
 			help: "start precise coverage", group: gProfile, flags: []flagDef{{name: "detailed", kind: kindBool, help: "block granularity"}},
 			run: func(c *call) error {
-				return c.post("/api/debug/{session}/coverage/start", map[string]any{"detailed": c.flag("detailed")})
+				return c.post("/api/debug/{session}/coverage/start", api.CoverageStartRequest{Detailed: c.flag("detailed")})
 			}},
 		{name: "coverage take", usage: "[--file F] [--uncovered]", routes: []string{dbg("POST", "coverage/take")},
 			help: "coverage so far, collection goes on", group: gProfile, flags: cov,
-			run: func(c *call) error { return c.post("/api/debug/{session}/coverage/take", c.coverageBody()) }},
+			run: func(c *call) error {
+				return c.post("/api/debug/{session}/coverage/take", api.CoverageRequest{File: c.str("file"), Uncovered: c.flag("uncovered")})
+			}},
 		{name: "coverage stop", usage: "[--file F] [--uncovered]", routes: []string{dbg("POST", "coverage/stop")},
 			help: "stop coverage and report", group: gProfile, flags: cov,
-			run: func(c *call) error { return c.post("/api/debug/{session}/coverage/stop", c.coverageBody()) }},
+			run: func(c *call) error {
+				return c.post("/api/debug/{session}/coverage/stop", api.CoverageRequest{File: c.str("file"), Uncovered: c.flag("uncovered")})
+			}},
 		{name: "heap usage", routes: []string{dbg("GET", "heap/usage")}, help: "heap used and total", group: gProfile, core: true,
 			run: func(c *call) error { return c.get("/api/debug/{session}/heap/usage", nil) }},
 		{name: "heap gc", routes: []string{dbg("POST", "heap/gc")}, help: "collect garbage now", group: gProfile,
@@ -50,12 +57,9 @@ func profileCommands() []*command {
 			help: "what grew between two snapshots", group: gProfile, core: true, minArgs: 2, maxArgs: 2,
 			flags: []flagDef{topFlag, snapWait},
 			run: func(c *call) error {
-				body, err := c.nums(map[string]string{"top": "top"})
-				if err != nil {
-					return err
-				}
-				body["from"], body["to"] = refArg(c.pos[0]), refArg(c.pos[1])
-				return c.post("/api/debug/{session}/heap/diff", c.snapWait(body))
+				return c.postHeapJob("/api/debug/{session}/heap/diff", func(top int, wait *int64) any {
+					return api.HeapDiffRequest{From: refArg(c.pos[0]), To: refArg(c.pos[1]), Top: top, WaitMs: wait}
+				})
 			}},
 		{name: "heap save", usage: "REF [-o FILE]", routes: []string{dbg("GET", "heap/snapshots/{ref}")},
 			help: "the .heapsnapshot (for DevTools)", group: gProfile, minArgs: 1, maxArgs: 1, flags: []flagDef{outFlag},
@@ -71,12 +75,12 @@ func profileCommands() []*command {
 			help: "start the sampling heap profiler", group: gProfile,
 			flags: []flagDef{{name: "interval", kind: kindString, help: "mean bytes between samples"}},
 			run: func(c *call) error {
-				return c.postNums("/api/debug/{session}/heap/sampling/start", map[string]string{"intervalBytes": "interval"})
+				return c.postNum("/api/debug/{session}/heap/sampling/start", "interval", func(n int) any { return api.SamplingStartRequest{IntervalBytes: n} })
 			}},
 		{name: "heap sample stop", usage: "[--top N]", routes: []string{dbg("POST", "heap/sampling/stop")},
 			help: "stop it; the top allocation sites", group: gProfile, flags: []flagDef{topFlag},
 			run: func(c *call) error {
-				return c.postNums("/api/debug/{session}/heap/sampling/stop", map[string]string{"top": "top"})
+				return c.postNum("/api/debug/{session}/heap/sampling/stop", "top", func(n int) any { return api.SamplingStopRequest{Top: n} })
 			}},
 		{name: "heap track start", routes: []string{dbg("POST", "heap/tracking/start")},
 			help: "start allocation tracking", group: gProfile,
@@ -91,75 +95,69 @@ func profileCommands() []*command {
 				if err != nil {
 					return err
 				}
-				return c.post("/api/debug/{session}/heap/inspect", map[string]any{"nodeId": n})
+				return c.post("/api/debug/{session}/heap/inspect", api.HeapInspectRequest{NodeID: int64(n)})
 			}},
 		{name: "job", usage: "JOB [--wait D]", routes: []string{dbg("GET", "jobs/{job}")},
 			help: "a long heap job's progress or result", group: gProfile, minArgs: 1, maxArgs: 1,
 			flags: []flagDef{{name: "wait", kind: kindString, help: "wait this long for it to end"}},
 			run: func(c *call) error {
 				q := url.Values{}
-				ms, ok, err := c.ms("wait")
+				wait, err := c.waitFlag(apiclient.ClampJobWait)
 				if err != nil {
 					return err
 				}
-				if ok {
-					q.Set("waitMs", strconv.FormatInt(min(ms, 600000), 10))
+				if wait != nil {
+					q.Set("waitMs", strconv.FormatInt(*wait, 10))
 				}
 				return c.get("/api/debug/{session}/jobs/"+url.PathEscape(c.pos[0]), q)
 			}},
 	}
 }
 
-// nums builds a body from numeric flags: field -> flag.
-func (c *call) nums(m map[string]string) (map[string]any, error) {
-	body := map[string]any{}
-	for field, flag := range m {
-		n, ok, err := c.num(flag)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			body[field] = n
-		}
-	}
-	return body, nil
+// optNum reads an optional numeric flag; absent is 0, which the requests leave out.
+func (c *call) optNum(name string) (int, error) {
+	n, _, err := c.num(name)
+	return n, err
 }
 
-func (c *call) postNums(path string, m map[string]string) error {
-	body, err := c.nums(m)
+// postNum posts body(n), n the value of the numeric flag (0 when absent, which the body leaves
+// out).
+func (c *call) postNum(path, flag string, body func(n int) any) error {
+	n, err := c.optNum(flag)
 	if err != nil {
 		return err
 	}
-	return c.post(path, body)
+	return c.post(path, body(n))
 }
 
-func (c *call) snapWait(body map[string]any) map[string]any {
-	if ms, ok, err := c.ms("wait"); err == nil && ok {
-		body["waitMs"] = ms
+// waitFlag reads --wait as a request's waitMs, bounded by clamp; nil when absent (the route's
+// default). An explicit 0 asks to answer at once.
+func (c *call) waitFlag(clamp func(int64) int64) (*int64, error) {
+	ms, ok, err := c.ms("wait")
+	if err != nil || !ok {
+		return nil, err
 	}
-	return body
+	v := clamp(ms)
+	return &v, nil
+}
+
+// postHeapJob posts a heap job's request (a snapshot, a diff), made with --top and --wait.
+func (c *call) postHeapJob(path string, body func(top int, wait *int64) any) error {
+	top, err := c.optNum("top")
+	if err != nil {
+		return err
+	}
+	wait, err := c.waitFlag(apiclient.ClampJobWait)
+	if err != nil {
+		return err
+	}
+	return c.post(path, body(top, wait))
 }
 
 func (c *call) snapshot(path string) error {
-	body, err := c.nums(map[string]string{"top": "top"})
-	if err != nil {
-		return err
-	}
-	if t := c.str("tag"); t != "" {
-		body["tag"] = t
-	}
-	return c.post(path, c.snapWait(body))
-}
-
-func (c *call) coverageBody() map[string]any {
-	body := map[string]any{}
-	if f := c.str("file"); f != "" {
-		body["file"] = f
-	}
-	if c.flag("uncovered") {
-		body["uncovered"] = true
-	}
-	return body
+	return c.postHeapJob(path, func(top int, wait *int64) any {
+		return api.SnapshotRequest{Tag: c.str("tag"), Top: top, WaitMs: wait}
+	})
 }
 
 // save writes a profile or snapshot file to --out, or to stdout.
@@ -173,15 +171,15 @@ func (c *call) save(path string) error {
 	}
 	out := c.str("out")
 	if out == "" {
-		c.env.Stdout.Write(r.body)
+		c.env.Stdout.Write(r.Body)
 		return nil
 	}
 	if !filepath.IsAbs(out) {
 		out = filepath.Join(c.env.Cwd, out)
 	}
-	if err := os.WriteFile(out, r.body, 0o600); err != nil {
+	if err := os.WriteFile(out, r.Body, 0o600); err != nil {
 		return fmt.Errorf("write %s: %w", out, err)
 	}
-	fmt.Fprintf(c.env.Stdout, "%s  %d bytes\n", out, len(r.body))
+	fmt.Fprintf(c.env.Stdout, "%s  %d bytes\n", out, len(r.Body))
 	return nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"traced/api"
+	"traced/internal/apiclient"
 	"traced/internal/locspec"
 	"traced/internal/textform"
 )
@@ -50,7 +52,13 @@ func sessionCommands() []*command {
 			group: gSession, core: true, run: runStop},
 		{name: "restart", usage: "[--wait D]", routes: []string{dbg("POST", "restart")},
 			help: "run the program again from the start, breakpoints kept", group: gSession, flags: []flagDef{waitFlag},
-			run: func(c *call) error { return c.post("/api/debug/{session}/restart", c.waitBody(nil)) }},
+			run: func(c *call) error {
+				wait, err := c.waitFlag(apiclient.ClampWait)
+				if err != nil {
+					return err
+				}
+				return c.post("/api/debug/{session}/restart", api.RestartRequest{WaitMs: wait})
+			}},
 		{name: "status", routes: []string{"GET /api/trace/status", "GET /api/trace/list"},
 			help: "what service runs where, its node and sessions", group: gService, core: true, run: runStatus},
 		{name: "health", routes: []string{"GET /healthz"}, help: "whether the service answers", group: gService,
@@ -84,68 +92,63 @@ func runDashboard(c *call) error {
 }
 
 // startBody is the start request common to launch and trace.
-func (c *call) startBody(mode string) (map[string]any, error) {
-	body := map[string]any{"target": c.pos[0], "args": append([]string{}, c.pos[1:]...), "cwd": c.env.Cwd, "mode": mode}
-	if n := c.str("name"); n != "" {
-		body["name"] = n
-	}
-	if envs := c.list("env"); len(envs) > 0 {
-		m := map[string]string{}
-		for _, kv := range envs {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok || k == "" {
-				return nil, usageErr("--env %q: want NAME=VALUE", kv)
-			}
-			m[k] = v
+func (c *call) startBody(mode string) (api.StartRequest, error) {
+	body := api.StartRequest{Target: c.pos[0], Args: c.pos[1:], Cwd: c.env.Cwd, Mode: mode,
+		Name: c.str("name"), NodeArgs: c.list("node-arg")}
+	for _, kv := range c.list("env") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return body, usageErr("--env %q: want NAME=VALUE", kv)
 		}
-		body["env"] = m
+		if body.Env == nil {
+			body.Env = map[string]string{}
+		}
+		body.Env[k] = v
 	}
-	if ms, ok, err := c.ms("timeout"); err != nil {
-		return nil, err
-	} else if ok {
-		body["timeoutMs"] = ms
+	ms, _, err := c.ms("timeout")
+	body.TimeoutMs = ms
+	return body, err
+}
+
+// start starts a program through the typed client; raw is the answer as it came.
+func (c *call) start(body api.StartRequest) (res api.SessionResponse, raw []byte, err error) {
+	err = c.with(func(ctx context.Context, cl *apiclient.Client) error {
+		var r *apiclient.Reply
+		res, r, err = cl.Start(ctx, body)
+		if r != nil {
+			raw = r.Body
+		}
+		return err
+	})
+	if err == nil {
+		c.sid = res.Session.ID
 	}
-	if args := c.list("node-arg"); len(args) > 0 {
-		body["nodeArgs"] = args
-	}
-	return body, nil
+	return res, raw, err
 }
 
 func runLaunch(c *call) error {
-	body, err := c.startBody("debug")
+	body, err := c.startBody(api.ModeDebug)
 	if err != nil {
 		return err
 	}
-	body["pauseOnStart"] = c.flag("brk")
-	if m := c.str("catch"); m != "" {
-		body["pauseOnExceptions"] = m
-	}
-	if cl := c.list("catch-class"); len(cl) > 0 {
-		body["pauseOnExceptionClasses"] = cl
-	}
-	var bps []api.StartBreakpoint
+	body.PauseOnStart = c.flag("brk")
+	body.PauseOnExceptions = c.str("catch")
+	body.PauseOnExceptionClasses = c.list("catch-class")
 	for _, b := range c.list("break") {
 		bp, ok := locspec.Breakpoint(b)
 		if !ok {
 			return usageErr("--break %q: want FILE:LINE or FILE:LINE:CONDITION", b)
 		}
-		bps = append(bps, bp)
+		body.Breakpoints = append(body.Breakpoints, bp)
 	}
-	if len(bps) > 0 {
-		body["breakpoints"] = bps
-	}
-	var lps []api.LogpointRequest
 	for _, l := range c.list("logpoint") {
 		lp, ok := locspec.Logpoint(l)
 		if !ok {
 			return usageErr("--logpoint %q: want FILE:LINE:TEMPLATE", l)
 		}
-		lps = append(lps, lp)
+		body.Logpoints = append(body.Logpoints, lp)
 	}
-	if len(lps) > 0 {
-		body["logpoints"] = lps
-	}
-	brk := c.flag("brk") || len(bps) > 0
+	brk := body.PauseOnStart || len(body.Breakpoints) > 0
 	if brk { // it will pause: the start answers the state there, so the first command shows where
 		ms, _, err := c.ms("wait")
 		if err != nil {
@@ -154,18 +157,16 @@ func runLaunch(c *call) error {
 		if ms == 0 {
 			ms = 10000
 		}
-		body["waitMs"] = min(ms, 60000)
+		body.WaitMs = apiclient.WaitMs(ms)
 	}
-	var started api.SessionResponse
-	raw, err := c.doJSON("POST", "/api/trace/start", nil, body, &started)
+	started, raw, err := c.start(body)
 	if err != nil {
 		return err
 	}
-	c.sid = started.Session.ID
 	switch {
 	case !brk || started.State != nil:
 		if c.json {
-			c.print(raw.body)
+			c.print(raw)
 			return nil
 		}
 		c.print([]byte(textform.Answer(started)))
@@ -188,47 +189,41 @@ func (c *call) showSession(s api.Summary, raw []byte) error {
 	return nil
 }
 
-// waitAnswer is the part of GET /api/trace/wait the CLI reads.
-type waitAnswer struct {
-	Status   string          `json:"status"`
-	Event    json.RawMessage `json:"event"`
-	TimedOut bool            `json:"timedOut"`
-	Finished bool            `json:"finished"`
-	Next     uint64          `json:"next"`
-}
-
 func runAttach(c *call) error {
-	body := map[string]any{}
+	body := api.AttachRequest{Name: c.str("name"), PauseOnExceptions: c.str("catch")}
 	if port, err := strconv.Atoi(c.pos[0]); err == nil {
-		body["port"] = port
+		body.Port = port
 	} else {
-		body["wsUrl"] = c.pos[0]
-	}
-	if n := c.str("name"); n != "" {
-		body["name"] = n
-	}
-	if m := c.str("catch"); m != "" {
-		body["pauseOnExceptions"] = m
+		body.WSURL = c.pos[0]
 	}
 	var res api.SessionResponse
-	r, err := c.doJSON("POST", "/api/debug/attach", nil, body, &res)
+	var raw *apiclient.Reply
+	err := c.with(func(ctx context.Context, cl *apiclient.Client) (err error) {
+		res, raw, err = cl.Attach(ctx, body)
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	return c.showSession(res.Session, r.body)
+	return c.showSession(res.Session, raw.Body)
 }
 
+// runStop ends the session: the one session-end path of the clients (apiclient.Stop).
 func runStop(c *call) error {
 	sid, err := c.session()
 	if err != nil {
 		return err
 	}
 	var res api.SessionResponse
-	r, err := c.doJSON("POST", "/api/trace/stop", nil, map[string]any{"id": sid}, &res)
+	var raw *apiclient.Reply
+	err = c.with(func(ctx context.Context, cl *apiclient.Client) (err error) {
+		res, raw, err = cl.Stop(ctx, sid)
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	return c.showSession(res.Session, r.body)
+	return c.showSession(res.Session, raw.Body)
 }
 
 func runStatus(c *call) error {
@@ -258,7 +253,7 @@ func runStatus(c *call) error {
 		return err
 	}
 	if c.json {
-		c.print(r.body)
+		c.print(r.Body)
 		return nil
 	}
 	svc := c.svc

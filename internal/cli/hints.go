@@ -7,12 +7,6 @@ import (
 	"traced/internal/routepath"
 )
 
-// apiError turns a refused request into a cliError whose hint names CLI commands.
-func apiError(r *reply) error {
-	msg, hint := routepath.Refusal(r.status, r.body)
-	return &cliError{code: ExitRefused, msg: msg, hint: cliHint(hint)}
-}
-
 // cliHint rewrites the routes a service hint names as the commands that call them, so an agent
 // is told `traced pause`, not an HTTP call. A route no command calls is left as it is.
 func cliHint(hint string) string {

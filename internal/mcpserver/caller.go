@@ -1,139 +1,95 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"traced/internal/routepath"
+	"traced/internal/apiclient"
 )
 
-// caller sends requests to traced's own REST API in process: through the service's handler,
-// so every tool call passes the same Host, token and contract checks and gets the same errors.
+// caller sends requests to traced's own REST API in process, through the service's handler, so
+// every tool call passes the same Host, token and contract checks and gets the same errors. It is
+// the shared typed client (package apiclient) over a transport that calls the handler.
 type caller struct {
-	api   http.Handler
-	token string
+	api *apiclient.Client
 }
 
-// reply is an answer of the API.
-type reply struct {
-	status int
-	body   []byte
-}
-
-// recorder is the ResponseWriter of an in-process request. A successful answer goes to sink
-// when one is set (a profile saved to a file, never held in memory), anything else to body.
-type recorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-	sink   io.Writer
-}
-
-func (r *recorder) Header() http.Header { return r.header }
-func (r *recorder) Write(b []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
-	}
-	if r.sink != nil && r.status < 300 {
-		return r.sink.Write(b)
-	}
-	return r.body.Write(b)
-}
-func (r *recorder) WriteHeader(status int) {
-	if r.status == 0 {
-		r.status = status
-	}
-}
-
-// do sends one request; body, when not nil, is sent as JSON.
-func (c *caller) do(ctx context.Context, method, path string, q url.Values, body any) (*reply, error) {
-	return c.send(ctx, method, path, q, body, nil)
-}
-
-// send is do, with a successful answer's body written to sink when it is not nil.
-func (c *caller) send(ctx context.Context, method, path string, q url.Values, body any, sink io.Writer) (*reply, error) {
-	var rd io.Reader // stays a nil interface without a body (a nil *bytes.Reader would not be)
-	if body != nil {
-		raw, err := json.Marshal(body)
-		if err != nil {
-			return nil, fmt.Errorf("encode the body of %s %s: %w", method, path, err)
-		}
-		rd = bytes.NewReader(raw)
-	}
-	u := "http://127.0.0.1" + path
-	if len(q) > 0 {
-		u += "?" + q.Encode()
-	}
-	// A tool called over /mcp runs in that request's context, which holds chi's routing state:
-	// the router would take this request for a sub-route of /mcp. It is routed afresh.
-	ctx = context.WithValue(ctx, chi.RouteCtxKey, (*chi.Context)(nil))
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
-	if err != nil {
-		return nil, fmt.Errorf("request %s %s: %w", method, path, err)
-	}
-	req.RemoteAddr = "127.0.0.1:0"
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	rec := &recorder{header: http.Header{}, sink: sink}
-	c.api.ServeHTTP(rec, req)
-	if rec.status == 0 {
-		rec.status = http.StatusOK
-	}
-	return &reply{status: rec.status, body: rec.body.Bytes()}, nil
+func newCaller(h http.Handler, token string) *caller {
+	return &caller{api: apiclient.New("http://127.0.0.1", token, &http.Client{Transport: handlerTransport{h}})}
 }
 
 // text asks for the compact text form of a route that has one (?format=text).
-func (c *caller) text(ctx context.Context, method, path string, q url.Values, body any) (*reply, error) {
-	if q == nil {
-		q = url.Values{}
-	}
-	q.Set("format", "text")
-	return c.do(ctx, method, path, q, body)
+func (c *caller) text(ctx context.Context, method, path string, q url.Values, body any) (*apiclient.Reply, error) {
+	return c.api.Text(ctx, method, path, q, body)
 }
 
-// decode sends a request for JSON and decodes the answer into out; a refusal is a *toolError.
+// decode sends a request for JSON and decodes the answer into out.
 func (c *caller) decode(ctx context.Context, method, path string, q url.Values, body, out any) error {
-	r, err := c.do(ctx, method, path, q, body)
-	if err != nil {
-		return err
-	}
-	if r.status >= 400 {
-		return refusal(r)
-	}
-	if err := json.Unmarshal(r.body, out); err != nil {
-		return fmt.Errorf("decode the answer of %s %s: %w", method, path, err)
-	}
-	return nil
+	_, err := c.api.JSON(ctx, method, path, q, body, out)
+	return err
 }
 
-// toolError is a refusal with the next step in tool words: the API's (a request it refused) or
-// the tool's own (an input it refuses before any request).
-type toolError struct{ msg, hint string }
+// handlerTransport serves a request through the service's handler, in process. The answer
+// streams through a pipe as the handler writes it, so a large one (a profile saved to a file) is
+// never held whole; the handler's goroutine ends when it returns, which the reader's Close of the
+// body hastens (a write to a closed pipe fails).
+type handlerTransport struct{ h http.Handler }
 
-func (e *toolError) Error() string { return e.msg }
-
-// refusal reads a 4xx or 5xx answer, its hint rewritten in tool words.
-func refusal(r *reply) *toolError {
-	msg, hint := routepath.Refusal(r.status, r.body)
-	return &toolError{msg: msg, hint: toolHint(hint)}
+func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	// A tool called over /mcp runs in that request's context, which holds chi's routing state:
+	// the router would take this request for a sub-route of /mcp. It is routed afresh.
+	req = req.WithContext(context.WithValue(req.Context(), chi.RouteCtxKey, (*chi.Context)(nil)))
+	req.RemoteAddr = "127.0.0.1:0"
+	pr, pw := io.Pipe()
+	w := &pipeResponse{header: http.Header{}, body: pw, started: make(chan struct{})}
+	go func() {
+		defer func() {
+			if p := recover(); p != nil { // the router recovers its handlers; this is the last guard
+				w.WriteHeader(http.StatusInternalServerError)
+				pw.CloseWithError(fmt.Errorf("handler panic: %v", p))
+				return
+			}
+			w.WriteHeader(http.StatusOK) // a handler that wrote nothing answered 200
+			pw.Close()
+		}()
+		t.h.ServeHTTP(w, req)
+	}()
+	<-w.started
+	return &http.Response{Status: http.StatusText(w.status), StatusCode: w.status, Header: w.sent,
+		Body: pr, Request: req, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, ContentLength: -1}, nil
 }
 
-func badInput(hint, format string, a ...any) error {
-	return &toolError{msg: fmt.Sprintf(format, a...), hint: hint}
+// pipeResponse is the ResponseWriter of an in-process request.
+type pipeResponse struct {
+	header  http.Header
+	body    *io.PipeWriter
+	once    sync.Once
+	started chan struct{} // closed once the status and headers are set
+	status  int
+	sent    http.Header // the headers as they were when the status was written
+}
+
+func (w *pipeResponse) Header() http.Header { return w.header }
+
+func (w *pipeResponse) WriteHeader(status int) {
+	w.once.Do(func() {
+		w.status, w.sent = status, w.header.Clone()
+		close(w.started)
+	})
+}
+
+func (w *pipeResponse) Write(b []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	return w.body.Write(b)
 }
 
 // textResult is a tool's answer: the API's text, as it came.
@@ -155,22 +111,22 @@ func errorResult(msg, hint string) *mcp.CallToolResult {
 
 // answer turns a reply (or a failed call) into a tool result: the text on success, the error
 // and its hint otherwise.
-func answer(r *reply, err error) *mcp.CallToolResult {
+func answer(r *apiclient.Reply, err error) *mcp.CallToolResult {
 	if err != nil {
 		return failure(err)
 	}
-	if r.status >= 400 {
-		e := refusal(r)
-		return errorResult(e.msg, e.hint)
-	}
-	return textResult(string(r.body))
+	return textResult(string(r.Body))
 }
 
-// failure is an error of a tool's own as its result.
+// failure is an error as a tool result: a refusal of the API with its hint rewritten in tool
+// words, or any other error.
 func failure(err error) *mcp.CallToolResult {
-	var te *toolError
-	if errors.As(err, &te) {
-		return errorResult(te.msg, te.hint)
+	var ae *apiclient.Error
+	switch {
+	case errors.As(err, &ae):
+		return errorResult(ae.Message, toolHint(ae.Hint))
+	case errors.Is(err, apiclient.ErrNoSession):
+		return errorResult("no session", "the tool start runs a program")
 	}
 	return errorResult(err.Error(), "")
 }

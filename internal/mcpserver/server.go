@@ -8,11 +8,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"traced/api"
+	"traced/internal/apiclient"
 )
 
 // Options configure the MCP server.
@@ -50,7 +49,7 @@ func New(o Options) (*mcp.Server, error) {
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "traced", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
-	c := &caller{api: o.API, token: o.Token}
+	c := newCaller(o.API, o.Token)
 	for _, t := range tools() {
 		if o.Tools != "core" || t.core {
 			t.add(s, c)
@@ -78,7 +77,7 @@ func (s sessionIn) named() string { return s.Session }
 // the default) and hands its id to h, so that no tool repeats that step.
 func inSession[In interface{ named() string }](c *caller, h func(context.Context, string, In) *mcp.CallToolResult) func(context.Context, In) *mcp.CallToolResult {
 	return func(ctx context.Context, in In) *mcp.CallToolResult {
-		sid, err := c.session(ctx, in.named())
+		sid, err := c.api.Session(ctx, in.named())
 		if err != nil {
 			return failure(err)
 		}
@@ -86,24 +85,5 @@ func inSession[In interface{ named() string }](c *caller, h func(context.Context
 	}
 }
 
-// session resolves the session a tool acts on: the one named, else the API's default (the
-// newest live one, else the newest).
-func (c *caller) session(ctx context.Context, named string) (string, error) {
-	if named != "" {
-		return named, nil
-	}
-	var list api.ListResponse
-	if err := c.decode(ctx, "GET", "/api/trace/list", nil, nil, &list); err != nil {
-		return "", err
-	}
-	id, ok := list.DefaultSession()
-	if !ok {
-		return "", badInput("the tool start runs a program", "no session")
-	}
-	return id, nil
-}
-
 // debugPath is the path of a debug route of a session.
-func debugPath(sid, op string) string {
-	return "/api/debug/" + url.PathEscape(sid) + "/" + op
-}
+func debugPath(sid, op string) string { return apiclient.DebugPath(sid, op) }

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"traced/api"
+	"traced/internal/apiclient"
 	"traced/internal/textform"
 )
 
@@ -75,14 +76,7 @@ func debugTools() []tool {
 		}},
 		{core: true, add: func(s *mcp.Server, c *caller) {
 			add(s, "eval", "Evaluate JavaScript in a paused frame (or globally while running); an object answers a ref to inspect.", inSession(c, func(ctx context.Context, sid string, in evalIn) *mcp.CallToolResult {
-				body := map[string]any{"expression": in.Expression}
-				if in.Frame != 0 {
-					body["frame"] = in.Frame
-				}
-				if in.Await {
-					body["awaitPromise"] = true
-				}
-				return c.eval(ctx, sid, body)
+				return c.eval(ctx, sid, api.EvalRequest{Expression: in.Expression, Frame: in.Frame, AwaitPromise: in.Await})
 			}))
 		}},
 		{add: func(s *mcp.Server, c *caller) {
@@ -103,9 +97,9 @@ func debugTools() []tool {
 
 // eval answers the API's text of the result, and the ref of an object or function (which the
 // text form leaves out) so that inspect can expand it.
-func (c *caller) eval(ctx context.Context, sid string, body map[string]any) *mcp.CallToolResult {
-	var res api.EvalResult
-	if err := c.decode(ctx, "POST", debugPath(sid, "eval"), nil, body, &res); err != nil {
+func (c *caller) eval(ctx context.Context, sid string, req api.EvalRequest) *mcp.CallToolResult {
+	res, _, err := c.api.Eval(ctx, sid, req)
+	if err != nil {
 		return failure(err)
 	}
 	out := textform.Answer(res)
@@ -121,28 +115,28 @@ var primitive = map[string]bool{"number": true, "string": true, "boolean": true,
 
 // step maps an action to its execution route; each answers the state at the next pause.
 func (c *caller) step(ctx context.Context, sid string, in stepIn) *mcp.CallToolResult {
-	body := map[string]any{}
+	var wait *int64 // absent: the route's default
 	if in.WaitMs > 0 {
-		body["waitMs"] = in.WaitMs
+		wait = apiclient.WaitMs(in.WaitMs)
 	}
-	op := ""
+	var op string
+	var body any
 	switch in.Action {
 	case "", "over", "into", "out":
-		op = "step"
-		if in.Action != "" {
-			body["kind"] = in.Action
-		}
-	case "continue", "pause":
-		op = in.Action
+		op, body = "step", api.StepRequest{Kind: in.Action, WaitMs: wait}
+	case "continue":
+		op, body = "continue", api.ContinueRequest{WaitMs: wait}
+	case "pause":
+		op, body = "pause", api.PauseRequest{WaitMs: wait}
 	case "to":
 		if in.Location == "" {
 			return errorResult("action to needs a location", `e.g. {"action":"to","location":"app.js:30"}`)
 		}
-		op, body["location"] = "run-to", in.Location
+		op, body = "run-to", api.RunToRequest{Location: in.Location, WaitMs: wait}
 	case "kill":
-		op = "kill-execution"
+		op, body = "kill-execution", api.KillExecutionRequest{WaitMs: wait}
 	case "restart-frame":
-		op, body["frame"] = "restart-frame", in.Frame
+		op, body = "restart-frame", api.RestartFrameRequest{Frame: in.Frame, WaitMs: wait}
 	default:
 		return errorResult("action "+quote(in.Action)+" is not one of over, into, out, continue, to, pause, kill, restart-frame", "step with no action steps over")
 	}
@@ -154,19 +148,10 @@ func (c *caller) step(ctx context.Context, sid string, in stepIn) *mcp.CallToolR
 func (c *caller) breakpoints(ctx context.Context, sid string, in breakpointsIn) *mcp.CallToolResult {
 	switch in.Action {
 	case "set":
-		body := map[string]any{"location": in.Location}
-		if in.Condition != "" {
-			body["condition"] = in.Condition
-		}
-		if in.HitCount != 0 {
-			body["hitCount"] = in.HitCount
-		}
+		body := api.BreakpointRequest{Location: in.Location, Condition: in.Condition, HitCount: in.HitCount}
 		return answer(c.text(ctx, "POST", debugPath(sid, "breakpoints"), nil, body))
 	case "logpoint":
-		body := map[string]any{"location": in.Location, "template": in.Template}
-		if in.Condition != "" {
-			body["condition"] = in.Condition
-		}
+		body := api.LogpointRequest{Location: in.Location, Template: in.Template, Condition: in.Condition}
 		return answer(c.text(ctx, "POST", debugPath(sid, "logpoints"), nil, body))
 	case "remove":
 		if in.Ref == "" {
@@ -177,19 +162,19 @@ func (c *caller) breakpoints(ctx context.Context, sid string, in breakpointsIn) 
 		if in.Ref == "" {
 			return errorResult("action toggle needs a ref", `breakpoints {"action":"list"} shows the refs`)
 		}
-		return answer(c.text(ctx, "POST", debugPath(sid, "breakpoints/"+url.PathEscape(in.Ref)+"/toggle"), nil, map[string]any{}))
+		return answer(c.text(ctx, "POST", debugPath(sid, "breakpoints/"+url.PathEscape(in.Ref)+"/toggle"), nil, api.ToggleRequest{}))
 	case "catch":
-		return answer(c.text(ctx, "POST", debugPath(sid, "pause-on-exceptions"), nil, map[string]any{"mode": in.Mode}))
+		return answer(c.text(ctx, "POST", debugPath(sid, "pause-on-exceptions"), nil, api.PauseOnExceptionsRequest{Mode: in.Mode}))
 	case "list", "":
 		bps, err := c.text(ctx, "GET", debugPath(sid, "breakpoints"), nil, nil)
-		if err != nil || bps.status >= 400 {
-			return answer(bps, err)
+		if err != nil {
+			return failure(err)
 		}
 		lps, err := c.text(ctx, "GET", debugPath(sid, "logpoints"), nil, nil)
-		if err != nil || lps.status >= 400 {
-			return answer(lps, err)
+		if err != nil {
+			return failure(err)
 		}
-		return textResult(strings.TrimRight(string(bps.body), "\n") + "\n" + string(lps.body))
+		return textResult(strings.TrimRight(string(bps.Body), "\n") + "\n" + string(lps.Body))
 	}
 	return errorResult("action "+quote(in.Action)+" is not one of set, remove, list, logpoint, catch, toggle", `breakpoints {"action":"list"} shows what is set`)
 }
@@ -197,15 +182,12 @@ func (c *caller) breakpoints(ctx context.Context, sid string, in breakpointsIn) 
 func (c *caller) patch(ctx context.Context, sid string, in patchIn) *mcp.CallToolResult {
 	switch in.Action {
 	case "hotpatch":
-		body := map[string]any{"file": in.File}
-		if in.DryRun {
-			body["dryRun"] = true
-		}
+		body := api.HotpatchRequest{File: in.File, DryRun: in.DryRun}
 		return answer(c.text(ctx, "POST", debugPath(sid, "hotpatch"), nil, body))
 	case "restart":
-		body := map[string]any{}
+		var body api.RestartRequest
 		if in.WaitMs > 0 {
-			body["waitMs"] = in.WaitMs
+			body.WaitMs = apiclient.WaitMs(in.WaitMs)
 		}
 		return answer(c.text(ctx, "POST", debugPath(sid, "restart"), nil, body))
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"traced/api"
 )
 
 type profileIn struct {
@@ -44,24 +46,15 @@ func profileTools() []tool {
 }
 
 func (c *caller) profile(ctx context.Context, sid string, in profileIn) *mcp.CallToolResult {
-	top := map[string]any{}
-	if in.Top != 0 {
-		top["top"] = in.Top
-	}
-	cov := map[string]any{}
-	if in.File != "" {
-		cov["file"] = in.File
-	}
-	if in.Uncovered {
-		cov["uncovered"] = true
-	}
+	top := api.CPUStopRequest{Top: in.Top}
+	cov := api.CoverageRequest{File: in.File, Uncovered: in.Uncovered}
 	switch in.Action {
 	case "cpu-start":
-		return answer(c.text(ctx, "POST", debugPath(sid, "cpu/start"), nil, map[string]any{}))
+		return answer(c.text(ctx, "POST", debugPath(sid, "cpu/start"), nil, api.CPUStartRequest{}))
 	case "cpu-stop":
 		return saveHint(answer(c.text(ctx, "POST", debugPath(sid, "cpu/stop"), nil, top)), "profile")
 	case "coverage-start":
-		return answer(c.text(ctx, "POST", debugPath(sid, "coverage/start"), nil, map[string]any{}))
+		return answer(c.text(ctx, "POST", debugPath(sid, "coverage/start"), nil, api.CoverageStartRequest{}))
 	case "coverage-take":
 		return answer(c.text(ctx, "POST", debugPath(sid, "coverage/take"), nil, cov))
 	case "coverage-stop":
@@ -74,27 +67,21 @@ func (c *caller) profile(ctx context.Context, sid string, in profileIn) *mcp.Cal
 }
 
 func (c *caller) heap(ctx context.Context, sid string, in heapIn) *mcp.CallToolResult {
-	body := map[string]any{}
-	if in.Top != 0 {
-		body["top"] = in.Top
-	}
 	switch in.Action {
 	case "usage":
 		return answer(c.text(ctx, "GET", debugPath(sid, "heap/usage"), nil, nil))
 	case "gc":
-		return answer(c.text(ctx, "POST", debugPath(sid, "heap/gc"), nil, map[string]any{}))
+		return answer(c.text(ctx, "POST", debugPath(sid, "heap/gc"), nil, struct{}{}))
 	case "snapshot":
-		if in.Tag != "" {
-			body["tag"] = in.Tag
-		}
+		body := api.SnapshotRequest{Tag: in.Tag, Top: in.Top}
 		return saveHint(answer(c.text(ctx, "POST", debugPath(sid, "heap/snapshot"), nil, body)), "heap")
 	case "diff":
-		body["from"], body["to"] = in.From, in.To
+		body := api.HeapDiffRequest{From: in.From, To: in.To, Top: in.Top}
 		return answer(c.text(ctx, "POST", debugPath(sid, "heap/diff"), nil, body))
 	case "sample-start":
-		return answer(c.text(ctx, "POST", debugPath(sid, "heap/sampling/start"), nil, map[string]any{}))
+		return answer(c.text(ctx, "POST", debugPath(sid, "heap/sampling/start"), nil, api.SamplingStartRequest{}))
 	case "sample-stop":
-		return answer(c.text(ctx, "POST", debugPath(sid, "heap/sampling/stop"), nil, body))
+		return answer(c.text(ctx, "POST", debugPath(sid, "heap/sampling/stop"), nil, api.SamplingStopRequest{Top: in.Top}))
 	case "job":
 		if in.Ref == "" {
 			return errorResult("action job needs the job's ref (j1)", "a snapshot or diff that outlives its call answers its job's ref")
@@ -154,12 +141,12 @@ func (c *caller) save(ctx context.Context, sid, route, ref, path, ext string) *m
 		return errorResult(fmt.Sprintf("create %s: %v", abs, err), "give a path in an existing, writable directory of the workspace")
 	}
 	defer os.Remove(f.Name()) // once renamed, nothing to remove
-	r, err := c.send(ctx, "GET", debugPath(sid, route+url.PathEscape(ref)), nil, nil, f)
+	err = c.api.Save(ctx, debugPath(sid, route+url.PathEscape(ref)), nil, f)
 	if cerr := f.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("write %s: %w", abs, cerr)
 	}
-	if err != nil || r.status >= 400 {
-		return answer(r, err)
+	if err != nil {
+		return failure(err)
 	}
 	info, err := os.Stat(f.Name())
 	if err != nil {

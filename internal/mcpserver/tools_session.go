@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"traced/api"
+	"traced/internal/apiclient"
 	"traced/internal/locspec"
 	"traced/internal/textform"
 )
@@ -163,11 +164,10 @@ func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
 		if ms <= 0 {
 			ms = 10000
 		}
-		ms = min(ms, 60000)
-		body.WaitMs = &ms
+		body.WaitMs = apiclient.WaitMs(ms)
 	}
-	var started api.SessionResponse
-	if err := c.decode(ctx, "POST", "/api/trace/start", nil, body, &started); err != nil {
+	started, _, err := c.api.Start(ctx, body)
+	if err != nil {
 		return failure(err)
 	}
 	line := textform.Session(started.Session) + "\n"
@@ -185,26 +185,16 @@ func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
 }
 
 func (c *caller) attach(ctx context.Context, in attachIn) *mcp.CallToolResult {
-	body := map[string]any{}
-	if in.Port != 0 {
-		body["port"] = in.Port
-	}
-	if in.WSURL != "" {
-		body["wsUrl"] = in.WSURL
-	}
-	if in.Name != "" {
-		body["name"] = in.Name
-	}
-	var res api.SessionResponse
-	if err := c.decode(ctx, "POST", "/api/debug/attach", nil, body, &res); err != nil {
+	res, _, err := c.api.Attach(ctx, api.AttachRequest{Port: in.Port, WSURL: in.WSURL, Name: in.Name})
+	if err != nil {
 		return failure(err)
 	}
 	return textResult(textform.Answer(res))
 }
 
 func (c *caller) stop(ctx context.Context, sid string, in sessionIn) *mcp.CallToolResult {
-	var res api.SessionResponse
-	if err := c.decode(ctx, "POST", "/api/trace/stop", nil, map[string]any{"id": sid}, &res); err != nil {
+	res, _, err := c.api.Stop(ctx, sid)
+	if err != nil {
 		return failure(err)
 	}
 	return textResult(textform.Answer(api.SessionResponse{Session: res.Session}))
@@ -217,16 +207,13 @@ func (c *caller) wait(ctx context.Context, sid string, in waitIn) *mcp.CallToolR
 	if total <= 0 {
 		total = 10000
 	}
-	if total > 60000 {
-		return errorResult(fmt.Sprintf("timeoutMs %d is past the bound of 60000", total), "wait at most 60000ms a call, then wait again with after=<next>")
+	if total > apiclient.MaxWaitMs {
+		return errorResult(fmt.Sprintf("timeoutMs %d is past the bound of %d", total, apiclient.MaxWaitMs),
+			fmt.Sprintf("wait at most %dms a call, then wait again with after=<next>", apiclient.MaxWaitMs))
 	}
-	q := url.Values{"id": {sid}, "after": {strconv.FormatUint(in.After, 10)},
-		"timeoutMs": {strconv.FormatInt(total, 10)}}
-	setStr(q, "kinds", in.Kinds)
-	setStr(q, "target", in.Target)
-	setStr(q, "match", in.Match)
-	var w api.WaitResponse
-	if err := c.decode(ctx, "GET", "/api/trace/wait", q, nil, &w); err != nil {
+	w, _, err := c.api.Wait(ctx, apiclient.WaitQuery{Session: sid, Kinds: in.Kinds, Match: in.Match, Target: in.Target,
+		After: in.After, TimeoutMs: total})
+	if err != nil {
 		return failure(err)
 	}
 	out := textform.Answer(w)
