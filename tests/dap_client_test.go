@@ -43,6 +43,8 @@ func TestDAPClient(t *testing.T) {
 		{"typescript", []string{"typescript"}},
 		{"threads", []string{"worker", "child"}},
 		{"exceptions", []string{"exception"}},
+		{"features", []string{"condition", "logpoint", "breakpointLocations", "loadedSources", "stepping", "setExpression"}},
+		{"shared", []string{"restBreakpoint", "restContinue"}},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			steps := runDAPClient(t, node, c, sc.name)

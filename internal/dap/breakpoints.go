@@ -11,6 +11,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"traced/api"
+	"traced/internal/apiclient"
 )
 
 // hitConditionRE reads a hit condition: traced pauses from the Nth hit on, so "N", ">=N" and
@@ -50,14 +51,14 @@ func (s *Server) onSetBreakpoints(m godap.RequestMessage) (godap.ResponseMessage
 		var pending bool
 		if sb.LogMessage != "" {
 			var lr api.LogpointResponse
-			err = rest.do(s.ctx, "POST", debugPath(sid, "logpoints"), nil, api.LogpointRequest{Location: loc,
+			err = rest.do(s.ctx, "POST", apiclient.DebugPath(sid, "logpoints"), nil, api.LogpointRequest{Location: loc,
 				Template: logTemplateRE.ReplaceAllString(sb.LogMessage, "$${$1}"), Condition: sb.Condition}, &lr)
 			ref, resolved = lr.Logpoint.Ref, lr.Logpoint.Resolved
 		} else {
 			req := api.BreakpointRequest{Location: loc, Condition: sb.Condition}
 			if req.HitCount, err = hitCount(sb.HitCondition); err == nil {
 				var br api.BreakpointResponse
-				err = rest.do(s.ctx, "POST", debugPath(sid, "breakpoints"), nil, req, &br)
+				err = rest.do(s.ctx, "POST", apiclient.DebugPath(sid, "breakpoints"), nil, req, &br)
 				ref, resolved, pending = br.Breakpoint.Ref, br.Breakpoint.Resolved, br.Breakpoint.Pending
 			}
 		}
@@ -114,7 +115,7 @@ func (s *Server) dapBreakpoint(ref, path string, line int, resolved []api.Frame,
 // removeRefs removes breakpoints and logpoints; one already gone (removed through REST) is fine.
 func (s *Server) removeRefs(sid string, rest *restClient, refs []string) {
 	for _, ref := range refs {
-		err := rest.do(s.ctx, "DELETE", debugPath(sid, "breakpoints/"+url.PathEscape(ref)), nil, nil, nil)
+		err := rest.do(s.ctx, "DELETE", apiclient.DebugPath(sid, "breakpoints/"+url.PathEscape(ref)), nil, nil, nil)
 		if err != nil {
 			s.log.Debug("dap: remove a breakpoint", "ref", ref, "err", err)
 		}
@@ -160,7 +161,7 @@ func (s *Server) onSetFunctionBreakpoints(m godap.RequestMessage) (godap.Respons
 		n, err := hitCount(fb.HitCondition)
 		var br api.BreakpointResponse
 		if err == nil {
-			err = rest.do(s.ctx, "POST", debugPath(sid, "breakpoints/function"), nil,
+			err = rest.do(s.ctx, "POST", apiclient.DebugPath(sid, "breakpoints/function"), nil,
 				api.FunctionBreakpointRequest{Expression: fb.Name, Condition: fb.Condition, HitCount: n}, &br)
 		}
 		if err != nil {
@@ -203,7 +204,7 @@ func (s *Server) onSetExceptionBreakpoints(m godap.RequestMessage) (godap.Respon
 	case has[api.ExceptionsUncaught]:
 		mode = api.ExceptionsUncaught
 	}
-	if err := rest.do(s.ctx, "POST", debugPath(sid, "pause-on-exceptions"), nil, api.PauseOnExceptionsRequest{Mode: mode}, nil); err != nil {
+	if err := rest.do(s.ctx, "POST", apiclient.DebugPath(sid, "pause-on-exceptions"), nil, api.PauseOnExceptionsRequest{Mode: mode}, nil); err != nil {
 		return nil, fmt.Errorf("set the exception mode: %w", err)
 	}
 	s.mu.Lock()
@@ -226,13 +227,11 @@ func (s *Server) onBreakpointLocations(m godap.RequestMessage) (godap.ResponseMe
 	}
 	var br api.BreakableResponse
 	q := url.Values{"location": {fmt.Sprintf("%s:%d-%d", a.Source.Path, a.Line, end)}}
-	if err := rest.do(s.ctx, "GET", debugPath(sid, "breakable"), q, nil, &br); err != nil {
-		var ae *apiError
-		if errors.As(err, &ae) && ae.Code == "not_loaded" {
-			br.Lines = nil // not loaded yet: no positions known, not a failure
-		} else {
+	if err := rest.do(s.ctx, "GET", apiclient.DebugPath(sid, "breakable"), q, nil, &br); err != nil {
+		if !apiclient.IsRefusal(err) {
 			return nil, err
 		}
+		br.Lines = nil // refused (a script not loaded yet): no positions known, not a failure
 	}
 	locs := []godap.BreakpointLocation{}
 	for _, l := range br.Lines {

@@ -11,6 +11,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"traced/api"
+	"traced/internal/apiclient"
 )
 
 // eval evaluates an expression in a frame (frameID 0: the main thread's global scope).
@@ -28,7 +29,7 @@ func (s *Server) eval(frameID int, expr string, sideEffectFree bool) (api.EvalRe
 		target, frame = f.target, f.index
 	}
 	var res api.EvalResult
-	err = rest.do(s.ctx, "POST", debugPath(sid, "eval"), targetQuery(target),
+	err = rest.do(s.ctx, "POST", apiclient.DebugPath(sid, "eval"), targetQuery(target),
 		api.EvalRequest{Expression: expr, Frame: frame, SideEffectFree: sideEffectFree, AwaitPromise: frameID == 0}, &res)
 	if err == nil && res.Exception != "" {
 		err = errors.New(res.Exception)
@@ -70,14 +71,14 @@ func (s *Server) onSetVariable(m godap.RequestMessage) (godap.ResponseMessage, e
 	if h.vars != nil {
 		raw, _ := json.Marshal(a.Value) // a string holding the value's JSON or JS literal
 		var sr api.SetResponse
-		if err := rest.do(s.ctx, "POST", debugPath(sid, "set"), targetQuery(h.target),
+		if err := rest.do(s.ctx, "POST", apiclient.DebugPath(sid, "set"), targetQuery(h.target),
 			api.SetRequest{Name: a.Name, Value: raw, Frame: h.frame}, &sr); err != nil {
 			return nil, err
 		}
 		res = api.EvalResult{Ref: sr.Variable.Ref, Type: sr.Variable.Type, Value: sr.Variable.Value}
 	} else {
 		expr := h.ref + "[" + strconv.Quote(a.Name) + "] = (" + a.Value + ")"
-		if err := rest.do(s.ctx, "POST", debugPath(sid, "eval"), targetQuery(h.target), api.EvalRequest{Expression: expr}, &res); err != nil {
+		if err := rest.do(s.ctx, "POST", apiclient.DebugPath(sid, "eval"), targetQuery(h.target), api.EvalRequest{Expression: expr}, &res); err != nil {
 			return nil, err
 		}
 		if res.Exception != "" {
@@ -158,7 +159,7 @@ func (s *Server) evalIn(sid string, rest *restClient, target string) (string, st
 	var st api.State
 	q := targetQuery(target)
 	q.Set("sections", "location")
-	if err := rest.do(s.ctx, "GET", debugPath(sid, "state"), q, nil, &st); err != nil {
+	if err := rest.do(s.ctx, "GET", apiclient.DebugPath(sid, "state"), q, nil, &st); err != nil {
 		return "", "", err
 	}
 	return st.Reason, target, nil

@@ -4,6 +4,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"traced/api"
+	"traced/internal/apiclient"
 )
 
 // run sends an execution call of a thread, answered at once (waitMs 0): the stop it leads to
@@ -20,7 +21,7 @@ func (s *Server) run(threadID int, route, reason string, body any) error {
 	}
 	s.st.resumed()
 	s.mu.Unlock()
-	return rest.do(s.ctx, "POST", debugPath(sid, route), targetQuery(target), body, nil)
+	return rest.do(s.ctx, "POST", apiclient.DebugPath(sid, route), targetQuery(target), body, nil)
 }
 
 func (s *Server) onContinue(m godap.RequestMessage) (godap.ResponseMessage, error) {

@@ -12,6 +12,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"traced/api"
+	"traced/internal/apiclient"
 )
 
 // launchArgs are the arguments of launch: the program and traced's start options.
@@ -81,7 +82,7 @@ func (s *Server) restFor(token string) *restClient {
 	if token == "" {
 		token = s.cfg.Token
 	}
-	return &restClient{addr: s.cfg.Addr, token: token, http: s.http}
+	return newRESTClient(s.cfg.Addr, token, s.http)
 }
 
 func (s *Server) onLaunch(m godap.RequestMessage) (godap.ResponseMessage, error) {
@@ -105,9 +106,8 @@ func (s *Server) onLaunch(m godap.RequestMessage) (godap.ResponseMessage, error)
 		return nil, fmt.Errorf("start %s: %w", a.Program, err)
 	}
 	s.begin(rest, started.Session, true, a.StopOnEntry, a.OutputCapture)
-	resp := &godap.LaunchResponse{Response: response(&r.Request)}
-	s.send(resp)
-	s.send(&godap.InitializedEvent{Event: event("initialized")})
+	s.send(&godap.LaunchResponse{Response: response(&r.Request)})
+	s.announce(started.Session)
 	return nil, nil
 }
 
@@ -142,8 +142,15 @@ func (s *Server) onAttach(m godap.RequestMessage) (godap.ResponseMessage, error)
 	}
 	s.begin(rest, sum, false, false, a.OutputCapture)
 	s.send(&godap.AttachResponse{Response: response(&r.Request)})
-	s.send(&godap.InitializedEvent{Event: event("initialized")})
+	s.announce(sum)
 	return nil, nil
+}
+
+// announce names the session to the user (the CLI and MCP tools act on the same one) and tells
+// the client it may configure.
+func (s *Server) announce(sum api.Summary) {
+	s.output("console", fmt.Sprintf("traced session %s: the CLI and MCP tools share it (traced state --session %s)\n", sum.ID, sum.ID), nil)
+	s.send(&godap.InitializedEvent{Event: event("initialized")})
 }
 
 // begin records the session and starts following its stream.
@@ -186,7 +193,7 @@ func (s *Server) onConfigurationDone(m godap.RequestMessage) (godap.ResponseMess
 	run := s.st.launched && !s.st.stopOnEntry
 	s.mu.Unlock()
 	if run {
-		if err := rest.do(s.ctx, "POST", debugPath(sid, "continue"), nil, api.ContinueRequest{WaitMs: new(int64)}, nil); err != nil {
+		if err := rest.do(s.ctx, "POST", apiclient.DebugPath(sid, "continue"), nil, api.ContinueRequest{WaitMs: new(int64)}, nil); err != nil {
 			return nil, fmt.Errorf("run the program: %w", err)
 		}
 	}

@@ -1,101 +1,49 @@
 package dap
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
-	"traced/api"
+	"traced/internal/apiclient"
 )
 
 // requestBound bounds one REST call: execution calls are sent with waitMs 0 and answer at once,
 // so only a service that stopped answering reaches it.
 const requestBound = 30 * time.Second
 
-// restClient calls the REST API of one session's service.
+// restClient is the typed API client of one session's service, and where its stream is.
 type restClient struct {
+	api         *apiclient.Client
 	addr, token string
-	http        *http.Client
 }
 
-// apiError is a refusal of the API: its error envelope.
-type apiError struct {
-	Status int
-	api.ErrorDetail
+func newRESTClient(addr, token string, hc *http.Client) *restClient {
+	return &restClient{api: apiclient.New("http://"+addr, token, hc), addr: addr, token: token}
 }
 
-func (e *apiError) Error() string {
-	msg := e.Message
-	if e.Hint != "" {
-		msg += " (" + e.Hint + ")"
-	}
-	return msg
-}
-
-// do sends one request and decodes a JSON answer into out (when out is not nil); a *string
-// out takes the answer as it came (with format=text: the compact text form).
+// do sends one request and decodes its JSON answer into out (when out is not nil); a *string
+// out takes the compact text form as it came. A refusal reads as its message and hint.
 func (c *restClient) do(ctx context.Context, method, path string, q url.Values, body, out any) error {
 	ctx, cancel := context.WithTimeout(ctx, requestBound)
 	defer cancel()
-	u := "http://" + c.addr + path
-	if len(q) > 0 {
-		u += "?" + q.Encode()
-	}
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return fmt.Errorf("encode %s %s: %w", method, path, err)
+	var err error
+	if sp, ok := out.(*string); ok {
+		var r *apiclient.Reply
+		if r, err = c.api.Text(ctx, method, path, q, body); err == nil {
+			*sp = string(r.Body)
 		}
-		rd = bytes.NewReader(b)
+	} else {
+		_, err = c.api.JSON(ctx, method, path, q, body, out)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
-	if err != nil {
-		return fmt.Errorf("request %s %s: %w", method, path, err)
+	var ref *apiclient.Error
+	if errors.As(err, &ref) && ref.Hint != "" {
+		return fmt.Errorf("%w (%s)", err, ref.Hint)
 	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return fmt.Errorf("read the answer of %s %s: %w", method, path, err)
-	}
-	if resp.StatusCode >= 400 {
-		var e api.ErrorBody
-		if json.Unmarshal(b, &e) != nil || e.Error.Message == "" {
-			e.Error = api.ErrorDetail{Code: "http", Message: fmt.Sprintf("%s %s: %s", method, path, strings.TrimSpace(string(b)))}
-		}
-		return &apiError{Status: resp.StatusCode, ErrorDetail: e.Error}
-	}
-	if sp, ok := out.(*string); ok { // the text form, as it came
-		*sp = string(b)
-		return nil
-	}
-	if out != nil {
-		if err := json.Unmarshal(b, out); err != nil {
-			return fmt.Errorf("decode the answer of %s %s: %w", method, path, err)
-		}
-	}
-	return nil
-}
-
-// debugPath is the path of a session's debug route.
-func debugPath(session, route string) string {
-	return "/api/debug/" + url.PathEscape(session) + "/" + route
+	return err
 }
 
 // targetQuery is the query naming a target (t0 needs none).

@@ -9,6 +9,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"traced/api"
+	"traced/internal/apiclient"
 )
 
 // source is the DAP source of a position: a local file by its path; a script without one
@@ -53,7 +54,7 @@ func (s *Server) onLoadedSources(m godap.RequestMessage) (godap.ResponseMessage,
 		return nil, err
 	}
 	var sr api.ScriptsResponse
-	if err := rest.do(s.ctx, "GET", debugPath(sid, "scripts"), nil, nil, &sr); err != nil {
+	if err := rest.do(s.ctx, "GET", apiclient.DebugPath(sid, "scripts"), nil, nil, &sr); err != nil {
 		return nil, err
 	}
 	out := []godap.Source{}
@@ -98,7 +99,7 @@ func (s *Server) onSource(m godap.RequestMessage) (godap.ResponseMessage, error)
 		return nil, errors.New("source: no such sourceReference or path")
 	}
 	var v api.SourceView
-	if err := rest.do(s.ctx, "GET", debugPath(sid, "source"), url.Values{"file": {file}, "all": {"true"}}, nil, &v); err != nil {
+	if err := rest.do(s.ctx, "GET", apiclient.DebugPath(sid, "source"), url.Values{"file": {file}, "all": {"true"}}, nil, &v); err != nil {
 		return nil, err
 	}
 	var b strings.Builder

@@ -10,6 +10,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"traced/api"
+	"traced/internal/apiclient"
 )
 
 // stackAsyncDepth is how many async parents stackTrace shows: as deep as the state route's default.
@@ -20,7 +21,7 @@ func (s *Server) onThreads(m godap.RequestMessage) (godap.ResponseMessage, error
 	threads := []godap.Thread{{Id: 1, Name: "main"}}
 	if sid, rest, err := s.session(); err == nil {
 		var tr api.TargetsResponse
-		if err := rest.do(s.ctx, "GET", debugPath(sid, "targets"), nil, nil, &tr); err == nil {
+		if err := rest.do(s.ctx, "GET", apiclient.DebugPath(sid, "targets"), nil, nil, &tr); err == nil {
 			threads = threads[:0]
 			for _, t := range tr.Targets {
 				if t.Status != "attached" && t.Ref != mainTarget {
@@ -63,7 +64,7 @@ func (s *Server) onStackTrace(m godap.RequestMessage) (godap.ResponseMessage, er
 	q := targetQuery(target)
 	q.Set("asyncDepth", strconv.Itoa(stackAsyncDepth))
 	var sr api.StackResponse
-	if err := rest.do(s.ctx, "GET", debugPath(sid, "stack"), q, nil, &sr); err != nil {
+	if err := rest.do(s.ctx, "GET", apiclient.DebugPath(sid, "stack"), q, nil, &sr); err != nil {
 		return nil, err
 	}
 	var all []godap.StackFrame
@@ -132,7 +133,7 @@ func (s *Server) onScopes(m godap.RequestMessage) (godap.ResponseMessage, error)
 	q := targetQuery(f.target)
 	q.Set("frame", strconv.Itoa(f.index))
 	var vr api.VarsResponse
-	if err := rest.do(s.ctx, "GET", debugPath(sid, "vars"), q, nil, &vr); err != nil {
+	if err := rest.do(s.ctx, "GET", apiclient.DebugPath(sid, "vars"), q, nil, &vr); err != nil {
 		return nil, err
 	}
 	var order []string
@@ -188,7 +189,7 @@ func (s *Server) onVariables(m godap.RequestMessage) (godap.ResponseMessage, err
 		q := targetQuery(h.target)
 		q.Set("ref", h.ref)
 		var p api.Props
-		if err := rest.do(s.ctx, "GET", debugPath(sid, "props"), q, nil, &p); err != nil {
+		if err := rest.do(s.ctx, "GET", apiclient.DebugPath(sid, "props"), q, nil, &p); err != nil {
 			return nil, err
 		}
 		for _, pr := range p.Properties {

@@ -19,6 +19,39 @@ function report(step, detail) {
   console.log(JSON.stringify({ step, ...detail }));
 }
 
+// rest calls traced's REST API, as the CLI, an MCP client or a script would beside the editor.
+async function rest(method, route, body) {
+  const res = await fetch(`http://${process.env.TRACED_ADDR}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${process.env.TRACED_TOKEN}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  assert.ok(res.ok, `${method} ${route}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+// sessionOf resolves to the traced session the adapter announces at launch.
+function sessionOf(dc) {
+  return new Promise((resolve) => {
+    const on = (e) => {
+      const m = /^traced session (\S+):/.exec(e.body.output);
+      if (m) {
+        dc.removeListener("output", on);
+        resolve(m[1]);
+      }
+    };
+    dc.on("output", on);
+  });
+}
+
+// collect gathers the events of a kind from now on.
+function collect(dc, kind) {
+  const got = [];
+  dc.on(kind, (e) => got.push(e.body));
+  return got;
+}
+
 async function withClient(fn) {
   const dc = new DebugClient(traced, "dap", "node", { env: process.env, cwd: here }, true);
   dc.defaultTimeout = 20000;
@@ -131,8 +164,76 @@ async function exceptions(dc) {
   await Promise.all([dc.continueRequest({ threadId: 1 }), dc.waitForEvent("terminated")]);
 }
 
+// Conditions, logpoints, breakable positions, sources, stepping in and out, restartFrame and
+// setExpression.
+async function features(dc) {
+  const output = collect(dc, "output");
+  await Promise.all([
+    dc.waitForEvent("initialized").then(() => dc.setBreakpointsRequest({ source: { path: app }, breakpoints: [
+      { line: 8, condition: "i === 2" },
+      { line: 4, logMessage: "sum={sum}" },
+    ] })).then((r) => {
+      assert.ok(r.body.breakpoints.every((b) => b.verified), JSON.stringify(r.body.breakpoints));
+      return dc.configurationDoneRequest();
+    }),
+    dc.launch({ program: app }),
+    dc.assertStoppedLocation("breakpoint", { path: app, line: 8 }),
+  ]);
+  let top = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames[0];
+  const i = await dc.evaluateRequest({ expression: "i", frameId: top.id, context: "watch" });
+  assert.strictEqual(i.body.result, "2");
+  report("condition", { i: i.body.result });
+  const logs = output.filter((o) => o.category === "console" && o.output.startsWith("sum=")).map((o) => o.output.trim());
+  assert.deepStrictEqual(logs, ["sum=0", "sum=1"]);
+  report("logpoint", { logs });
+  const locs = await dc.customRequest("breakpointLocations", { source: { path: app }, line: 3, endLine: 4 });
+  assert.ok(locs.body.breakpoints.some((b) => b.line === 3), JSON.stringify(locs.body));
+  report("breakpointLocations", { count: locs.body.breakpoints.length });
+  const loaded = await dc.customRequest("loadedSources", {});
+  assert.ok(loaded.body.sources.some((s) => s.path === app), JSON.stringify(loaded.body.sources));
+  report("loadedSources", {});
+  await Promise.all([dc.stepInRequest({ threadId: 1 }), dc.assertStoppedLocation("step", { path: app, line: 3 })]);
+  await Promise.all([dc.restartFrameRequest({ frameId: (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames[0].id }),
+    dc.assertStoppedLocation("restart", { path: app, line: 3 })]);
+  await Promise.all([dc.stepOutRequest({ threadId: 1 }), dc.assertStoppedLocation("step", { path: app })]);
+  const out = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
+  assert.ok(out[0].name !== "add" && out[0].line >= 7 && out[0].line <= 8, "out of add: " + JSON.stringify(out[0]));
+  assert.ok(out.slice(1).some((f) => f.presentationHint === "subtle"), "node's own frames are subtle");
+  report("stepping", { out: out[0].line });
+  top = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames[0];
+  const set = await dc.customRequest("setExpression", { expression: "total", value: "50", frameId: top.id });
+  assert.strictEqual(set.body.value, "50");
+  report("setExpression", { value: set.body.value });
+  await dc.setBreakpointsRequest({ source: { path: app }, breakpoints: [] });
+  await Promise.all([dc.continueRequest({ threadId: 1 }), dc.waitForEvent("terminated")]);
+}
+
+// Shared control: a breakpoint set and a continue made through REST show in the DAP client.
+async function shared(dc) {
+  const sid = sessionOf(dc);
+  const continued = collect(dc, "continued");
+  await Promise.all([dc.configurationSequence(), dc.launch({ program: app, stopOnEntry: true }),
+    dc.assertStoppedLocation("entry", { path: app })]);
+  const id = await sid;
+  await rest("POST", `/api/debug/${id}/breakpoints`, { location: "dapclient/app.js:8" });
+  const hit = dc.waitForEvent("stopped");
+  await dc.continueRequest({ threadId: 1 });
+  const stop = (await hit).body;
+  assert.strictEqual(stop.reason, "breakpoint");
+  assert.strictEqual(stop.hitBreakpointIds.length, 1);
+  report("restBreakpoint", { reason: stop.reason });
+  const again = dc.waitForEvent("stopped");
+  await rest("POST", `/api/debug/${id}/continue`, { waitMs: 0 });
+  await again;
+  assert.ok(continued.length >= 2, "continued events: " + continued.length);
+  report("restContinue", { continued: continued.length });
+  await rest("DELETE", `/api/debug/${id}/breakpoints/all`);
+  await Promise.all([dc.continueRequest({ threadId: 1 }), dc.waitForEvent("terminated")]);
+}
+
 async function main() {
-  for (const [name, fn] of [["basics", basics], ["typescript", typescript], ["threads", threads], ["exceptions", exceptions]]) {
+  for (const [name, fn] of [["basics", basics], ["typescript", typescript], ["threads", threads], ["exceptions", exceptions],
+    ["features", features], ["shared", shared]]) {
     if (process.argv[3] && process.argv[3] !== name) continue;
     await withClient(fn);
   }
