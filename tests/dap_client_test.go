@@ -41,6 +41,7 @@ func TestDAPClient(t *testing.T) {
 	}{
 		{"basics", []string{"breakpoint", "variables", "evaluate", "setVariable", "next", "replaced", "expand", "terminated"}},
 		{"typescript", []string{"typescript"}},
+		{"pending", []string{"pending"}},
 		{"threads", []string{"worker", "child"}},
 		{"exceptions", []string{"exception"}},
 		{"features", []string{"condition", "logpoint", "breakpointLocations", "loadedSources", "stepping", "setExpression"}},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 
@@ -36,20 +37,28 @@ func (s *Server) onThreads(m godap.RequestMessage) (godap.ResponseMessage, error
 
 // threadName says which target a thread is: main, a worker and its script, a child and its pid.
 func threadName(t api.TargetInfo) string {
+	script := ""
+	if t.URL != "" {
+		script = path.Base(t.URL)
+	}
 	switch t.Kind {
 	case "main":
 		return "main"
 	case "process":
 		name := fmt.Sprintf("process %d", t.PID)
 		if t.Title != "" {
-			name += " " + t.Title
+			return name + " " + t.Title
 		}
-		return name
+		return strings.TrimSpace(name + " " + script)
 	}
-	if t.Title != "" {
-		return t.Title
+	name := t.Title
+	if name == "" {
+		name = "worker " + t.Ref
 	}
-	return "worker " + t.Ref + " " + t.URL
+	if script != "" && !strings.Contains(name, script) {
+		name += " " + script
+	}
+	return name
 }
 
 // onStackTrace answers the paused stack of a thread, paged; async parents follow a label frame

@@ -124,6 +124,27 @@ async function typescript(dc) {
     dc.waitForEvent("terminated")]);
 }
 
+// A breakpoint in a TypeScript original whose compiled script is not loaded yet: pending, then
+// a breakpoint event when it binds, then the stop there.
+async function pending(dc) {
+  const service = path.join(here, "..", "ts", "src", "service.ts");
+  const changed = dc.waitForEvent("breakpoint");
+  await Promise.all([
+    dc.waitForEvent("initialized").then(() => dc.setBreakpointsRequest({ source: { path: service }, breakpoints: [{ line: 9 }] }))
+      .then((r) => {
+        assert.strictEqual(r.body.breakpoints[0].verified, false, "pending before service.js loads");
+        return dc.configurationDoneRequest();
+      }),
+    dc.launch({ program: path.join(here, "..", "ts", "dist", "app.js") }),
+    dc.assertStoppedLocation("breakpoint", { path: service, line: 9 }),
+  ]);
+  const bound = (await changed).body;
+  assert.strictEqual(bound.breakpoint.verified, true);
+  assert.strictEqual(bound.breakpoint.source.path, service);
+  report("pending", { reason: bound.reason, line: bound.breakpoint.line });
+  await Promise.all([dc.continueRequest({ threadId: 1 }), dc.waitForEvent("terminated")]);
+}
+
 // A worker thread and a child process stop at their breakpoints as threads of this session.
 async function threads(dc) {
   const stopped = [];
@@ -232,7 +253,7 @@ async function shared(dc) {
 }
 
 async function main() {
-  for (const [name, fn] of [["basics", basics], ["typescript", typescript], ["threads", threads], ["exceptions", exceptions],
+  for (const [name, fn] of [["basics", basics], ["typescript", typescript], ["pending", pending], ["threads", threads], ["exceptions", exceptions],
     ["features", features], ["shared", shared]]) {
     if (process.argv[3] && process.argv[3] !== name) continue;
     await withClient(fn);
