@@ -1,13 +1,19 @@
 package tests
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -89,4 +95,57 @@ func runDAPClient(t *testing.T, node string, c *cli, scenario string) []dapStep 
 	}
 	t.Logf("client.js %s:\n%s", scenario, stdout.String())
 	return steps
+}
+
+// TestDAPServer: the same client connects to the DAP listener of `traced serve --dap-port`,
+// giving the token in its launch arguments, and runs the basic scenario.
+func TestDAPServer(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(dapClientDir, "node_modules", ".package-lock.json")); err != nil {
+		t.Skipf("the DAP client fixture is not installed: make %s/node_modules", dapClientDir)
+	}
+	node := nodeOrSkip(t)
+	c := newCLI(t, "TRACED_TOKEN="+testToken)
+	port := freePort(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*deadline)
+	defer cancel()
+	serve := exec.CommandContext(ctx, c.bin, "serve", "--addr", "127.0.0.1:0", "--dap-port", strconv.Itoa(port), "--root", c.dir)
+	serve.Env = c.env
+	serve.Cancel = func() error { return serve.Process.Signal(syscall.SIGTERM) }
+	serve.WaitDelay = deadline
+	stderr, err := serve.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		serve.Process.Signal(syscall.SIGTERM)
+		serve.Wait()
+	})
+	want := fmt.Sprintf("dap: 127.0.0.1:%d", port)
+	listening := false
+	for sc := bufio.NewScanner(stderr); !listening && sc.Scan(); {
+		listening = strings.HasPrefix(sc.Text(), want)
+	}
+	go io.Copy(io.Discard, stderr) // the service logs on; nobody reads it
+	if !listening {
+		t.Fatalf("traced serve never said %q", want)
+	}
+	run := &cli{t: t, bin: c.bin, dir: c.dir, env: append(c.env, "DAP_PORT="+strconv.Itoa(port), "DAP_TOKEN="+testToken)}
+	steps := runDAPClient(t, node, run, "basics")
+	if len(steps) == 0 || steps[len(steps)-1].Step != "terminated" {
+		t.Fatalf("client.js over the listener: %+v", steps)
+	}
+}
+
+// freePort is a loopback port free a moment ago.
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
 }

@@ -1,5 +1,6 @@
 // Drives `traced dap` with Microsoft's DebugClient (@vscode/debugadapter-testsupport), a DAP
-// client nobody here wrote. Usage: node client.js <traced binary>. Each scenario launches a
+// client nobody here wrote. Usage: node client.js <traced binary> [scenario] (with DAP_PORT and
+// DAP_TOKEN: the DAP listener of `traced serve --dap-port` instead). Each scenario launches a
 // program under a fresh adapter; each check prints one JSON line {step, ...}; a failed check
 // throws, and the script exits 1 with the error on stderr.
 "use strict";
@@ -55,7 +56,12 @@ function collect(dc, kind) {
 async function withClient(fn) {
   const dc = new DebugClient(traced, "dap", "node", { env: process.env, cwd: here }, true);
   dc.defaultTimeout = 20000;
-  await dc.start();
+  if (process.env.DAP_TOKEN) { // the service's listener: the token comes in the launch arguments
+    const launch = dc.launchRequest.bind(dc);
+    dc.launchRequest = (args) => launch({ ...args, token: process.env.DAP_TOKEN });
+  }
+  // DAP_PORT: a running service's DAP listener instead of `traced dap` on stdio.
+  await dc.start(process.env.DAP_PORT ? Number(process.env.DAP_PORT) : undefined);
   try {
     await fn(dc);
   } finally {
