@@ -29,8 +29,9 @@ type dapStep struct {
 }
 
 // TestDAPClient: a DAP client nobody here wrote drives `traced dap` over stdio against a running
-// service: launch, breakpoints in JS and in a TypeScript original, stepping, variables, a worker
-// and a child process as threads, exceptions and termination.
+// service: launch, breakpoints in JS and in TypeScript originals (one pending until its script
+// loads), conditions and logpoints, stepping, variables, async stacks, a worker and a child
+// process as threads, exceptions, pause, shared control with REST, and termination.
 func TestDAPClient(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dapClientDir, "node_modules", ".package-lock.json")); err != nil {
 		if os.Getenv("CI") != "" {
@@ -52,6 +53,8 @@ func TestDAPClient(t *testing.T) {
 		{"exceptions", []string{"exception"}},
 		{"features", []string{"condition", "logpoint", "breakpointLocations", "loadedSources", "stepping", "setExpression"}},
 		{"shared", []string{"restBreakpoint", "restContinue"}},
+		{"async", []string{"async"}},
+		{"pause", []string{"pause", "terminate"}},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			steps := runDAPClient(t, node, c, sc.name)

@@ -36,7 +36,14 @@ type launchArgs struct {
 	// OutputCapture is console (console calls with their file:line, the default) or std (the
 	// process's stdout and stderr lines): node writes console calls to both.
 	OutputCapture string `json:"outputCapture"`
+	// AsyncStackDepth is how many async parents V8 records for stackTrace (default
+	// defaultAsyncDepth; 0: none).
+	AsyncStackDepth *int `json:"asyncStackDepth"`
 }
+
+// defaultAsyncDepth is the async parents recorded for a launched program: enough to reach the
+// user's code through a few awaits, as editors show by default.
+const defaultAsyncDepth = 16
 
 // attachArgs are the arguments of attach: a traced session, or a node inspector to attach to.
 type attachArgs struct {
@@ -104,6 +111,13 @@ func (s *Server) onLaunch(m godap.RequestMessage) (godap.ResponseMessage, error)
 	var started api.SessionResponse
 	if err := rest.do(s.ctx, "POST", "/api/trace/start", nil, req, &started); err != nil {
 		return nil, fmt.Errorf("start %s: %w", a.Program, err)
+	}
+	depth := defaultAsyncDepth
+	if a.AsyncStackDepth != nil {
+		depth = *a.AsyncStackDepth
+	}
+	if err := rest.do(s.ctx, "POST", apiclient.DebugPath(started.Session.ID, "async-depth"), nil, api.AsyncDepthRequest{Depth: &depth}, nil); err != nil {
+		s.log.Debug("dap: async depth", "err", err) // stacks without async parents; the session stands
 	}
 	s.begin(rest, started.Session, true, a.StopOnEntry, a.OutputCapture)
 	s.send(&godap.LaunchResponse{Response: response(&r.Request)})

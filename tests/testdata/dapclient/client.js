@@ -235,6 +235,33 @@ async function features(dc) {
   await Promise.all([dc.continueRequest({ threadId: 1 }), dc.waitForEvent("terminated")]);
 }
 
+// Async parents after a label frame, and paging of the stack.
+async function asyncStack(dc) {
+  const asyncme = path.join(here, "..", "asyncme.js");
+  await dc.hitBreakpoint({ program: asyncme }, { path: asyncme, line: 5 });
+  const all = await dc.stackTraceRequest({ threadId: 1 });
+  const label = all.body.stackFrames.findIndex((f) => f.presentationHint === "label");
+  assert.ok(label > 0, "a label frame: " + JSON.stringify(all.body.stackFrames));
+  assert.ok(all.body.stackFrames.slice(label + 1).some((f) => f.name === "outer"), "outer after the label");
+  const page = await dc.stackTraceRequest({ threadId: 1, startFrame: 1, levels: 1 });
+  assert.strictEqual(page.body.stackFrames.length, 1);
+  assert.strictEqual(page.body.totalFrames, all.body.totalFrames);
+  report("async", { label: all.body.stackFrames[label].name });
+  await Promise.all([dc.continueRequest({ threadId: 1 }), dc.waitForEvent("terminated")]);
+}
+
+// A pause of a running program, then terminate.
+async function pauseTerminate(dc) {
+  const forever = path.join(here, "..", "forever.js");
+  const ticked = dc.assertOutput("stdout", "tick");
+  await Promise.all([dc.configurationSequence(), dc.launch({ program: forever })]);
+  await ticked; // running
+  await Promise.all([dc.pauseRequest({ threadId: 1 }), dc.assertStoppedLocation("pause", {})]);
+  report("pause", {});
+  await Promise.all([dc.terminateRequest({}), dc.waitForEvent("terminated")]);
+  report("terminate", {});
+}
+
 // Shared control: a breakpoint set and a continue made through REST show in the DAP client.
 async function shared(dc) {
   const sid = sessionOf(dc);
@@ -260,7 +287,7 @@ async function shared(dc) {
 
 async function main() {
   for (const [name, fn] of [["basics", basics], ["typescript", typescript], ["pending", pending], ["threads", threads], ["exceptions", exceptions],
-    ["features", features], ["shared", shared]]) {
+    ["features", features], ["shared", shared], ["async", asyncStack], ["pause", pauseTerminate]]) {
     if (process.argv[3] && process.argv[3] !== name) continue;
     await withClient(fn);
   }
