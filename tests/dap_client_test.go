@@ -55,6 +55,8 @@ func TestDAPClient(t *testing.T) {
 		{"shared", []string{"restBreakpoint", "restContinue"}},
 		{"async", []string{"async"}},
 		{"pause", []string{"pause", "terminate"}},
+		{"attach", []string{"attach", "detach"}},
+		{"inspector", []string{"inspector"}},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			steps := runDAPClient(t, node, c, sc.name)

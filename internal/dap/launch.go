@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"path/filepath"
+	"slices"
 	"time"
 
 	godap "github.com/google/go-dap"
@@ -135,13 +135,15 @@ func (s *Server) onAttach(m godap.RequestMessage) (godap.ResponseMessage, error)
 	var sum api.Summary
 	switch {
 	case a.Session != "":
-		var tr struct {
-			Session api.Summary `json:"session"`
-		}
-		if err := rest.do(s.ctx, "GET", "/api/trace", url.Values{"id": {a.Session}}, nil, &tr); err != nil {
+		var list api.ListResponse
+		if err := rest.do(s.ctx, "GET", "/api/trace/list", nil, nil, &list); err != nil {
 			return nil, fmt.Errorf("attach to session %s: %w", a.Session, err)
 		}
-		sum = tr.Session
+		i := slices.IndexFunc(list.Sessions, func(x api.Summary) bool { return x.ID == a.Session || x.Name == a.Session })
+		if i < 0 {
+			return nil, fmt.Errorf("attach: no session has the id or name %q (traced sessions lists them)", a.Session)
+		}
+		sum = list.Sessions[i]
 	case a.Port != 0 || a.WSURL != "":
 		var started api.SessionResponse
 		if err := rest.do(s.ctx, "POST", "/api/debug/attach", nil, api.AttachRequest{Port: a.Port, WSURL: a.WSURL}, &started); err != nil {
@@ -214,15 +216,24 @@ func (s *Server) onConfigurationDone(m godap.RequestMessage) (godap.ResponseMess
 	return &godap.ConfigurationDoneResponse{Response: response(&r.Request)}, nil
 }
 
+// onDisconnect ends the client's part: a launched session is stopped; an attached one runs on
+// without the breakpoints this client set (its owner's stay).
 func (s *Server) onDisconnect(m godap.RequestMessage) (godap.ResponseMessage, error) {
 	r := m.(*godap.DisconnectRequest)
 	s.mu.Lock()
 	// go-dap reads an absent terminateDebuggee as false: a launched session is stopped either way.
-	launched := s.st.launched || r.Arguments != nil && r.Arguments.TerminateDebuggee
+	terminate := s.st.launched || r.Arguments != nil && r.Arguments.TerminateDebuggee
 	s.clnup = nil
+	var mine []string
+	for _, refs := range s.st.bySource {
+		mine = append(mine, refs...)
+	}
+	mine = append(mine, s.st.funcBPs...)
 	s.mu.Unlock()
-	if launched {
+	if terminate {
 		s.stopSession()
+	} else if sid, rest, err := s.session(); err == nil {
+		s.removeRefs(sid, rest, mine)
 	}
 	return &godap.DisconnectResponse{Response: response(&r.Request)}, nil
 }

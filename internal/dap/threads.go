@@ -77,33 +77,36 @@ func (s *Server) onStackTrace(m godap.RequestMessage) (godap.ResponseMessage, er
 		return nil, err
 	}
 	var all []godap.StackFrame
+	var refs []frameRef
 	async := ""
-	s.mu.Lock()
 	for _, f := range sr.Stack {
 		if f.Async != "" && f.Async != async {
 			async = f.Async
-			s.st.frames = append(s.st.frames, frameRef{target: target, index: -1})
-			all = append(all, godap.StackFrame{Id: len(s.st.frames), Name: "── " + f.Async + " ──", PresentationHint: "label"})
+			refs = append(refs, frameRef{target: target, index: -1})
+			all = append(all, godap.StackFrame{Name: "── " + f.Async + " ──", PresentationHint: "label"})
 		}
 		idx, _ := strconv.Atoi(strings.TrimPrefix(f.Ref, "f"))
 		if f.Async != "" {
 			idx = -1 // no scopes past an async boundary
 		}
-		s.st.frames = append(s.st.frames, frameRef{target: target, index: idx})
+		refs = append(refs, frameRef{target: target, index: idx})
 		name := f.Function
 		if name == "" {
 			name = "(anonymous)"
 		}
-		df := godap.StackFrame{Id: len(s.st.frames), Name: name, Line: f.Line, Column: f.Column, CanRestart: f.Async == ""}
-		s.mu.Unlock()
-		df.Source = s.source(f.Frame)
-		s.mu.Lock()
+		df := godap.StackFrame{Name: name, Source: s.source(f.Frame), Line: f.Line, Column: f.Column, CanRestart: f.Async == ""}
 		if f.Internal {
 			df.PresentationHint = "subtle"
 		}
 		all = append(all, df)
 	}
+	s.mu.Lock()
+	base := len(s.st.frames)
+	s.st.frames = append(s.st.frames, refs...)
 	s.mu.Unlock()
+	for i := range all {
+		all[i].Id = base + i + 1
+	}
 	total := len(all)
 	start := min(r.Arguments.StartFrame, total)
 	end := total

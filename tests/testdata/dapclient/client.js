@@ -53,6 +53,7 @@ function collect(dc, kind) {
   return got;
 }
 
+// withClient runs fn with a started client and stops it after; a function fn answers runs then.
 async function withClient(fn) {
   const dc = new DebugClient(traced, "dap", "node", { env: process.env, cwd: here }, true);
   dc.defaultTimeout = 20000;
@@ -62,11 +63,13 @@ async function withClient(fn) {
   }
   // DAP_PORT: a running service's DAP listener instead of `traced dap` on stdio.
   await dc.start(process.env.DAP_PORT ? Number(process.env.DAP_PORT) : undefined);
+  let after;
   try {
-    await fn(dc);
+    after = await fn(dc);
   } finally {
     await dc.stop();
   }
+  if (typeof after === "function") await after();
 }
 
 // A breakpoint in a plain JS file: stop, stack, scopes, variables, evaluate, step, set a
@@ -262,6 +265,62 @@ async function pauseTerminate(dc) {
   report("terminate", {});
 }
 
+// Attach to a session someone else started (here through REST): its pause shows, breakpoints
+// work, and the client's disconnect leaves the session to its owner.
+async function attachSession(dc) {
+  const started = await rest("POST", "/api/trace/start", { target: "dapclient/app.js", mode: "debug", pauseOnStart: true });
+  const id = started.session.id;
+  await dc.initializeRequest();
+  const init = dc.waitForEvent("initialized");
+  const entry = dc.waitForEvent("stopped");
+  await dc.attachRequest({ session: id });
+  await init;
+  assert.strictEqual((await entry).body.reason, "entry");
+  await dc.setBreakpointsRequest({ source: { path: app }, breakpoints: [{ line: 11 }] });
+  await dc.configurationDoneRequest();
+  await Promise.all([dc.continueRequest({ threadId: 1 }), dc.assertStoppedLocation("breakpoint", { path: app, line: 11 })]);
+  report("attach", {});
+  return async () => {
+    const list = await rest("GET", "/api/trace/list");
+    const s = list.sessions.find((x) => x.id === id);
+    assert.strictEqual(s.status, "paused", "the session outlives the client that attached");
+    const bps = await rest("GET", `/api/debug/${id}/breakpoints`);
+    assert.strictEqual(bps.breakpoints.length, 0, "the client's breakpoints leave with it");
+    await rest("POST", "/api/trace/stop", { id });
+    report("detach", { status: s.status });
+  };
+}
+
+// Attach to a node started with --inspect-brk by someone else: traced's attach, through DAP.
+async function attachInspector(dc) {
+  const { spawn } = require("node:child_process");
+  const child = spawn(process.execPath, ["--inspect-brk=127.0.0.1:0", app], { stdio: ["ignore", "ignore", "pipe"] });
+  const wsUrl = await new Promise((resolve, reject) => {
+    let err = "";
+    child.stderr.on("data", (d) => {
+      err += d;
+      const m = /ws:\/\/\S+/.exec(err);
+      if (m) resolve(m[0]);
+    });
+    child.on("exit", () => reject(new Error("node exited: " + err)));
+  });
+  try {
+    await dc.initializeRequest();
+    const init = dc.waitForEvent("initialized");
+    const entry = dc.waitForEvent("stopped");
+    await dc.attachRequest({ wsUrl });
+    await init;
+    await entry;
+    await dc.setBreakpointsRequest({ source: { path: app }, breakpoints: [{ line: 11 }] });
+    await dc.configurationDoneRequest();
+    await Promise.all([dc.continueRequest({ threadId: 1 }), dc.assertStoppedLocation("breakpoint", { path: app, line: 11 })]);
+    report("inspector", {});
+    await Promise.all([dc.continueRequest({ threadId: 1 }), dc.waitForEvent("terminated")]);
+  } finally {
+    child.kill();
+  }
+}
+
 // Shared control: a breakpoint set and a continue made through REST show in the DAP client.
 async function shared(dc) {
   const sid = sessionOf(dc);
@@ -287,7 +346,8 @@ async function shared(dc) {
 
 async function main() {
   for (const [name, fn] of [["basics", basics], ["typescript", typescript], ["pending", pending], ["threads", threads], ["exceptions", exceptions],
-    ["features", features], ["shared", shared], ["async", asyncStack], ["pause", pauseTerminate]]) {
+    ["features", features], ["shared", shared], ["async", asyncStack], ["pause", pauseTerminate],
+    ["attach", attachSession], ["inspector", attachInspector]]) {
     if (process.argv[3] && process.argv[3] !== name) continue;
     await withClient(fn);
   }
