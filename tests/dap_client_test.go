@@ -51,7 +51,7 @@ func TestDAPClient(t *testing.T) {
 		{"pending", []string{"pending"}},
 		{"threads", []string{"worker", "child"}},
 		{"exceptions", []string{"exception"}},
-		{"features", []string{"condition", "logpoint", "breakpointLocations", "loadedSources", "stepping", "setExpression"}},
+		{"features", []string{"condition", "logpoint", "breakpointLocations", "loadedSources", "stepping", "source", "setExpression"}},
 		{"shared", []string{"restBreakpoint", "restContinue"}},
 		{"async", []string{"async"}},
 		{"pause", []string{"pause", "terminate"}},

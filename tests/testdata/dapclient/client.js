@@ -230,6 +230,11 @@ async function features(dc) {
   assert.ok(out[0].name !== "add" && out[0].line >= 7 && out[0].line <= 8, "out of add: " + JSON.stringify(out[0]));
   assert.ok(out.slice(1).some((f) => f.presentationHint === "subtle"), "node's own frames are subtle");
   report("stepping", { out: out[0].line });
+  const internal = out.find((f) => f.source && f.source.sourceReference > 0);
+  assert.ok(internal, "node's own frames have a sourceReference: " + JSON.stringify(out));
+  const src = await dc.sourceRequest({ source: internal.source, sourceReference: internal.source.sourceReference });
+  assert.ok(src.body.content.split("\n").length >= internal.line, "the script's text, " + internal.source.name);
+  report("source", { name: internal.source.name });
   top = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames[0];
   const set = await dc.customRequest("setExpression", { expression: "total", value: "50", frameId: top.id });
   assert.strictEqual(set.body.value, "50");
