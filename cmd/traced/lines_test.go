@@ -145,3 +145,19 @@ func TestLinePrinterSkipsQuietEvents(t *testing.T) {
 		t.Fatalf("output %q, want %q", out.String(), want)
 	}
 }
+
+// TestLinePrinterWritesTheTextForm: a line is the text form's event line (a worker's kind names
+// its target), valid UTF-8 whatever bytes the program wrote.
+func TestLinePrinterWritesTheTextForm(t *testing.T) {
+	var out strings.Builder
+	p := newLinePrinter(&out, false)
+	p.PublishEvent("s1", engine.Event{Seq: 4, Kind: engine.KindConsole, Target: "t1",
+		Console: &engine.ConsoleInfo{Level: "log", Text: engine.Text{Value: "hi"}, Frame: &engine.Frame{File: "w.js", Line: 2}}})
+	p.PublishEvent("s1", engine.Event{Seq: 5, Kind: engine.KindStdout,
+		Output: &engine.OutputInfo{Text: engine.Text{Value: "bin \xff\xfe end"}}})
+	p.Close()
+	want := "    4 console@t1 log hi  (w.js:2)\n    5 stdout    bin \uFFFD end\n"
+	if out.String() != want {
+		t.Fatalf("output %q, want %q", out.String(), want)
+	}
+}

@@ -103,8 +103,8 @@ func (c *call) do(method, path string, q url.Values, body any) (*apiclient.Reply
 		q.Set("format", "text")
 	}
 	var r *apiclient.Reply
-	err := c.with(func(ctx context.Context, api *apiclient.Client) (err error) {
-		r, err = api.Do(ctx, method, path, q, body)
+	err := c.with(func(ctx context.Context, cl *apiclient.Client) (err error) {
+		r, err = cl.Do(ctx, method, path, q, body)
 		return err
 	})
 	return r, err
@@ -125,9 +125,11 @@ func (c *call) with(fn func(context.Context, *apiclient.Client) error) error {
 	}
 	err = run(svc)
 	if err != nil && isDialError(err) && c.cmd.autostart && svc.how != "--addr" {
-		if svc, err = c.service(true); err == nil {
-			err = run(svc)
+		started, serr := c.service(true)
+		if serr != nil {
+			return serr
 		}
+		svc, err = started, run(started)
 	}
 	var refused *apiclient.Error
 	switch {
@@ -186,8 +188,8 @@ func (c *call) session() (string, error) {
 	if named == "" {
 		named = c.env.Getenv("TRACED_SESSION")
 	}
-	err := c.with(func(ctx context.Context, api *apiclient.Client) (err error) {
-		c.sid, err = api.Session(ctx, named)
+	err := c.with(func(ctx context.Context, cl *apiclient.Client) (err error) {
+		c.sid, err = cl.Session(ctx, named)
 		return err
 	})
 	return c.sid, err
