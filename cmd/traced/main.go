@@ -22,6 +22,7 @@ Usage:
                                   trace one program here, print its events, exit with its code
   traced mcp [--root DIR] [--tools all|core]
                                   serve MCP tools on stdio (what an MCP client launches)
+  traced dap                      serve the Debug Adapter Protocol on stdio (what an editor launches)
   traced --version [--node path]  traced's version, the node it runs and that node's features
   traced <command> [args]         a debugger command, a thin client of the service (below)
   traced --help-agent             the compact card for an agent
@@ -31,7 +32,7 @@ Usage:
 func main() {
 	args := os.Args[1:]
 	cmd := "serve"
-	if len(args) > 0 && (args[0] == "serve" || args[0] == "run" || args[0] == "mcp") {
+	if len(args) > 0 && (args[0] == "serve" || args[0] == "run" || args[0] == "mcp" || args[0] == "dap") {
 		cmd, args = args[0], args[1:]
 	} else if len(args) > 0 && isVersion(args[0]) {
 		os.Exit(printVersion(args[1:], os.Stdout))
@@ -54,6 +55,8 @@ func main() {
 		code = run(args)
 	case "mcp":
 		code = mcpServe(args)
+	case "dap":
+		code = dapServe(args)
 	}
 	os.Exit(code)
 }

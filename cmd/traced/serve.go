@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"traced/internal/cli"
+	"traced/internal/dap"
 	"traced/internal/engine"
 	"traced/internal/mcpserver"
 	"traced/internal/routes"
@@ -42,6 +43,7 @@ func serve(args []string) int {
 	idleTimeout := fs.Duration("idle-timeout", 0, "exit once no session has been live for this long (0: never)")
 	record := fs.String("service-record", "", "a service record (written by the CLI) to remove at exit when it names this process")
 	mcpTools := fs.String("mcp-tools", "all", "the MCP tools served at /mcp: all, or core")
+	dapPort := fs.Int("dap-port", 0, "also serve the Debug Adapter Protocol on 127.0.0.1:PORT (an editor's debugServer); clients give the token in launch or attach arguments")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage(err)
 	}
@@ -147,6 +149,15 @@ func serve(args []string) int {
 			log.Info("no live session: exiting", "idle-timeout", *idleTimeout)
 			stop()
 		})
+	}
+	dapLn, err := dapListen(ctx, *dapPort, ln.Addr(), dap.Config{Log: log})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "traced:", err)
+		return 1
+	}
+	if dapLn != nil {
+		defer dapLn.Close() // after the shutdown: its clients' sessions ended with the service
+		fmt.Fprintf(os.Stderr, "dap: %s (debugServer)\n", dapLn.Addr())
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- svc.Serve(ln) }()

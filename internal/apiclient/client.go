@@ -25,6 +25,10 @@ const MaxWaitMs = 60000
 // or polls its job may wait for it; past its wait, the answer is the job to poll.
 const MaxJobWaitMs = 600000
 
+// FirstPauseWaitMs is how long a client's start waits for the program's first pause when the
+// user gave no bound: long enough for node to start and load a test runner, short of MaxWaitMs.
+const FirstPauseWaitMs = 10000
+
 // ClampWait bounds a wait a user asked for to what one call may hold.
 func ClampWait(ms int64) int64 { return min(max(ms, 0), MaxWaitMs) }
 

@@ -155,7 +155,7 @@ func runLaunch(c *call) error {
 			return err
 		}
 		if ms == 0 {
-			ms = 10000
+			ms = apiclient.FirstPauseWaitMs
 		}
 		body.WaitMs = apiclient.WaitMs(ms)
 	}

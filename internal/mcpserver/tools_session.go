@@ -162,7 +162,7 @@ func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
 	if body.Mode == api.ModeDebug && (in.Brk || len(body.Breakpoints) > 0) {
 		ms := in.WaitMs
 		if ms <= 0 {
-			ms = 10000
+			ms = apiclient.FirstPauseWaitMs
 		}
 		body.WaitMs = apiclient.WaitMs(ms)
 	}

@@ -1,0 +1,104 @@
+package dap
+
+import (
+	"strconv"
+	"strings"
+
+	"traced/api"
+)
+
+// mainTarget is the ref of a session's main thread.
+const mainTarget = "t0"
+
+// state is what the adapter keeps between requests, under Server.mu.
+type state struct {
+	session     string // the traced session
+	cwd         string // the session's cwd: relative paths in answers are relative to it
+	launched    bool   // the adapter started the session (disconnect stops it)
+	stopOnEntry bool
+	configured  bool   // configurationDone arrived
+	output      string // outputCapture: console or std
+	ended       bool   // terminated was sent
+
+	// handles are the variablesReference values of this stop; each names what to expand.
+	// Cleared when a thread resumes: the refs behind them die with the pause.
+	handles []handle
+	// frames are the stackTrace frame ids handed out: index+1 is the id.
+	frames []frameRef
+	// steps are the targets told to step or pause, with the stopped reason their next pause takes.
+	steps map[string]string
+
+	// Breakpoints: the DAP ids of traced's refs, and per source the refs set there.
+	bpIDs     map[string]int
+	nextBP    int
+	bySource  map[string][]string // source path -> bp/lp refs set through setBreakpoints
+	funcBPs   []string
+	excFilter string
+	// sourceURLs are the scripts without a local file handed out: index+1 is the sourceReference.
+	sourceURLs []string
+	// exceptions is the last exception event of each target, for exceptionInfo.
+	exceptions map[string]*api.Event
+}
+
+func newState() state {
+	return state{steps: map[string]string{}, bpIDs: map[string]int{}, bySource: map[string][]string{},
+		exceptions: map[string]*api.Event{}, output: "console"}
+}
+
+// handle is what one variablesReference expands: the variables of a scope read already, or a
+// ref the props route expands.
+type handle struct {
+	target string
+	frame  int            // the frame a scope is of
+	vars   []api.Variable // a scope's variables
+	ref    string         // a v or o ref
+}
+
+// frameRef is one frame handed out by stackTrace.
+type frameRef struct {
+	target string
+	index  int // f<index>
+}
+
+// threadID is the DAP thread id of a target: t0 is 1, tN is N+1.
+func threadID(target string) int {
+	if target == "" {
+		return 1
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(target, "t"))
+	if err != nil {
+		return 1
+	}
+	return n + 1
+}
+
+// targetOf is the target ref of a DAP thread id.
+func targetOf(threadID int) string {
+	if threadID <= 1 {
+		return mainTarget
+	}
+	return "t" + strconv.Itoa(threadID-1)
+}
+
+// addHandle hands out a variablesReference; under mu.
+func (st *state) addHandle(h handle) int {
+	st.handles = append(st.handles, h)
+	return len(st.handles)
+}
+
+// resumed forgets what a pause handed out; under mu. All targets' are dropped: a
+// variablesReference is one number space, and clients ask again after any stop.
+func (st *state) resumed() {
+	st.handles = nil
+	st.frames = nil
+}
+
+// bpID is the DAP id of a breakpoint or logpoint ref, handing out one the first time; under mu.
+func (st *state) bpID(ref string) int {
+	if id, ok := st.bpIDs[ref]; ok {
+		return id
+	}
+	st.nextBP++
+	st.bpIDs[ref] = st.nextBP
+	return st.nextBP
+}
