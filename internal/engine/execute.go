@@ -88,6 +88,9 @@ func (t *Target) run(ctx context.Context, c clientCaller, cmd, method string, pa
 	if method == "Debugger.stepOver" || method == "Debugger.stepInto" || method == "Debugger.stepOut" {
 		t.stepping = true // before the call: its pause can arrive before its reply
 	}
+	if method == "Debugger.pause" {
+		t.pausing = true
+	}
 	if from != nil && method != "Debugger.pause" {
 		t.leavePause()
 	}

@@ -162,6 +162,7 @@ func (t *Target) onPaused(p *debuggerPaused) {
 		go t.passFatal(p)
 		return
 	}
+	p.Reason = t.pauseReason(p)
 	t.s.mu.Unlock()
 	info := &PauseInfo{Reason: p.Reason}
 	if len(p.CallFrames) > 0 {
@@ -176,7 +177,7 @@ func (t *Target) onPaused(p *debuggerPaused) {
 		signal(t.gate)
 		return
 	}
-	t.stepping = false
+	t.stepping, t.pausing = false, false
 	// Node's first-line break, unless V8 reports the user's own pause there instead (a debugger
 	// statement or a breakpoint on the first statement): that one is shown as any other.
 	first := !t.startSeen && (p.Reason == startReason || t.hitsGateOnly(p))
@@ -310,3 +311,20 @@ func (t *Target) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 
 // promisesURL is node's code that reports unhandled rejections.
 const promisesURL = "node:internal/process/promises"
+
+// pauseReason names a pause as a user reads it, under mu: V8 says "other" for a breakpoint, a
+// step, a debugger statement and a pause it was asked for alike.
+func (t *Target) pauseReason(p *debuggerPaused) string {
+	if p.Reason != "other" {
+		return p.Reason
+	}
+	switch {
+	case len(p.HitBreakpoints) > 0:
+		return "breakpoint"
+	case t.stepping:
+		return "step"
+	case t.pausing:
+		return "pause"
+	}
+	return "debugger statement"
+}

@@ -48,7 +48,7 @@ func stateText(b *strings.Builder, st api.State) {
 			hits = append(hits, ref)
 		}
 		fmt.Fprintf(b, " (%s)", strings.Join(hits, "; "))
-	case st.Reason != "" && st.Reason != "other": // "other" is V8's word for a step
+	case st.Reason != "":
 		fmt.Fprintf(b, " (%s)", st.Reason)
 	}
 	b.WriteByte('\n')

@@ -1,0 +1,34 @@
+package tests
+
+import (
+	"testing"
+
+	"traced/api"
+)
+
+// TestPauseReasons: a pause says why in a user's words, never V8's catch-all "other": a
+// breakpoint (with its ref), a step, a debugger statement, a pause that was asked for.
+func TestPauseReasons(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "reasons.js", Breakpoints: api.BreakpointsAt("reasons.js:4")})
+	st, _ := h.waitPaused(s.ID, 0)
+	if st.Reason != "breakpoint" || len(st.Hit) != 1 || st.Hit[0] != "bp1" {
+		t.Fatalf("at the breakpoint: reason %q hit %v, want breakpoint bp1", st.Reason, st.Hit)
+	}
+	if st = h.exec(s.ID, "step", api.StepRequest{Kind: "over"}); st.Reason != "step" {
+		t.Fatalf("after a step: reason %q, want step", st.Reason)
+	}
+	if st = h.exec(s.ID, "continue", api.ContinueRequest{}); st.Reason != "debugger statement" || st.Location == nil || st.Location.Line != 7 {
+		t.Fatalf("at the debugger statement: reason %q at %+v, want debugger statement at line 7", st.Reason, st.Location)
+	}
+	var running api.State
+	h.call("POST", "/api/debug/"+s.ID+"/continue", api.ContinueRequest{WaitMs: new(int64)}, &running)
+	if st = h.exec(s.ID, "pause", nil); st.Reason != "pause" {
+		t.Fatalf("after a pause request: reason %q, want pause", st.Reason)
+	}
+	for _, ev := range h.trace(s.ID, "pause").Events {
+		if ev.Pause.Reason == "other" {
+			t.Fatalf("pause event %d says other", ev.Seq)
+		}
+	}
+}
