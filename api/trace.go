@@ -153,6 +153,8 @@ type WaitResponse struct {
 	Newest   uint64 `json:"newest"`
 	Gap      *Gap   `json:"gap,omitempty"`
 	Next     uint64 `json:"next"`
+	// State is the state at the pause the wait answers, while the target still stands there.
+	State *State `json:"state,omitempty"`
 }
 
 // EvidenceResponse answers GET /api/trace/evidence.

@@ -32,3 +32,29 @@ func TestPauseReasons(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitStartsNow: a wait without a cursor answers the next matching event, never an old
+// one; a wait on pauses answers the pause the program stands in now, with the state there.
+func TestWaitStartsNow(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "reasons.js", Breakpoints: api.BreakpointsAt("reasons.js:4")})
+	h.waitPaused(s.ID, 0)
+	wait := func(query string) api.WaitResponse {
+		t.Helper()
+		var w api.WaitResponse
+		h.call("GET", "/api/trace/wait?id="+s.ID+"&"+query, nil, &w)
+		return w
+	}
+	w := wait("kinds=pause&timeoutMs=2000")
+	if w.Event == nil || w.State == nil || w.State.Reason != "breakpoint" || w.State.Location.Line != 4 {
+		t.Fatalf("wait while paused at the breakpoint: %+v state %+v, want that pause with its state", w.Event, w.State)
+	}
+	h.exec(s.ID, "continue", api.ContinueRequest{})
+	w = wait("kinds=pause&timeoutMs=2000")
+	if w.Event == nil || w.State == nil || w.State.Reason != "debugger statement" {
+		t.Fatalf("wait while paused at the debugger statement: %+v state %+v, want the pause there, not the breakpoint's", w.Event, w.State)
+	}
+	if w = wait("kinds=resume&timeoutMs=300"); w.Event != nil || !w.TimedOut {
+		t.Fatalf("wait for a resume while paused: %+v, want a time-out (the resume of the continue is old)", w.Event)
+	}
+}

@@ -58,7 +58,7 @@ func TestChildBreakpoints(t *testing.T) {
 		t.Fatalf("the child's console %q, want %q", texts, want)
 	}
 	var w0 api.WaitResponse
-	h.call("GET", "/api/trace/wait?id="+s.ID+"&kinds=console&target=t0", nil, &w0)
+	h.call("GET", "/api/trace/wait?id="+s.ID+"&after=0&kinds=console&target=t0", nil, &w0)
 	if w0.Event == nil || w0.Event.Target != "" || w0.Event.Console.Text.Value == "child: hello" {
 		t.Fatalf("wait target=t0: %+v, want the main thread's first console call", w0.Event)
 	}

@@ -211,12 +211,12 @@ func TestWaitForThrowByMatch(t *testing.T) {
 	s := h.start(api.StartRequest{Target: "throws/caught.js"})
 	h.waitExit(s.ID)
 	var w api.WaitResponse
-	h.call("GET", "/api/trace/wait?id="+s.ID+"&kinds=throw&match="+url.QueryEscape("^RangeError: too long")+"&timeoutMs=0", nil, &w)
+	h.call("GET", "/api/trace/wait?id="+s.ID+"&after=0&kinds=throw&match="+url.QueryEscape("^RangeError: too long")+"&timeoutMs=0", nil, &w)
 	if w.Event == nil || w.Event.Throw == nil || w.Event.Throw.Location.Line != 5 {
 		t.Fatalf("wait by class and message: %+v", w)
 	}
 	w = api.WaitResponse{}
-	h.call("GET", "/api/trace/wait?id="+s.ID+"&kinds=throw&match=^TypeError&timeoutMs=0", nil, &w)
+	h.call("GET", "/api/trace/wait?id="+s.ID+"&after=0&kinds=throw&match=^TypeError&timeoutMs=0", nil, &w)
 	if w.Event != nil || !w.Finished {
 		t.Fatalf("wait for a class never thrown: %+v", w)
 	}

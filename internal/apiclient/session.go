@@ -72,13 +72,18 @@ type WaitQuery struct {
 	Kinds   string // a comma list, e.g. "pause,exit"; "" any
 	Match   string // an RE2 over the event's text line
 	Target  string // t0, t1...
-	After   uint64
+	// After is the cursor; 0 leaves it out, so the wait answers the next matching event after
+	// the call (or the pause a target stands in now), never an old one.
+	After uint64
 	// TimeoutMs bounds the wait (0: the route's default); ClampWait bounds it in turn.
 	TimeoutMs int64
 }
 
 func (q WaitQuery) values() url.Values {
-	v := url.Values{"id": {q.Session}, "after": {strconv.FormatUint(q.After, 10)}}
+	v := url.Values{"id": {q.Session}}
+	if q.After > 0 {
+		v.Set("after", strconv.FormatUint(q.After, 10))
+	}
 	for k, s := range map[string]string{"kinds": q.Kinds, "match": q.Match, "target": q.Target} {
 		if s != "" {
 			v.Set(k, s)

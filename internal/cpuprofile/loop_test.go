@@ -73,7 +73,10 @@ func TestLoopSnippets(t *testing.T) {
 			if stall.DelayMaxMs < 180 || stall.DelayP99Ms < 150 || stall.Utilization < 0.2 || stall.WindowMs < 2000 {
 				t.Errorf("stall figures: %+v", stall)
 			}
-			if d.Category != CategoryBlocked || !strings.Contains(text, "loop delay p50") {
+			// The category is blocked on a quiet machine; on a loaded one V8 can charge the
+			// stall's busy time to the collector (gc), but the stall is named either way.
+			if (d.Category != CategoryBlocked && d.Category != CategoryGC) || !strings.Contains(text, "loop delay p50") ||
+				!strings.Contains(text, "ms at +") || !strings.Contains(text, "blockFor") {
 				t.Errorf("stall diagnosis:\n%s", text)
 			}
 			idle, _ := measureLoop(t, node, dir, "idle.js", 1000*time.Millisecond, false)

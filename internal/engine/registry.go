@@ -181,3 +181,27 @@ func (s *Session) debuggedBut(t *Target) []*Target {
 	slices.SortFunc(out, func(a, b *Target) int { return targetNumber(a.ref) - targetNumber(b.ref) })
 	return out
 }
+
+// PausedTargets is the set of refs of the targets that stand paused now.
+func (s *Session) PausedTargets() map[string]bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	refs := map[string]bool{}
+	if s.main.paused != nil {
+		refs["t0"] = true
+	}
+	for ref, t := range s.targets.live {
+		if t.paused != nil {
+			refs[cmpRef(ref)] = true
+		}
+	}
+	return refs
+}
+
+// cmpRef is a target's ref as events name it: "" for the main thread.
+func cmpRef(ref string) string {
+	if ref == "t0" {
+		return ""
+	}
+	return ref
+}

@@ -194,8 +194,55 @@ func (a *app) wait(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	stop := context.AfterFunc(a.cfg.Shutdown, cancel) // end the poll rather than hold up shutdown
 	defer stop()
-	p, err := q.session.Wait(ctx, q.after, q.filter)
-	render(w, r, http.StatusOK, convert.Wait(a.summary(q.session.Summary()), p, err != nil))
+	after := q.after
+	if !r.URL.Query().Has("after") {
+		after = waitFrom(q.session, q.filter)
+	}
+	p, err := q.session.Wait(ctx, after, q.filter)
+	res := convert.Wait(a.summary(q.session.Summary()), p, err != nil)
+	res.State = a.pauseState(r, q.session, res.Event)
+	render(w, r, http.StatusOK, res)
+}
+
+// waitFrom is where a wait without a cursor starts: after everything captured so far, so that
+// it answers the next matching event, never an old one. A program standing paused now is the
+// exception for a wait on pauses: its current pause is the answer (the pause that began it is
+// found by the cursor just before it).
+func waitFrom(s *engine.Session, f engine.Filter) uint64 {
+	last := s.Summary().LastSeq
+	if f.Kinds != nil && !f.Kinds[engine.KindPause] {
+		return last
+	}
+	for ref := range s.PausedTargets() { // "" the main thread
+		pauses := engine.Filter{Kinds: map[engine.Kind]bool{engine.KindPause: true}, Target: ref}
+		if ref == "" {
+			pauses.Target = "t0"
+		}
+		if p := s.Events(0, pauses, 0); len(p.Events) > 0 {
+			if seq := p.Events[len(p.Events)-1].Seq; seq-1 < last {
+				last = seq - 1
+			}
+		}
+	}
+	return last
+}
+
+// pauseState is the state at a pause a wait answers, when the target still stands there: the
+// caller needs no GET state after it.
+func (a *app) pauseState(r *http.Request, s *engine.Session, ev *api.Event) *api.State {
+	if ev == nil || ev.Kind != api.KindPause || s.Mode() != engine.ModeDebug {
+		return nil
+	}
+	t, err := s.On(cmpString(ev.Target, "t0"))
+	if err != nil {
+		return nil
+	}
+	st, err := t.StateOf(r.Context(), engine.StateOptions{AsyncDepth: -1, Depth: 1})
+	if err != nil || st.Status != engine.StatusPaused {
+		return nil
+	}
+	wire := convert.FromState(st)
+	return &wire
 }
 
 // sessionQuery is what every session read takes: the session (id), the kinds and target of the

@@ -93,6 +93,8 @@ func pageText(b *strings.Builder, v api.EventsResponse) {
 func waitText(b *strings.Builder, v api.WaitResponse) {
 	fmt.Fprintf(b, "%s  %s\n", v.Session, v.Status)
 	switch {
+	case v.State != nil:
+		stateText(b, *v.State)
 	case v.Event != nil:
 		eventsText(b, []api.Event{*v.Event})
 	case v.TimedOut:
