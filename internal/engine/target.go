@@ -9,6 +9,10 @@ import "traced/internal/cdp"
 //
 // Goroutines per target: the CDP reader and dispatcher (package cdp), and a chores loop that
 // makes CDP calls the dispatcher must not wait for. All end when the connection has ended.
+//
+// Locks: a target's fields are guarded by its session's mutex (Session.mu) for now. Lock order:
+// Session.mu, then the store's and the source maps' own; a target lock, once there is one,
+// comes after Session.mu, never before.
 type Target struct {
 	s   *Session // the session it belongs to; never embedded, so method sets stay apart
 	ref string   // t0 the main thread, t1, t2... a worker or a child process
