@@ -224,11 +224,13 @@ type Summary struct {
 	Events   int          `json:"events"`          // events retained now
 	Dropped  int          `json:"dropped"`         // events evicted from the ring
 	// ThrowsSkipped counts the throws past the rate cap (throws.perSecond), not recorded.
-	ThrowsSkipped int        `json:"throwsSkipped,omitempty"`
-	LastSeq       uint64     `json:"lastSeq"`
-	MaxEvents     int        `json:"maxEvents"`
-	StartedAt     time.Time  `json:"startedAt"`
-	EndedAt       *time.Time `json:"endedAt,omitempty"`
+	ThrowsSkipped int `json:"throwsSkipped,omitempty"`
+	// Redacted counts the values hidden as secrets (<redacted:KIND>) in events and answers.
+	Redacted  int64      `json:"redacted,omitempty"`
+	LastSeq   uint64     `json:"lastSeq"`
+	MaxEvents int        `json:"maxEvents"`
+	StartedAt time.Time  `json:"startedAt"`
+	EndedAt   *time.Time `json:"endedAt,omitempty"`
 
 	// InspectorLost: the inspector connection ended while the program runs on (it closed its
 	// inspector): stdout and stderr are still captured, debugger calls answer inspector_lost.

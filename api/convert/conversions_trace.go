@@ -164,6 +164,7 @@ func FromSummary(x engine.Summary) api.Summary {
 		Events:        x.Events,
 		Dropped:       x.Dropped,
 		ThrowsSkipped: x.ThrowsSkipped,
+		Redacted:      x.Redacted,
 		LastSeq:       x.LastSeq,
 		MaxEvents:     x.MaxEvents,
 		StartedAt:     x.StartedAt,

@@ -19,6 +19,7 @@ type engineFlags struct {
 	maxSessions  int
 	stringCap    int
 	startTimeout time.Duration
+	redact       string
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
@@ -28,6 +29,15 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxSessions, "max-sessions", engine.DefaultMaxSessions, "sessions retained; the oldest finished one is evicted first")
 	fs.IntVar(&f.stringCap, "string-cap", engine.DefaultStringCap, "bytes kept of each captured string")
 	fs.DurationVar(&f.startTimeout, "start-timeout", engine.DefaultStartTimeout, "bound on spawning node and attaching to it")
+	fs.StringVar(&f.redact, "redact", "on", "on: credential-shaped values and secret-named variables read <redacted:KIND> in every answer, event and export; off: shown as the program has them")
+}
+
+// validate refuses flag values no config can take.
+func (f *engineFlags) validate() error {
+	if f.redact != "on" && f.redact != "off" {
+		return fmt.Errorf("--redact %q: on or off", f.redact)
+	}
+	return nil
 }
 
 // config builds the engine settings; when node cannot be found the error says so and the
@@ -35,7 +45,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 func (f *engineFlags) config() (engine.Config, error) {
 	node, err := engine.FindNode(f.node)
 	return engine.Config{NodePath: node, Root: f.root, MaxEvents: f.maxEvents, MaxSessions: f.maxSessions,
-		StringCap: f.stringCap, StartTimeout: f.startTimeout}, err
+		StringCap: f.stringCap, StartTimeout: f.startTimeout, RedactOff: f.redact == "off"}, err
 }
 
 // listFlag collects a repeatable, comma-separated flag.

@@ -40,6 +40,10 @@ func mcpServe(args []string) int {
 		fmt.Fprintln(os.Stderr, "traced mcp:", err)
 		return 2
 	}
+	if err := ef.validate(); err != nil {
+		fmt.Fprintln(os.Stderr, "traced:", err)
+		return 2
+	}
 	cfg, err := ef.config()
 	if err != nil {
 		log.Warn("node not found; the tool start will refuse until it is installed", "err", err)

@@ -38,6 +38,10 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "traced:", err)
 		return 2
 	}
+	if err := ef.validate(); err != nil {
+		fmt.Fprintln(os.Stderr, "traced:", err)
+		return 2
+	}
 	cfg, err := ef.config()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "traced:", err)

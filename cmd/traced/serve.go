@@ -104,6 +104,10 @@ func serve(args []string) int {
 		fmt.Fprintln(os.Stderr, "traced:", err)
 		return 2
 	}
+	if err := ef.validate(); err != nil {
+		fmt.Fprintln(os.Stderr, "traced:", err)
+		return 2
+	}
 	cfg, err := ef.config()
 	if err != nil {
 		log.Warn("node not found; /api/trace/start will refuse until it is installed", "err", err)

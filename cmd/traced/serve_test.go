@@ -274,6 +274,7 @@ func TestServeRefuses(t *testing.T) {
 		{"stray argument", []string{"serve", "--addr", "127.0.0.1:0", "extra"}, `"extra"`},
 		{"misspelt command", []string{"rnu", "--addr", "127.0.0.1:0"}, `"rnu"`},
 		{"heap disk cap", []string{"serve", "--addr", "127.0.0.1:0", "--max-heap-disk", "0"}, "--max-heap-disk"},
+		{"redact", []string{"serve", "--addr", "127.0.0.1:0", "--redact", "maybe"}, `--redact "maybe": on or off`},
 		{"remote without auth", []string{"serve", "--addr", "0.0.0.0:0", "--allow-remote", "--no-auth"}, "--no-auth cannot go with --allow-remote"},
 		{"remote allowed, auth off", []string{"serve", "--addr", "127.0.0.1:0", "--no-auth", "--allow-remote"}, "--no-auth cannot go with --allow-remote"},
 	}

@@ -34,6 +34,9 @@ type Config struct {
 	// InspectorTimeout bounds one inspector call made for a request that sets no bound of its
 	// own: past it the request fails with ErrInspectorTimeout and the session goes on.
 	InspectorTimeout time.Duration
+	// RedactOff shows credential-shaped values and secret-named variables as the program has
+	// them (traced serve --redact=off); by default they read <redacted:KIND>.
+	RedactOff bool
 	// MaxHeapDiskBytes caps the heap snapshot files one session keeps (bytes): a snapshot that
 	// would pass it is cut off and removed.
 	MaxHeapDiskBytes int64

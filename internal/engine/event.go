@@ -222,10 +222,12 @@ type Summary struct {
 	Dropped  int          // events evicted from the ring
 	// ThrowsSkipped counts the throws past the rate cap (throws.perSecond), not recorded.
 	ThrowsSkipped int
-	LastSeq       uint64
-	MaxEvents     int
-	StartedAt     time.Time
-	EndedAt       *time.Time
+	// Redacted counts the values hidden as secrets in the session's events and answers.
+	Redacted  int64
+	LastSeq   uint64
+	MaxEvents int
+	StartedAt time.Time
+	EndedAt   *time.Time
 
 	// InspectorLost: the inspector connection ended while the program runs on (it closed its
 	// inspector): stdout and stderr are still captured, debugger calls answer inspector_lost.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"traced/internal/cdp"
+	"traced/internal/redact"
 	"traced/internal/sourcemap"
 )
 
@@ -265,6 +266,8 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 	tr.main = newTarget(tr, "t0", &sessionMaps{byScript: make(map[string]*scriptMap), off: req.SourceMaps != nil && !*req.SourceMaps, load: loadFrom(m.maps)})
 	tr.main.debugged()
 	tr.store = newStore(maxEvents, func(ev Event) { m.pub.PublishEvent(tr.id, ev) })
+	tr.redaction.r = redact.New(!m.cfg.RedactOff)
+	tr.store.hide = tr.redaction.hide
 	m.sessions = append(m.sessions, tr)
 	return tr, nil
 }

@@ -38,8 +38,9 @@ type Session struct {
 	log       *slog.Logger
 	pub       Publisher
 
-	store *store
-	main  *Target // t0, the main thread; set once at the start
+	store     *store
+	redaction redaction // secrets hidden in events and answers (redaction.go)
+	main      *Target   // t0, the main thread; set once at the start
 
 	mu        sync.Mutex    // guards the fields below, and every target's
 	targets   registry      // the workers and child processes, the ones debugged (registry.go)
@@ -114,7 +115,7 @@ func (s *Session) Summary() Summary {
 		ID: s.id, Name: s.name, Mode: s.mode, Status: s.statusNow(), Target: s.program, Args: s.args, NodeArgs: s.req.NodeArgs, Cwd: s.cwd,
 		Error: s.reason, InspectorLost: s.lost && s.endedAt == nil, Counts: counts, Events: retained, Dropped: dropped, LastSeq: last,
 		MaxEvents: s.store.max, StartedAt: s.startedAt, EndedAt: s.endedAt,
-		RestartOf: s.restartOf, RestartedAs: s.restartedAs, ThrowsSkipped: s.throws.skippedTotal,
+		RestartOf: s.restartOf, RestartedAs: s.restartedAs, ThrowsSkipped: s.throws.skippedTotal, Redacted: s.Redacted(),
 	}
 	if s.child != nil {
 		sum.PID = s.child.pid

@@ -95,6 +95,7 @@ type store struct {
 	counts  map[Kind]int
 	changed chan struct{} // made by the first waiter, closed by the next append; nil if none waits
 	publish func(Event)   // called under mu so subscribers see seq order; must not block
+	hide    func(*Event)  // redacts an event before it is stored, outside mu; nil: none
 	held    []*heldEvent  // a reservation and the events behind it, in order (reserve)
 }
 
@@ -110,6 +111,9 @@ func newStore(max int, publish func(Event)) *store {
 // append stamps ev with the current time and stores it with the next seq, or, while a reserved
 // event is still being made, queues it behind that one.
 func (s *store) append(ev Event) {
+	if s.hide != nil {
+		s.hide(&ev)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ev.Time = time.Now().UTC()
@@ -139,6 +143,9 @@ func (s *store) reserve() *heldEvent {
 
 // fill stores a reserved event (stamped when reserved) and every event that waited behind it.
 func (s *store) fill(h *heldEvent, ev Event) {
+	if s.hide != nil {
+		s.hide(&ev)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ev.Time = h.ev.Time

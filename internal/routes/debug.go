@@ -274,7 +274,7 @@ func (a *app) onSession(w http.ResponseWriter, r *http.Request, status int, op f
 		a.writeError(w, r, err)
 		return
 	}
-	render(w, r, status, v)
+	render(w, r, status, redactAnswer(s.Session(), v))
 }
 
 // debugSession finds the session named by the path, by id or name, seen through the target the

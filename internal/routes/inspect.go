@@ -161,7 +161,12 @@ func (a *app) eval(w http.ResponseWriter, r *http.Request) {
 			Expression: req.Expression, Frame: req.Frame, AwaitPromise: req.AwaitPromise,
 			SideEffectFree: req.SideEffectFree, Timeout: time.Duration(req.TimeoutMs) * time.Millisecond,
 		})
-		return convert.FromEvalResult(res), refHint(r, frameError(r, err))
+		wire := convert.FromEvalResult(res)
+		// A secret-named variable or property evaluated alone ("dbPassword", "cfg.apiKey")
+		// is hidden by its name, as it is in the locals.
+		name := req.Expression[strings.LastIndexAny(req.Expression, ".]")+1:]
+		wire.Value = s.Session().RedactValue(strings.Trim(name, `"' `), wire.Type, wire.Value)
+		return wire, refHint(r, frameError(r, err))
 	})
 }
 

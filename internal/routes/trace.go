@@ -117,6 +117,7 @@ func (a *app) answerFirstPause(w http.ResponseWriter, r *http.Request, s *engine
 	res := api.SessionResponse{Session: a.summary(s.Summary())}
 	if st.Status == engine.StatusPaused { // it may have been continued meanwhile
 		wire := convert.FromState(st)
+		redactState(s, &wire)
 		res.State = &wire
 	}
 	render(w, r, http.StatusCreated, res)
@@ -242,6 +243,7 @@ func (a *app) pauseState(r *http.Request, s *engine.Session, ev *api.Event) *api
 		return nil
 	}
 	wire := convert.FromState(st)
+	redactState(s, &wire)
 	return &wire
 }
 
