@@ -132,12 +132,12 @@ func (s *Server) onExceptionInfo(m godap.RequestMessage) (godap.ResponseMessage,
 			body.BreakMode = "always"
 		}
 	default:
-		// Paused at a throw before any event told of it: ask the paused frame for it.
-		res, _, err := s.evalIn(sid, rest, target)
+		// Paused at a throw before any event told of it: the pause's reason is what is known.
+		reason, err := s.pauseReason(sid, rest, target)
 		if err != nil {
 			return nil, err
 		}
-		body.Description = res
+		body.Description = reason
 	}
 	if body.ExceptionId == "" {
 		body.ExceptionId = "Error"
@@ -154,15 +154,15 @@ func (s *Server) onExceptionInfo(m godap.RequestMessage) (godap.ResponseMessage,
 	return &godap.ExceptionInfoResponse{Response: response(&r.Request), Body: body}, nil
 }
 
-// evalIn reads the reason of the target's current pause from the state route.
-func (s *Server) evalIn(sid string, rest *restClient, target string) (string, string, error) {
+// pauseReason reads the reason of the target's current pause from the state route.
+func (s *Server) pauseReason(sid string, rest *restClient, target string) (string, error) {
 	var st api.State
 	q := targetQuery(target)
-	q.Set("sections", "location")
+	q.Set("sections", "breakpoints") // the reason comes with any section: ask for a small one
 	if err := rest.do(s.ctx, "GET", apiclient.DebugPath(sid, "state"), q, nil, &st); err != nil {
-		return "", "", err
+		return "", err
 	}
-	return st.Reason, target, nil
+	return st.Reason, nil
 }
 
 // evidenceText is the session's failure evidence in the API's compact text form.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"traced/api"
+	"traced/internal/apiclient"
 )
 
 // streamReadLimit caps one stream message: events carry capped strings, so a megabyte is ample.
@@ -198,13 +200,18 @@ func (s *Server) onPaused(target string, p *api.PauseInfo) {
 	entry := p.Reason == "Break on start"
 	skip := entry && s.st.launched && !s.st.stopOnEntry && target == mainTarget
 	var ids []int
+	var unknown []string
 	for _, ref := range p.HitBreakpoints {
+		if _, ok := s.st.bpIDs[ref]; !ok {
+			unknown = append(unknown, ref)
+		}
 		ids = append(ids, s.st.bpID(ref))
 	}
 	s.mu.Unlock()
 	if skip {
 		return // configurationDone runs it on
 	}
+	s.announceBreakpoints(unknown)
 	reason := "pause"
 	switch {
 	case entry:
@@ -224,4 +231,28 @@ func (s *Server) onPaused(target string, p *api.PauseInfo) {
 		body.Text = p.Location.Where()
 	}
 	s.send(&godap.StoppedEvent{Event: event("stopped"), Body: body})
+}
+
+// announceBreakpoints sends a new breakpoint event for each breakpoint another client set that
+// a stop hit, before the stop: the editor then shows where it stands.
+func (s *Server) announceBreakpoints(refs []string) {
+	if len(refs) == 0 {
+		return
+	}
+	sid, rest, err := s.session()
+	if err != nil {
+		return
+	}
+	var list api.BreakpointsResponse
+	if err := rest.do(s.ctx, "GET", apiclient.DebugPath(sid, "breakpoints"), nil, nil, &list); err != nil {
+		return
+	}
+	for _, b := range list.Breakpoints {
+		if !slices.Contains(refs, b.Ref) || len(b.Resolved) == 0 {
+			continue
+		}
+		at := b.Resolved[0]
+		bp := s.dapBreakpoint(b.Ref, s.absPath(at.File), at.Line, b.Resolved, b.Pending)
+		s.send(&godap.BreakpointEvent{Event: event("breakpoint"), Body: godap.BreakpointEventBody{Reason: "new", Breakpoint: bp}})
+	}
 }

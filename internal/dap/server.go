@@ -185,11 +185,12 @@ func (s *Server) send(m godap.Message) {
 	case godap.EventMessage:
 		v.GetEvent().Seq = s.seq
 	}
-	if err := godap.WriteProtocolMessage(s.w, m); err == nil {
+	err := godap.WriteProtocolMessage(s.w, m)
+	if err == nil {
 		err = s.w.Flush()
-		if err != nil {
-			s.log.Debug("dap: write", "err", err)
-		}
+	}
+	if err != nil {
+		s.log.Debug("dap: write", "err", err)
 	}
 }
 

@@ -3,7 +3,6 @@ package dap
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"path"
 	"strconv"
 	"strings"
@@ -241,11 +240,4 @@ func expandable(typ, value, ref string) bool {
 		return false
 	}
 	return true
-}
-
-// refQuery is the query of a route reading a ref.
-func refQuery(target, ref string) url.Values {
-	q := targetQuery(target)
-	q.Set("ref", ref)
-	return q
 }

@@ -343,11 +343,16 @@ async function shared(dc) {
     dc.assertStoppedLocation("entry", { path: app })]);
   const id = await sid;
   await rest("POST", `/api/debug/${id}/breakpoints`, { location: "dapclient/app.js:8" });
+  const shown = dc.waitForEvent("breakpoint");
   const hit = dc.waitForEvent("stopped");
   await dc.continueRequest({ threadId: 1 });
   const stop = (await hit).body;
   assert.strictEqual(stop.reason, "breakpoint");
   assert.strictEqual(stop.hitBreakpointIds.length, 1);
+  const bp = (await shown).body;
+  assert.strictEqual(bp.reason, "new");
+  assert.strictEqual(bp.breakpoint.id, stop.hitBreakpointIds[0]);
+  assert.strictEqual(bp.breakpoint.line, 8);
   report("restBreakpoint", { reason: stop.reason });
   const again = dc.waitForEvent("stopped");
   await rest("POST", `/api/debug/${id}/continue`, { waitMs: 0 });
