@@ -279,7 +279,7 @@ func leakText(rep api.LeakReport, found heapgraph.Leaks) string {
 		seen := map[string]bool{}
 		for _, s := range rep.Allocations {
 			site := fmt.Sprintf("%s %s:%d", s.Function, s.File, s.Line)
-			if seen[site] || len(seen) == 3 {
+			if s.File == "" || seen[site] || len(seen) == 3 { // V8's own allocations name no file
 				continue
 			}
 			seen[site] = true
