@@ -2,6 +2,7 @@ package tests
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -18,6 +19,10 @@ func TestCLIAttach(t *testing.T) {
 	c.ok([]string{"wait", "--kinds", "pause", "--timeout", "10s"}, "pause")
 	c.ok([]string{"state", "-c"}, "paused at attachme.js:4")
 	c.ok([]string{"eval", "typeof beats"}, "'number'  (string)")
+	// An expression that throws is a failed command: exit 1, the exception on stdout.
+	if res := c.run("eval", "nope.x"); res.code != 1 || !strings.Contains(res.stdout, "threw ReferenceError") {
+		t.Fatalf("eval that throws: exit %d, stdout %q, want 1 and the exception", res.code, res.stdout)
+	}
 	c.ok([]string{"break-rm", "all"})
 	c.ok([]string{"stop"}, "att")
 	p.nextBeat(t) // detached, not killed: it beats on

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/url"
 	"os"
@@ -241,8 +242,16 @@ func runEval(c *call) error {
 	if err != nil {
 		return err
 	}
-	return c.post("/api/debug/{session}/eval", api.EvalRequest{Expression: c.pos[0], Frame: frame,
+	r, err := c.do("POST", "/api/debug/{session}/eval", nil, api.EvalRequest{Expression: c.pos[0], Frame: frame,
 		AwaitPromise: c.flag("await"), SideEffectFree: c.flag("side-effect-free"), TimeoutMs: ms})
+	if err := c.show(r, err); err != nil {
+		return err
+	}
+	// An expression that threw is a failed command: a script or an agent sees it in the status.
+	if bytes.HasPrefix(r.Body, []byte("threw ")) || bytes.Contains(r.Body, []byte(`"exception":"`)) {
+		return &cliError{code: ExitRefused}
+	}
+	return nil
 }
 
 func runSet(c *call) error {
