@@ -257,6 +257,9 @@ type ExportCounts struct {
 type BreakpointInfo struct {
 	Ref      string `json:"ref"`
 	Location Frame  `json:"location"`
+	// Change says what a client did to it (set, removed, enabled, disabled); absent when V8
+	// bound it in a script that loaded.
+	Change string `json:"change,omitempty"`
 }
 
 // ProgressInfo is how far a long operation has gone (payload of a progress event). For a heap

@@ -52,7 +52,7 @@ func TestDAPClient(t *testing.T) {
 		{"threads", []string{"worker", "child"}},
 		{"exceptions", []string{"exception"}},
 		{"features", []string{"condition", "logpoint", "breakpointLocations", "loadedSources", "stepping", "source", "setExpression"}},
-		{"shared", []string{"restBreakpoint", "restContinue"}},
+		{"shared", []string{"restBreakpoint", "restContinue", "restRemoved"}},
 		{"async", []string{"async"}},
 		{"pause", []string{"pause", "terminate"}},
 		{"attach", []string{"attach", "detach"}},

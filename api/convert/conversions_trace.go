@@ -180,6 +180,7 @@ func FromBreakpointInfo(x engine.BreakpointInfo) api.BreakpointInfo {
 	return api.BreakpointInfo{
 		Ref:      x.Ref,
 		Location: FromFrame(x.Location),
+		Change:   x.Change,
 	}
 }
 

@@ -33,6 +33,8 @@ func (s *Server) onSetBreakpoints(m godap.RequestMessage) (godap.ResponseMessage
 	if path == "" {
 		return nil, errors.New("setBreakpoints needs source.path: sources without a path have no breakpoints here")
 	}
+	s.settingBreakpoints()
+	defer s.settledBreakpoints()
 	s.mu.Lock()
 	old := s.st.bySource[path]
 	delete(s.st.bySource, path)
@@ -115,6 +117,9 @@ func (s *Server) dapBreakpoint(ref, path string, line int, resolved []api.Frame,
 // removeRefs removes breakpoints and logpoints; one already gone (removed through REST) is fine.
 func (s *Server) removeRefs(sid string, rest *restClient, refs []string) {
 	for _, ref := range refs {
+		s.mu.Lock()
+		delete(s.st.bpIDs, ref) // the removed event it causes is not told back to this client
+		s.mu.Unlock()
 		err := rest.do(s.ctx, "DELETE", apiclient.DebugPath(sid, "breakpoints/"+url.PathEscape(ref)), nil, nil, nil)
 		if err != nil {
 			s.log.Debug("dap: remove a breakpoint", "ref", ref, "err", err)
@@ -128,6 +133,28 @@ func (s *Server) onBound(b *api.BreakpointInfo) {
 	if b == nil || strings.HasPrefix(b.Ref, "lp") && !s.known(b.Ref) {
 		return
 	}
+	s.mu.Lock()
+	if s.st.setting > 0 && !s.knownLocked(b.Ref) {
+		s.st.deferred = append(s.st.deferred, b) // perhaps this client's own: told when it knows
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
+	switch b.Change {
+	case "removed", "disabled": // DAP has no disabled breakpoint: the editor drops it
+		s.mu.Lock()
+		id, ok := s.st.bpIDs[b.Ref]
+		delete(s.st.bpIDs, b.Ref)
+		s.mu.Unlock()
+		if ok {
+			s.send(&godap.BreakpointEvent{Event: event("breakpoint"), Body: godap.BreakpointEventBody{Reason: "removed", Breakpoint: godap.Breakpoint{Id: id}}})
+		}
+		return
+	case "set", "enabled":
+		if s.known(b.Ref) {
+			return // this client's own, or one it was told of already
+		}
+	}
 	reason := "changed"
 	if !s.known(b.Ref) {
 		reason = "new"
@@ -140,8 +167,34 @@ func (s *Server) onBound(b *api.BreakpointInfo) {
 func (s *Server) known(ref string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.knownLocked(ref)
+}
+
+func (s *Server) knownLocked(ref string) bool {
 	_, ok := s.st.bpIDs[ref]
 	return ok
+}
+
+// settingBreakpoints marks a request of this client's that sets breakpoints as in flight.
+func (s *Server) settingBreakpoints() {
+	s.mu.Lock()
+	s.st.setting++
+	s.mu.Unlock()
+}
+
+// settledBreakpoints ends one, and once none is in flight tells the breakpoint events that
+// waited for it: this client's own are known by now, and are not announced back to it.
+func (s *Server) settledBreakpoints() {
+	s.mu.Lock()
+	s.st.setting--
+	var waiting []*api.BreakpointInfo
+	if s.st.setting == 0 {
+		waiting, s.st.deferred = s.st.deferred, nil
+	}
+	s.mu.Unlock()
+	for _, b := range waiting {
+		s.onBound(b)
+	}
 }
 
 func (s *Server) onSetFunctionBreakpoints(m godap.RequestMessage) (godap.ResponseMessage, error) {

@@ -34,6 +34,10 @@ type state struct {
 	bySource  map[string][]string // source path -> bp/lp refs set through setBreakpoints
 	funcBPs   []string
 	excFilter string
+	// setting counts this client's breakpoint requests in flight; the breakpoint events that
+	// arrive meanwhile wait in deferred, since a ref this client is making is not yet known.
+	setting  int
+	deferred []*api.BreakpointInfo
 	// sourceURLs are the scripts without a local file handed out: index+1 is the sourceReference.
 	sourceURLs []string
 	// exceptions is the last exception event of each target, for exceptionInfo.

@@ -346,9 +346,16 @@ func (t *Target) ToggleBreakpoint(ctx context.Context, ref string, enabled *bool
 		t.unspread(ctx, bp)
 	}
 	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
 	out := bp.Breakpoint
 	out.Resolved = t.s.resolvedOf(bp)
+	t.s.mu.Unlock()
+	if was != want {
+		change := "disabled"
+		if want {
+			change = "enabled"
+		}
+		t.s.breakpointChanged(out, change)
+	}
 	return out, nil
 }
 

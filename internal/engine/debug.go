@@ -197,7 +197,9 @@ func (t *Target) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakp
 		return Breakpoint{}, err
 	}
 	t.spread(ctx, bp.Ref)
-	return t.s.listed(bp.Ref), nil
+	listed := t.s.listed(bp.Ref)
+	t.s.breakpointChanged(listed, "set")
+	return listed, nil
 }
 
 func (t *Target) setBreakpoint(ctx context.Context, c clientCaller, spec BreakpointSpec) (Breakpoint, error) {
@@ -392,6 +394,9 @@ func (t *Target) RemoveBreakpoint(ctx context.Context, ref string) ([]string, er
 		t.s.mu.Lock()
 		delete(t.bindings, bp)
 		t.s.mu.Unlock()
+		if bp.log == nil {
+			t.s.breakpointChanged(bp.Breakpoint, "removed")
+		}
 		refs = append(refs, bp.ref())
 	}
 	t.dropGate(ctx, c) // the last waiting one may be gone
@@ -498,4 +503,33 @@ func (s *Session) setPauseOnExceptions(ctx context.Context, c clientCaller, mode
 		return fmt.Errorf("%w: pause-on-exceptions mode %q is not none, uncaught, caught or all", ErrBadInput, mode)
 	}
 	return c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": s.v8ExceptionState(mode)}, nil)
+}
+
+// breakpointChanged records what a client did to a breakpoint as a breakpoint event, so that the other
+// clients of the session (an editor over DAP, the dashboard) see it: at each place it is bound,
+// or, unbound, where it was asked for.
+func (s *Session) breakpointChanged(bp Breakpoint, change string) {
+	if len(bp.Resolved) == 0 || change == "removed" {
+		at := Frame{}
+		if len(bp.Resolved) > 0 {
+			at = bp.Resolved[0]
+		} else if file, line, ok := cutLine(bp.Location); ok {
+			at = Frame{File: file, Line: line}
+		}
+		s.record(Event{Kind: KindBreakpoint, Breakpoint: &BreakpointInfo{Ref: bp.Ref, Location: at, Change: change}})
+		return
+	}
+	for _, at := range bp.Resolved {
+		s.record(Event{Kind: KindBreakpoint, Target: at.Target, Breakpoint: &BreakpointInfo{Ref: bp.Ref, Location: at, Change: change}})
+	}
+}
+
+// cutLine reads "file:line" (a breakpoint's location as asked).
+func cutLine(loc string) (string, int, bool) {
+	i := strings.LastIndexByte(loc, ':')
+	if i <= 0 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(loc[i+1:])
+	return loc[:i], n, err == nil
 }

@@ -244,4 +244,7 @@ type Summary struct {
 type BreakpointInfo struct {
 	Ref      string
 	Location Frame
+	// Change says what a user did to it, so that every client sees it: set, removed, enabled
+	// or disabled; "" when V8 bound it in a script that loaded.
+	Change string
 }

@@ -342,15 +342,17 @@ async function shared(dc) {
   await Promise.all([dc.configurationSequence(), dc.launch({ program: app, stopOnEntry: true }),
     dc.assertStoppedLocation("entry", { path: app })]);
   const id = await sid;
-  await rest("POST", `/api/debug/${id}/breakpoints`, { location: "dapclient/app.js:8" });
+  // The editor sees a breakpoint another client sets at once, before anything runs.
   const shown = dc.waitForEvent("breakpoint");
+  await rest("POST", `/api/debug/${id}/breakpoints`, { location: "dapclient/app.js:8" });
+  const bp = (await shown).body;
+  assert.strictEqual(bp.reason, "new");
+  assert.strictEqual(bp.breakpoint.line, 8);
   const hit = dc.waitForEvent("stopped");
   await dc.continueRequest({ threadId: 1 });
   const stop = (await hit).body;
   assert.strictEqual(stop.reason, "breakpoint");
   assert.strictEqual(stop.hitBreakpointIds.length, 1);
-  const bp = (await shown).body;
-  assert.strictEqual(bp.reason, "new");
   assert.strictEqual(bp.breakpoint.id, stop.hitBreakpointIds[0]);
   assert.strictEqual(bp.breakpoint.line, 8);
   report("restBreakpoint", { reason: stop.reason });
@@ -359,7 +361,12 @@ async function shared(dc) {
   await again;
   assert.ok(continued.length >= 2, "continued events: " + continued.length);
   report("restContinue", { continued: continued.length });
+  const removed = dc.waitForEvent("breakpoint");
   await rest("DELETE", `/api/debug/${id}/breakpoints/all`);
+  const gone = (await removed).body;
+  assert.strictEqual(gone.reason, "removed");
+  assert.strictEqual(gone.breakpoint.id, bp.breakpoint.id);
+  report("restRemoved", { reason: gone.reason });
   await Promise.all([dc.continueRequest({ threadId: 1 }), dc.waitForEvent("terminated")]);
 }
 
