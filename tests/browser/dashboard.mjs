@@ -236,6 +236,7 @@ try {
   const prof = { cpu: await page.textContent("#cpu"), heap: await page.textContent("#heap") };
   check(/busyleak\.js/.test(prof.cpu), "the CPU profile names the program's functions: " + prof.cpu.slice(0, 200));
   check(/Order/.test(prof.heap), "the heap diff names Order: " + prof.heap.slice(0, 200));
+  check(/held by: .*kept\[i\]/.test(prof.heap), "the growing Order is shown with what holds it: " + prof.heap.slice(0, 400));
   check(!(await page.textContent("#prof-error")), "profile error: " + (await page.textContent("#prof-error")));
   say({ step: "profiles", session: busy });
   await shot(page, "profiles");

@@ -6,6 +6,8 @@ import { el, bytes, where } from "./format.js";
 import { live } from "./sessions.js";
 
 const TOP = 10;
+// HELD is how many growing constructors the diff asks what holds them (one call each).
+const HELD = 3;
 
 export class Profiles {
   constructor() {
@@ -35,6 +37,7 @@ export class Profiles {
       if (snaps.length < 2) throw new Error("take two heap snapshots first (before and after what you suspect)");
       const d = await call("POST", debugPath(this.id, "heap/diff"), { from: snaps.at(-2), to: snaps.at(-1), top: TOP });
       if (d.job) throw new Error(`diff still running as ${d.job}`);
+      d.held = await this.holders(d);
       this.kept().heap = d;
       this.drawHeap(d);
     });
@@ -83,13 +86,32 @@ export class Profiles {
         f.selfPct, `${f.selfMs.toFixed(1)} ms self (${f.selfPct}%), ${f.totalPct}% total`)));
   }
 
+  // holders asks, for the constructors that grew most, what holds their instances in the later
+  // snapshot: the first retainer path of each, shown under its bar.
+  async holders(d) {
+    const held = {};
+    const grew = (d.classes || []).filter((c) => c.countDelta > 0).slice(0, HELD);
+    for (const c of grew) {
+      try {
+        const a = await call("POST", debugPath(this.id, "heap/retainers"), { snapshot: d.to, class: c.name, top: 1 });
+        const path = (a.text || "").split("\n").find((l) => l.startsWith("   ") && !l.trim().startsWith("accumulates"));
+        if (path) held[c.name] = path.trim();
+      } catch {
+        // a class the analysis cannot name: its bar stands alone
+      }
+    }
+    return held;
+  }
+
   drawHeap(d) {
     const rows = (d.classes || []).slice(0, TOP);
     const most = Math.max(1, ...rows.map((c) => Math.abs(c.sizeDelta)));
+    const held = d.held || {};
     this.heap.replaceChildren(
       el("p", { className: "muted" }, `${d.from} → ${d.to}: ${bytes(d.sizeDelta)} in all`),
-      ...(rows.length ? rows.map((c) => bar(c.name, (100 * Math.abs(c.sizeDelta)) / most,
-        `${bytes(c.sizeDelta)}, ${c.countDelta >= 0 ? "+" : ""}${c.countDelta} objects (now ${c.count})`, c.sizeDelta < 0))
+      ...(rows.length ? rows.flatMap((c) => [bar(c.name, (100 * Math.abs(c.sizeDelta)) / most,
+        `${bytes(c.sizeDelta)}, ${c.countDelta >= 0 ? "+" : ""}${c.countDelta} objects (now ${c.count})`, c.sizeDelta < 0),
+        ...(held[c.name] ? [el("p", { className: "muted held" }, `held by: ${held[c.name]}`)] : [])])
         : [el("p", { className: "muted" }, "No constructor changed between the two snapshots.")]));
   }
 }
