@@ -55,3 +55,40 @@ func TestLeakReport(t *testing.T) {
 		t.Fatalf("end without begin: status %d %+v", st, bad)
 	}
 }
+
+// TestLeakKinds: each kind of leak is named by the report's first cluster, with the path through
+// the collection that accumulates it and, sampled, where the objects were allocated.
+func TestLeakKinds(t *testing.T) {
+	h := newHarness(t)
+	s := h.start(api.StartRequest{Target: "leaks/kinds.js", Mode: "debug"})
+	h.waitFor(s.ID, 0, "console")
+	cases := []struct {
+		fn, path string // the leaking function, and what the first cluster's path or pinch says
+	}{
+		{"leakEmitter", "_events.change"},
+		{"leakMap", "cache"},
+		{"leakInterval", "Timeout"},
+		{"leakArray", "logLines[i]"},
+		{"leakContext", "Promise"},
+		{"leakBuffers", "frames[i]"},
+	}
+	for _, c := range cases {
+		t.Run(c.fn, func(t *testing.T) {
+			var rep api.LeakReport
+			if st := h.call("POST", "/api/debug/"+s.ID+"/heap/leak", api.LeakEndRequest{Expression: c.fn + "()", Iterations: 200}, &rep); st != http.StatusOK {
+				t.Fatalf("leak: status %d", st)
+			}
+			if len(rep.Clusters) == 0 {
+				t.Fatalf("no clusters:\n%s", rep.Text)
+			}
+			first := rep.Clusters[0]
+			if first.Count < 200 || !strings.Contains(first.Path+" "+first.Pinch, c.path) {
+				t.Fatalf("first cluster %+v, want >= 200 objects held through %q\n%s", first, c.path, rep.Text)
+			}
+			if !strings.Contains(rep.Text, "leaks/kinds.js:") {
+				t.Errorf("no allocation site in kinds.js:\n%s", rep.Text)
+			}
+			t.Logf("%s (%d bytes): %s", c.fn, len(rep.Text), strings.SplitN(rep.Text, "\n", 4)[1])
+		})
+	}
+}

@@ -70,6 +70,9 @@ type Graph struct {
 	handleLabels map[uint32]bool
 	// ephemeronTable: string index of a WeakMap entry's edge name → the table's node id.
 	ephemeronTable map[uint32]uint32
+	// bigNames: an edge whose element index does not fit the name bits (a sparse array's, a
+	// timer list's keyed by a 1e9 ms delay) has edgeNameMask there and its index here.
+	bigNames map[uint32]uint32
 
 	gcRoots uint32 // the "(GC roots)" node, or none
 
@@ -150,7 +153,15 @@ func (g *Graph) Type(n uint32) string {
 func (g *Graph) Name(n uint32) string { return g.strs.get(g.nodeName[n]) }
 
 func (g *Graph) edgeType(e uint32) int    { return int(g.edgeKind[e] >> edgeNameBits) }
-func (g *Graph) edgeName(e uint32) uint32 { return g.edgeKind[e] & edgeNameMask }
+func (g *Graph) edgeName(e uint32) uint32 {
+	name := g.edgeKind[e] & edgeNameMask
+	if name == edgeNameMask && g.bigNames != nil {
+		if big, ok := g.bigNames[e]; ok {
+			return big
+		}
+	}
+	return name
+}
 
 // named reports whether edges of type t name their target with a string (else an index).
 func (g *Graph) named(t int) bool {

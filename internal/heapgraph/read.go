@@ -205,8 +205,18 @@ func (g *Graph) readEdges(sc *scanner, e, width, nodeWidth int, f []int, keep *b
 			return fmt.Errorf("%d edges, want %d", i, e)
 		}
 		t, name, to := row[f[0]], row[f[1]], row[f[2]]
-		if t < 0 || int(t) >= len(g.etypes) || name < 0 || name > edgeNameMask || to < 0 || to%int64(nodeWidth) != 0 || to/int64(nodeWidth) >= n {
+		if t < 0 || int(t) >= len(g.etypes) || name < 0 || name > 1<<32-1 || to < 0 || to%int64(nodeWidth) != 0 || to/int64(nodeWidth) >= n {
 			return fmt.Errorf("edge %d out of range", i)
+		}
+		if name >= edgeNameMask { // an index past the name bits: kept apart (edgeName)
+			if g.named(int(t)) {
+				return fmt.Errorf("edge %d names string %d, past the strings a snapshot can have", i, name)
+			}
+			if g.bigNames == nil {
+				g.bigNames = map[uint32]uint32{}
+			}
+			g.bigNames[uint32(i)] = uint32(name)
+			name = edgeNameMask
 		}
 		g.edgeKind[i] = uint32(t)<<edgeNameBits | uint32(name)
 		g.edgeTo[i] = uint32(to / int64(nodeWidth))

@@ -133,6 +133,10 @@ func bytesText(n uint64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
+// leakSamplingBytes is the sampling interval of a leak window: finer than the profiler's default
+// (32 KiB), so that a leak of a few kilobytes still shows where it was allocated.
+const leakSamplingBytes = 4096
+
 // leakWindow is an open leak window of a target.
 type leakWindow struct {
 	snapshot  string
@@ -183,7 +187,7 @@ func begin(ctx context.Context, t *engine.Target) (api.LeakBeginResponse, error)
 		return api.LeakBeginResponse{}, err
 	}
 	lw := leakWindow{snapshot: sn.Ref, watermark: g.MaxID(), began: time.Now()}
-	lw.sampling = t.StartHeapSampling(ctx, engine.SamplingSpec{}) == nil
+	lw.sampling = t.StartHeapSampling(ctx, engine.SamplingSpec{IntervalBytes: leakSamplingBytes}) == nil
 	leaks.mu.Lock()
 	if leaks.open == nil {
 		leaks.open = map[string]leakWindow{}
