@@ -152,7 +152,7 @@ func (g *Graph) Type(n uint32) string {
 // graph does not keep (strings, numbers).
 func (g *Graph) Name(n uint32) string { return g.strs.get(g.nodeName[n]) }
 
-func (g *Graph) edgeType(e uint32) int    { return int(g.edgeKind[e] >> edgeNameBits) }
+func (g *Graph) edgeType(e uint32) int { return int(g.edgeKind[e] >> edgeNameBits) }
 func (g *Graph) edgeName(e uint32) uint32 {
 	name := g.edgeKind[e] & edgeNameMask
 	if name == edgeNameMask && g.bigNames != nil {
