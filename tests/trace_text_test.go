@@ -36,7 +36,7 @@ func TestGoldenTraceText(t *testing.T) {
 		{"trace_list", "/api/trace/list", true},
 		{"trace_events_all", "/api/trace" + q + "&kinds=console,exception,exit", false},
 		{"trace_page", "/api/trace/events" + q + "&kinds=console,exit&limit=1", true},
-		{"trace_wait_event", "/api/trace/wait" + q + "&kinds=exit", false},
+		{"trace_wait_event", "/api/trace/wait" + q + "&after=0&kinds=exit", false}, // after: the exit happened before the wait
 		{"trace_wait_finished", "/api/trace/wait" + q + "&kinds=pause", true},
 	} {
 		status, got := h.with(t).text("GET", c.path, nil, c.byQuery)
@@ -49,10 +49,10 @@ func TestGoldenTraceText(t *testing.T) {
 		golden(t, h, c.name, got)
 	}
 
-	// Evidence has no layout of its own: its JSON as key: value lines, the failure first.
+	// Evidence in its own layout: the failure in one line first, then the cause and confidence.
 	status, got := h.text("GET", "/api/trace/evidence"+q, nil, true)
-	if status != http.StatusOK || !strings.HasPrefix(got, "session: "+s.ID+"\nstatus: exited\nevidence:\n  failure:\n") ||
-		!strings.Contains(got, "TypeError") || strings.Contains(got, "{\"") {
+	if status != http.StatusOK || !strings.HasPrefix(got, s.ID+" exited failure: exception TypeError at throws.js:6") ||
+		!strings.Contains(got, "\nbefore it: seq ") || !strings.Contains(got, "\nconfidence: high") || strings.Contains(got, "{\"") {
 		t.Fatalf("evidence text:\n%s", got)
 	}
 	// An error of a trace read is text too, and JSON stays the default.

@@ -533,3 +533,6 @@ func cutLine(loc string) (string, int, bool) {
 	n, err := strconv.Atoi(loc[i+1:])
 	return loc[:i], n, err == nil
 }
+
+// Debuggable refuses a trace session (ErrTraceMode): the debugger's operations need a debug one.
+func (s *Session) Debuggable() error { return s.debugOnly() }

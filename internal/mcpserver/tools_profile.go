@@ -46,7 +46,7 @@ func profileTools() []tool {
 			add(s, "profile", "CPU profile (top functions) and precise coverage; save writes a .cpuprofile to a file.", inSession(c, c.profile))
 		}},
 		{add: func(s *mcp.Server, c *caller) {
-			add(s, "heap", "Heap usage, snapshots, diff, allocation sampling; what holds memory (retainers of an object or class, largest holders); leak windows (leak-begin, load, leak-end; or leak with an expression run N times); save writes a .heapsnapshot.", inSession(c, c.heap))
+			add(s, "heap", "Heap usage, snapshots, diff, sampling; what holds memory (retainers); leak windows (leak-begin, load, leak-end); save.", inSession(c, c.heap))
 		}},
 	}
 }

@@ -200,12 +200,16 @@ func begin(ctx context.Context, t *engine.Target) (api.LeakBeginResponse, error)
 // end closes t's leak window: a full GC, a snapshot, and the objects born after the watermark
 // that are still held, clustered.
 func end(ctx context.Context, t *engine.Target, top, iterations int) (api.LeakReport, error) {
+	if err := t.Session().Debuggable(); err != nil {
+		return api.LeakReport{}, err
+	}
 	leaks.mu.Lock()
 	lw, ok := leaks.open[leakKey(t)]
 	delete(leaks.open, leakKey(t))
 	leaks.mu.Unlock()
 	if !ok {
-		return api.LeakReport{}, fmt.Errorf("%w: a leak window (POST heap/leak/begin)", engine.ErrNotStarted)
+		return api.LeakReport{}, newError(http.StatusConflict, "not_started", "no leak window is open in "+leakKey(t),
+			"POST heap/leak/begin opens one; drive the load, then heap/leak/end (or POST heap/leak with an expression)")
 	}
 	rep := api.LeakReport{Session: t.Session().ID(), Target: t.Ref(), Begin: lw.snapshot, Iterations: iterations}
 	var allocs []engine.AllocationSite
