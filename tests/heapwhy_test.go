@@ -41,6 +41,15 @@ func TestLeakReport(t *testing.T) {
 	}
 	t.Logf("retainers (%d bytes):\n%s", len(an.Text), an.Text)
 
+	// A live value's retainers: the ref an eval gave, in a snapshot taken for the question.
+	var fn api.EvalResult
+	h.call("POST", "/api/debug/"+s.ID+"/eval", api.EvalRequest{Expression: "handle"}, &fn)
+	var live api.HeapAnalysis
+	if st := h.call("POST", "/api/debug/"+s.ID+"/heap/retainers", api.HeapRetainersRequest{Ref: fn.Ref}, &live); st != http.StatusOK ||
+		!strings.Contains(live.Text, "global.handle") {
+		t.Fatalf("retainers of %s (%q): status %d\n%s", fn.Ref, fn.Value, st, live.Text)
+	}
+
 	var control api.LeakReport
 	if st := h.call("POST", "/api/debug/"+s.ID+"/heap/leak", api.LeakEndRequest{Expression: "noleak()", Iterations: 300}, &control); st != http.StatusOK {
 		t.Fatalf("control: status %d", st)

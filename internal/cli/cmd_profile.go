@@ -72,9 +72,10 @@ func profileCommands() []*command {
 			run: func(c *call) error {
 				return c.del("/api/debug/{session}/heap/snapshots/" + url.PathEscape(refArg(c.pos[0])))
 			}},
-		{name: "heap retainers", usage: "HS [--class C | --id N] [--top N]", routes: []string{dbg("POST", "heap/retainers")},
-			help: "what holds it: an object's or a class's retainer paths; bare, the largest holders", group: gProfile, minArgs: 1, maxArgs: 1,
-			flags: []flagDef{{name: "class", kind: kindString, help: "a constructor name (module-scoped too)"}, {name: "id", kind: kindString, help: "a snapshot node id (@123)"}, topFlag},
+		{name: "heap retainers", usage: "[HS] [--class C | --id N | --ref v1] [--top N]", routes: []string{dbg("POST", "heap/retainers")},
+			help: "what holds it: an object's, a live value's or a class's retainer paths; bare, the largest holders", group: gProfile, maxArgs: 1,
+			flags: []flagDef{{name: "class", kind: kindString, help: "a constructor name (module-scoped too)"}, {name: "id", kind: kindString, help: "a snapshot node id (@123)"},
+				{name: "ref", kind: kindString, help: "a live value or object ref (v1, o2); without HS, a snapshot is taken now"}, topFlag},
 			run: func(c *call) error {
 				top, err := c.optNum("top")
 				if err != nil {
@@ -86,7 +87,13 @@ func profileCommands() []*command {
 						return err
 					}
 				}
-				return c.post("/api/debug/{session}/heap/retainers", api.HeapRetainersRequest{Snapshot: refArg(c.pos[0]), Class: c.str("class"), ID: int64(id), Top: top})
+				body := api.HeapRetainersRequest{Class: c.str("class"), ID: int64(id), Ref: strings.TrimPrefix(c.str("ref"), "@"), Top: top}
+				if len(c.pos) > 0 {
+					body.Snapshot = refArg(c.pos[0])
+				} else if body.Ref == "" {
+					return &cliError{code: ExitUsage, msg: "heap retainers needs a snapshot (HS) or --ref", hint: "traced heap snapshot takes one (hs1); traced heap retainers --ref v1 takes one for you"}
+				}
+				return c.post("/api/debug/{session}/heap/retainers", body)
 			}},
 		{name: "leak begin", routes: []string{dbg("POST", "heap/leak/begin")},
 			help: "open a leak window: a watermark snapshot, allocation sampling on; then drive load, then leak end", group: gProfile,

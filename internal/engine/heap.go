@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -556,4 +557,34 @@ func (t *Target) InspectHeapObject(ctx context.Context, nodeID int64) (EvalResul
 	}
 	text, cut := t.s.preview(obj, 1)
 	return EvalResult{Ref: ref, Type: typeOf(obj), Value: text, Expand: expandHint(ref, cut)}, nil
+}
+
+// HeapObjectID is the heap object id (a snapshot's node id) of the object a value or object ref
+// names (v1, o2): what holds a live value is then asked of a snapshot.
+func (t *Target) HeapObjectID(ctx context.Context, ref string) (int64, error) {
+	_, c, err := t.pauseNow()
+	if err != nil {
+		return 0, err
+	}
+	v, _, err := t.lookupRef(strings.TrimPrefix(ref, "@"))
+	if err != nil {
+		return 0, err
+	}
+	if v.obj.ObjectID == "" {
+		return 0, fmt.Errorf("%w: %s is a primitive (%s), not an object the heap holds", ErrNoRef, ref, v.obj.Type)
+	}
+	if err := c.Call(ctx, "HeapProfiler.enable", nil, nil); err != nil {
+		return 0, fmt.Errorf("heap object id: %w", err)
+	}
+	var res struct {
+		ID string `json:"heapSnapshotObjectId"`
+	}
+	if err := c.Call(ctx, "HeapProfiler.getHeapObjectId", map[string]any{"objectId": v.obj.ObjectID}, &res); err != nil {
+		return 0, fmt.Errorf("heap object id of %s: %w", ref, err)
+	}
+	id, err := strconv.ParseInt(res.ID, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("heap object id of %s: %q: %w", ref, res.ID, err)
+	}
+	return id, nil
 }

@@ -35,6 +35,7 @@ type heapIn struct {
 	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"save: replace an existing file"`
 	// What holds it, and leak windows.
 	Class      string `json:"class,omitempty" jsonschema:"retainers: a constructor name (module-scoped too)"`
+	Value      string `json:"value,omitempty" jsonschema:"retainers: a live value ref (v1, o2); without ref, a snapshot is taken"`
 	ID         int64  `json:"id,omitempty" jsonschema:"retainers: a snapshot node id"`
 	Expression string `json:"expression,omitempty" jsonschema:"leak: the load to run between the window's ends"`
 	Iterations int    `json:"iterations,omitempty" jsonschema:"leak: times to run the expression"`
@@ -96,7 +97,7 @@ func (c *caller) heap(ctx context.Context, sid string, in heapIn) *mcp.CallToolR
 	case "save":
 		return c.save(ctx, sid, "heap/snapshots/", in.Ref, in.Path, ".heapsnapshot", in.Overwrite)
 	case "retainers":
-		body := api.HeapRetainersRequest{Snapshot: in.Ref, Class: in.Class, ID: in.ID, Top: in.Top}
+		body := api.HeapRetainersRequest{Snapshot: in.Ref, Class: in.Class, ID: in.ID, Ref: in.Value, Top: in.Top}
 		return answer(c.text(ctx, "POST", debugPath(sid, "heap/retainers"), nil, body))
 	case "leak-begin":
 		return answer(c.text(ctx, "POST", debugPath(sid, "heap/leak/begin"), nil, struct{}{}))

@@ -84,6 +84,20 @@ func (a *app) heapRetainers(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
+		if req.Ref != "" { // a live value: its heap object id, in a snapshot taken now unless named
+			id, err := t.HeapObjectID(r.Context(), req.Ref)
+			if err != nil {
+				return nil, refHint(r, err)
+			}
+			req.ID = id
+			if req.Snapshot == "" {
+				sn, err := snapshotNow(r.Context(), t, "retainers")
+				if err != nil {
+					return nil, heapError(r, err)
+				}
+				req.Snapshot = sn.Ref
+			}
+		}
 		g, err := analysed(t, req.Snapshot)
 		if err != nil {
 			return nil, heapError(r, err)
