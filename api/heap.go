@@ -30,6 +30,7 @@ type HeapUsage struct {
 	Total        int64 `json:"total"`
 	Embedder     int64 `json:"embedder,omitempty"`
 	BackingStore int64 `json:"backingStore,omitempty"`
+	HeldByTraced int   `json:"heldByTraced"` // objects traced's o refs keep alive
 }
 
 // JobStatus is where a job stands.

@@ -7,7 +7,7 @@ type HeapRetainersRequest struct {
 	// Snapshot is hs1 or a tag; with Ref alone, a snapshot is taken now.
 	Snapshot string `json:"snapshot,omitempty" validate:"required_without=Ref,max=64"`
 	Class    string `json:"class,omitempty" validate:"omitempty,max=200"`
-	ID       int64  `json:"id,omitempty" validate:"omitempty,min=1"` // a node id of the snapshot
+	ID       int64  `json:"id,omitempty" validate:"omitempty,min=1"`   // a node id of the snapshot
 	Ref      string `json:"ref,omitempty" validate:"omitempty,max=32"` // a live value or object ref (v1, o2)
 	Top      int    `json:"top,omitempty" validate:"omitempty,min=1,max=50"`
 }

@@ -41,6 +41,15 @@ func TestLeakReport(t *testing.T) {
 	}
 	t.Logf("retainers (%d bytes):\n%s", len(an.Text), an.Text)
 
+	// traced's own refs are counted apart in the heap usage, and let go with DELETE refs.
+	var usage api.HeapUsage
+	defer func() {
+		h.call("DELETE", "/api/debug/"+s.ID+"/refs", nil, nil)
+		h.call("GET", "/api/debug/"+s.ID+"/heap/usage", nil, &usage)
+		if usage.HeldByTraced != 0 {
+			t.Errorf("after DELETE refs, heldByTraced %d, want 0", usage.HeldByTraced)
+		}
+	}()
 	// A live value's retainers: the ref an eval gave, in a snapshot taken for the question.
 	var fn api.EvalResult
 	h.call("POST", "/api/debug/"+s.ID+"/eval", api.EvalRequest{Expression: "handle"}, &fn)
@@ -48,6 +57,9 @@ func TestLeakReport(t *testing.T) {
 	if st := h.call("POST", "/api/debug/"+s.ID+"/heap/retainers", api.HeapRetainersRequest{Ref: fn.Ref}, &live); st != http.StatusOK ||
 		!strings.Contains(live.Text, "global.handle") {
 		t.Fatalf("retainers of %s (%q): status %d\n%s", fn.Ref, fn.Value, st, live.Text)
+	}
+	if h.call("GET", "/api/debug/"+s.ID+"/heap/usage", nil, &usage); usage.HeldByTraced < 1 || usage.BackingStore == 0 && usage.Used == 0 {
+		t.Fatalf("heap usage %+v, want the o ref counted as held by traced", usage)
 	}
 
 	var control api.LeakReport

@@ -36,6 +36,7 @@ func FromHeapUsage(x engine.HeapUsage) api.HeapUsage {
 		Total:        x.Total,
 		Embedder:     x.Embedder,
 		BackingStore: x.BackingStore,
+		HeldByTraced: x.HeldByTraced,
 	}
 }
 

@@ -490,6 +490,9 @@ type HeapUsage struct {
 	Total        int64
 	Embedder     int64
 	BackingStore int64
+	// HeldByTraced counts the objects traced's own o refs keep alive: the usage counts them;
+	// heap/retainers leaves them out; DELETE refs lets them go.
+	HeldByTraced int
 }
 
 // HeapUsage reads the heap's use.
@@ -507,8 +510,11 @@ func (t *Target) HeapUsage(ctx context.Context) (HeapUsage, error) {
 	if err := c.Call(ctx, "Runtime.getHeapUsage", nil, &res); err != nil {
 		return HeapUsage{}, fmt.Errorf("heap usage: %w", err)
 	}
+	t.s.mu.Lock()
+	held := len(t.refs.objs)
+	t.s.mu.Unlock()
 	return HeapUsage{Used: int64(res.UsedSize), Total: int64(res.TotalSize),
-		Embedder: int64(res.EmbedderHeapUsedSize), BackingStore: int64(res.BackingStorageSize)}, nil
+		Embedder: int64(res.EmbedderHeapUsedSize), BackingStore: int64(res.BackingStorageSize), HeldByTraced: held}, nil
 }
 
 // CollectGarbage runs a full GC (HeapProfiler.collectGarbage) and answers the usage after.

@@ -96,7 +96,7 @@ func Summarize(r io.Reader) (*Summary, error) {
 
 	aggs := map[classKey]*classAgg{}
 	row := make([]int64, len(fields))
-	sum := &Summary{Edges: h.Snapshot.EdgeCount, Retained: "not computed (needs a dominator tree)"}
+	sum := &Summary{Edges: h.Snapshot.EdgeCount, Retained: "by class and by object: POST heap/retainers {\"snapshot\":\"<ref>\"} (dominators; traced's own handles left out)"}
 	for i := 0; ; i++ {
 		n, end, err := sc.int()
 		if err != nil {
