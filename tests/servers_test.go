@@ -19,27 +19,8 @@ const serversDir = "servers/npm"
 // the handler's line with the request's query among its locals, and, while the server runs on
 // (and once it is stopped), the evidence points there: Express logged the error.
 func TestExpressHandlerThrow(t *testing.T) {
-	if _, err := os.Stat(filepath.Join("testdata", serversDir, "node_modules", ".package-lock.json")); err != nil {
-		t.Fatalf("the server fixtures are not installed (make test runs npm ci in tests/testdata/%s): %v", serversDir, err)
-	}
 	h := newHarness(t)
-	s := h.start(api.StartRequest{Target: "shop.js", Cwd: serversDir})
-	w := h.waitFor(s.ID, 0, "console")
-	var port int
-	if w.Event == nil || w.Event.Console == nil {
-		t.Fatalf("no console event: %+v", w)
-	}
-	if _, err := fmt.Sscanf(w.Event.Console.Text.Value, "listening on %d", &port); err != nil {
-		t.Fatalf("console %q: %v", w.Event.Console.Text.Value, err)
-	}
-	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/price?item=kiwi&qty=2", port))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusInternalServerError {
-		t.Fatalf("status %d, want 500", resp.StatusCode)
-	}
+	s := h.serverError(t, "shop.js", "/price?item=kiwi&qty=2")
 
 	th := h.waitFor(s.ID, 0, "throw").Event
 	if th == nil || th.Throw == nil || !th.Throw.Caught || th.Throw.Message.Value != "no price for kiwi" {
@@ -89,27 +70,8 @@ func TestExpressHandlerThrow(t *testing.T) {
 // the error as JSON on stdout; the evidence of the running server is that throw, found by the
 // logged line, with the request's query among its locals.
 func TestFastifyLoggedThrow(t *testing.T) {
-	if _, err := os.Stat(filepath.Join("testdata", serversDir, "node_modules", ".package-lock.json")); err != nil {
-		t.Fatalf("the server fixtures are not installed (make test runs npm ci in tests/testdata/%s): %v", serversDir, err)
-	}
 	h := newHarness(t)
-	s := h.start(api.StartRequest{Target: "quote.js", Cwd: serversDir})
-	w := h.waitFor(s.ID, 0, "console")
-	var port int
-	if w.Event == nil || w.Event.Console == nil {
-		t.Fatalf("no console event: %+v", w)
-	}
-	if _, err := fmt.Sscanf(w.Event.Console.Text.Value, "listening on %d", &port); err != nil {
-		t.Fatalf("console %q: %v", w.Event.Console.Text.Value, err)
-	}
-	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/quote?item=kiwi", port))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusInternalServerError {
-		t.Fatalf("status %d, want 500", resp.StatusCode)
-	}
+	s := h.serverError(t, "quote.js", "/quote?item=kiwi")
 	th := h.waitFor(s.ID, 0, "throw").Event
 	if th == nil || th.Throw == nil || th.Throw.Message.Value != "no quote for kiwi" {
 		t.Fatalf("throw event %+v, want the handler's Error", th)
@@ -128,4 +90,31 @@ func TestFastifyLoggedThrow(t *testing.T) {
 	if f.Kind != api.FailureThrow || f.Location == nil || f.Location.File != "quote.js" || f.Location.Line != 10 || f.LoggedSeq <= th.Seq {
 		t.Fatalf("failure %+v at %+v, want the logged throw at quote.js:10", f, f.Location)
 	}
+}
+
+// serverError starts a server fixture, waits for its "listening on PORT" line, and asks it a
+// path that must answer 500.
+func (h *harness) serverError(t *testing.T, target, path string) api.Summary {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join("testdata", serversDir, "node_modules", ".package-lock.json")); err != nil {
+		t.Fatalf("the server fixtures are not installed (make test runs npm ci in tests/testdata/%s): %v", serversDir, err)
+	}
+	s := h.start(api.StartRequest{Target: target, Cwd: serversDir})
+	w := h.waitFor(s.ID, 0, "console")
+	var port int
+	if w.Event == nil || w.Event.Console == nil {
+		t.Fatalf("no console event: %+v", w)
+	}
+	if _, err := fmt.Sscanf(w.Event.Console.Text.Value, "listening on %d", &port); err != nil {
+		t.Fatalf("console %q: %v", w.Event.Console.Text.Value, err)
+	}
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d%s", port, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusInternalServerError {
+		t.Fatalf("status %d, want 500", resp.StatusCode)
+	}
+	return s
 }
