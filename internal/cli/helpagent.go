@@ -16,7 +16,7 @@ Exit: 0 ok, 1 refused or the program failed, 2 usage, 3 no service. A service st
 const cardPatterns = `Patterns:
 crash: trace -- app.js (output, exit, evidence: correlation, not cause) > launch --catch uncaught -- app.js > state > eval
 hunt: launch --break 'app.js:47:job.retries > 2' -- app.js > eval job > step > continue > console
-leak: launch -- app.js > heap snapshot > (load it) > heap snapshot > heap diff hs1 hs2 > props
+leak: launch -- app.js > leak begin > (load it) > leak end (what was born and stays, the path that holds it) > heap retainers HS --class C
 More: traced help; traced CMD --help.
 `
 
