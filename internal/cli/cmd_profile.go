@@ -73,7 +73,7 @@ func profileCommands() []*command {
 				return c.del("/api/debug/{session}/heap/snapshots/" + url.PathEscape(refArg(c.pos[0])))
 			}},
 		{name: "heap retainers", usage: "[HS] [--class C | --id N | --ref v1] [--top N]", routes: []string{dbg("POST", "heap/retainers")},
-			help: "what holds it: an object's, a live value's or a class's retainer paths; bare, the largest holders", group: gProfile, maxArgs: 1,
+			help: "what holds it: an object's, a live value's or a class's retainer paths; bare, the largest holders", group: gProfile, core: true, maxArgs: 1,
 			flags: []flagDef{{name: "class", kind: kindString, help: "a constructor name (module-scoped too)"}, {name: "id", kind: kindString, help: "a snapshot node id (@123)"},
 				{name: "ref", kind: kindString, help: "a live value or object ref (v1, o2); without HS, a snapshot is taken now"}, topFlag},
 			run: func(c *call) error {
@@ -96,10 +96,10 @@ func profileCommands() []*command {
 				return c.post("/api/debug/{session}/heap/retainers", body)
 			}},
 		{name: "leak begin", routes: []string{dbg("POST", "heap/leak/begin")},
-			help: "open a leak window: a watermark snapshot, allocation sampling on; then drive load, then leak end", group: gProfile,
+			help: "open a leak window: a watermark snapshot, allocation sampling on; then drive load, then leak end", group: gProfile, core: true,
 			run: func(c *call) error { return c.post("/api/debug/{session}/heap/leak/begin", nil) }},
 		{name: "leak end", usage: "[--top N]", routes: []string{dbg("POST", "heap/leak/end")},
-			help: "close it: objects born in the window and still held, clustered, with their paths", group: gProfile, flags: []flagDef{topFlag},
+			help: "close it: objects born in the window and still held, clustered, with their paths", group: gProfile, core: true, flags: []flagDef{topFlag},
 			run: func(c *call) error {
 				return c.postNum("/api/debug/{session}/heap/leak/end", "top", func(n int) any { return api.LeakEndRequest{Top: n} })
 			}},

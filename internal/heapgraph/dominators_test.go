@@ -129,7 +129,7 @@ func TestIgnoredEdgeNames(t *testing.T) {
 
 func TestTextIsBounded(t *testing.T) {
 	parts := []string{strings.Repeat("a", 100) + "\n", strings.Repeat("b", 100) + "\n", "c\n"}
-	if got := bounded("head\n", parts, 150); len(got) > 150 || !strings.HasSuffix(got, "(2 more)\n") {
+	if got := bounded("head\n", parts, 150); len(got) > 150 || !strings.HasSuffix(got, "(2 more: ask for a larger top)\n") {
 		t.Errorf("bounded: %q", got)
 	}
 	long := strings.Repeat("é", 400)

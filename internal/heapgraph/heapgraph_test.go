@@ -128,7 +128,7 @@ func TestInstancesGroupsRetainers(t *testing.T) {
 	if text := g.NodeText(in.Objects[0].node, nil, 2048); !strings.Contains(text, "held by @") || !strings.Contains(text, "Map[entry] → CacheEntry") {
 		t.Errorf("node text:\n%s", text)
 	}
-	if text := sum.Text(300); len(text) > 300 || !strings.Contains(text, "more)") {
+	if text := sum.Text(300); len(text) > 300 || !strings.Contains(text, " more: ask for a larger top)") {
 		t.Errorf("summary text of %d bytes:\n%s", len(text), text)
 	}
 	top := g.Largest(5, nil)

@@ -62,7 +62,7 @@ func clusterTexts(cs []Cluster) []string {
 		}
 		fmt.Fprintf(&b, "%d. %s × %s, %s retained (%s)\n   %s\n", i+1, count(c.Count), c.Label, bytesText(c.RetainedSize), strings.TrimSpace(ids), cut(c.Path))
 		if c.Pinch != "" && c.Count > 1 {
-			fmt.Fprintf(&b, "   accumulates in: %s (@%d)\n", cut(c.Pinch), c.PinchID)
+			fmt.Fprintf(&b, "   accumulates in: %s (@%d)\n", lastHops(c.Pinch, c.Path), c.PinchID)
 		}
 		switch {
 		case c.Shapes == 2:
@@ -81,7 +81,7 @@ func bounded(head string, parts []string, limit int) string {
 	b.WriteString(head)
 	for i, p := range parts {
 		rest := len(parts) - i
-		more := fmt.Sprintf("(%d more)\n", rest)
+		more := fmt.Sprintf("(%d more: ask for a larger top)\n", rest)
 		if limit > 0 && b.Len()+len(p)+len(more) > limit {
 			if b.Len()+len(more) <= limit {
 				b.WriteString(more)
@@ -91,6 +91,20 @@ func bounded(head string, parts []string, limit int) string {
 		b.WriteString(p)
 	}
 	return b.String()
+}
+
+// pinchHops is how many hops of a pinch point a cluster shows when its path, just above, already
+// spells the way there.
+const pinchHops = 2
+
+// lastHops is the end of a pinch point whose path is shown already: its last hops, which name
+// the collection and the accessor into it.
+func lastHops(pinch, path string) string {
+	hops := strings.Split(pinch, " → ")
+	if len(hops) <= pinchHops || !strings.HasPrefix(path, pinch) {
+		return cut(pinch)
+	}
+	return "… → " + strings.Join(hops[len(hops)-pinchHops:], " → ")
 }
 
 // cut shortens a path past maxPathText bytes, keeping both ends.

@@ -142,7 +142,7 @@ func bytesText(n uint64) string {
 	case n >= 1<<20:
 		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
 }
@@ -315,7 +315,7 @@ func leakText(rep api.LeakReport, found heapgraph.Leaks) string {
 func (a *app) leakBegin(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
 		res, err := begin(r.Context(), t)
-		res.Next = "drive the load, then POST " + debugPath(r, "heap/leak/end")
+		res.Next = "drive the load, then end the window: traced leak end (POST " + debugPath(r, "heap/leak/end") + "; MCP: heap leak-end)"
 		return res, heapError(r, err)
 	})
 }
