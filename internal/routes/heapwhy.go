@@ -29,12 +29,17 @@ func (a *app) mountHeapWhy(r chi.Router) {
 }
 
 // graphs caches the last snapshot analysed: questions come in runs about one snapshot, and a
-// graph takes about the snapshot's size in memory, so one is kept.
+// graph takes about the snapshot's size in memory, so one is kept, and let go once no question
+// came for graphIdle.
 var graphs struct {
-	mu   sync.Mutex
-	path string
-	g    *heapgraph.Graph
+	mu    sync.Mutex
+	path  string
+	g     *heapgraph.Graph
+	timer *time.Timer
 }
+
+// graphIdle is how long an analysed graph is kept after its last question.
+const graphIdle = 2 * time.Minute
 
 // analysed reads a snapshot of t into its graph, or takes the cached one.
 func analysed(t *engine.Target, ref string) (*heapgraph.Graph, error) {
@@ -45,6 +50,15 @@ func analysed(t *engine.Target, ref string) (*heapgraph.Graph, error) {
 	defer f.Close()
 	graphs.mu.Lock()
 	defer graphs.mu.Unlock()
+	if graphs.timer == nil {
+		graphs.timer = time.AfterFunc(graphIdle, func() {
+			graphs.mu.Lock()
+			graphs.path, graphs.g = "", nil
+			graphs.mu.Unlock()
+		})
+	} else {
+		graphs.timer.Reset(graphIdle)
+	}
 	if graphs.path == f.Name() && graphs.g != nil {
 		return graphs.g, nil
 	}
