@@ -40,7 +40,7 @@ func failingTests(in Input) []FailingTest {
 	var index []int
 	for i, e := range in.Events {
 		if (e.Kind == engine.KindStdout || e.Kind == engine.KindStderr) && e.Output != nil {
-			lines = append(lines, testreport.Line{Seq: e.Seq, Target: e.Target, Text: e.Output.Text.Value})
+			lines = append(lines, testreport.Line{Seq: e.Seq, Target: e.Target, Text: e.Output.Text.Value, Stream: string(e.Kind)})
 			index = append(index, i)
 		}
 	}

@@ -33,6 +33,9 @@ func parseJest(lines []Line) []Failure {
 		code := false
 		j := i + 1
 		for ; j < len(lines); j++ {
+			if otherStream(lines[j], lines[i]) {
+				continue // the progress and summary on the other stream
+			}
 			text := lines[j].Text
 			if jestTitle.MatchString(text) || jestFile.MatchString(text) {
 				break

@@ -13,6 +13,14 @@ type Line struct {
 	Seq    uint64
 	Target string
 	Text   string
+	// Stream is "stdout" or "stderr" ("" unknown): a runner that writes its failure blocks to
+	// one and its progress to the other has them interleaved as they arrive.
+	Stream string
+}
+
+// otherStream reports whether l came on a stream other than the block's header did.
+func otherStream(l, header Line) bool {
+	return l.Stream != "" && header.Stream != "" && l.Stream != header.Stream
 }
 
 // Failure is one failing test as its runner reported it.
@@ -44,7 +52,7 @@ const maxMessage = 1500
 func Parse(lines []Line) []Failure {
 	clean := make([]Line, len(lines))
 	for i, l := range lines {
-		clean[i] = Line{Seq: l.Seq, Target: l.Target, Text: StripANSI(strings.TrimRight(l.Text, "\r\n"))}
+		clean[i] = Line{Seq: l.Seq, Target: l.Target, Text: StripANSI(strings.TrimRight(l.Text, "\r\n")), Stream: l.Stream}
 	}
 	var all []Failure
 	for _, parse := range []func([]Line) []Failure{parseTAP, parseNodeSpec, parseMocha, parseJest, parseVitest} {

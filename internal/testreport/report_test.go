@@ -76,3 +76,26 @@ func TestParseRunners(t *testing.T) {
 		})
 	}
 }
+
+// TestInterleavedStreams: vitest's failure block (stderr) read whole though its summary (stdout)
+// arrived in the middle of it, as it does under --pool=threads.
+func TestInterleavedStreams(t *testing.T) {
+	lines := []Line{
+		{Seq: 1, Stream: "stderr", Text: " FAIL  v/v.test.js > math > scales"},
+		{Seq: 2, Stream: "stderr", Text: "AssertionError: expected 6 to be 7 // Object.is equality"},
+		{Seq: 3, Stream: "stdout", Text: " Test Files  1 failed (1)"},
+		{Seq: 4, Stream: "stdout", Text: "      Tests  1 failed | 2 passed (3)"},
+		{Seq: 5, Stream: "stderr", Text: ""},
+		{Seq: 6, Stream: "stderr", Text: "- Expected"},
+		{Seq: 7, Stream: "stderr", Text: "+ Received"},
+		{Seq: 8, Stream: "stderr", Text: ""},
+		{Seq: 9, Stream: "stderr", Text: "- 7"},
+		{Seq: 10, Stream: "stderr", Text: "+ 6"},
+		{Seq: 11, Stream: "stdout", Text: "   Duration  531ms"},
+		{Seq: 12, Stream: "stderr", Text: " ❯ v/v.test.js:7:17"},
+	}
+	got := Parse(lines)
+	if len(got) != 1 || brief(got[0]) != `vitest | math › scales | v/v.test.js:7 | AssertionError | exp="7" got="6"` || strings.Contains(got[0].Message, "Test Files") {
+		t.Fatalf("got %+v", got)
+	}
+}

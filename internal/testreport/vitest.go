@@ -34,6 +34,9 @@ func parseVitest(lines []Line) []Failure {
 		located := false
 		j := i + 1
 		for ; j < len(lines); j++ {
+			if otherStream(lines[j], lines[i]) {
+				continue // the progress and summary on the other stream
+			}
 			text := lines[j].Text
 			if vitestFail.MatchString(text) || vitestEnd.MatchString(strings.TrimSpace(text)) {
 				break

@@ -37,6 +37,9 @@ const ctx = await chromium.launchPersistentContext(process.env.PROFILE_DIR, {
 const problems = []; // console errors and CSP reports that no step expects
 let expectSocketErrors = false;
 let expectUnauthorized = false;
+// While a paused session is stopped, a state the page asked for its last pause can reach the
+// service after the stop: a 409 (finished) then is the page learning it, not a fault.
+const finishedStates = new Set(); // the state paths of sessions a step stopped
 let cspRefusals = 0; // the inline-script probe below must be refused, once
 function watch(page) {
   page.on("console", (m) => {
@@ -54,7 +57,8 @@ function watch(page) {
     const u = new URL(r.url());
     // While the service restarts, a reload the page scheduled before may reach the new service,
     // which no longer has the session: a 404 then is the page learning it, not a fault.
-    const expected = (r.status() === 401 && expectUnauthorized) || (r.status() === 404 && expectSocketErrors);
+    const expected = (r.status() === 401 && expectUnauthorized) || (r.status() === 404 && expectSocketErrors) ||
+      (r.status() === 409 && finishedStates.has(u.pathname));
     if (r.status() >= 400 && !expected) problems.push(`${r.status()} ${r.request().method()} ${u.pathname}${u.search} after step "${lastStep}"`);
   });
   page.on("pageerror", (e) => problems.push("page error: " + e.message));
@@ -194,6 +198,18 @@ try {
   await shot(page, "evidence");
   await axeCheck(page, "evidence");
 
+  // A test run with a failing test: the evidence lists it as the runner named it.
+  const run = await startSession(page, { target: "tests/testdata/runners/npm/node_modules/mocha/bin/mocha.js",
+    args: "tests/testdata/runners/npm/failing/mo.test.js" });
+  await waitStatus(page, run, /exited/);
+  await tab(page, "evidence");
+  await page.waitForFunction(() => /Failing tests \(1\)/.test(document.getElementById("evidence").textContent), null, { timeout: T });
+  const testsText = await page.textContent("#evidence");
+  check(testsText.includes("cart › totals") && testsText.includes("expected 11, received 4") && testsText.includes("mo.test.js:9"),
+    "failing tests: " + testsText.slice(0, 400));
+  say({ step: "failing tests", session: run });
+  await axeCheck(page, "failing tests");
+
   // A debug session with a breakpoint: paused at line 4, one step over moves to line 5, stop.
   const dbg = await startSession(page, { target: "examples/crash.js", mode: "debug", bps: "examples/crash.js:4" });
   await page.waitForSelector("#view-debugger:not([hidden])", { timeout: T });
@@ -215,6 +231,7 @@ try {
   const l2 = await curLine();
   check(l2 === 5, "one step over moves to line 5, got " + l2);
   say({ step: "debug step", session: dbg, from: l1, to: l2, status: await page.textContent("#dbg-status") });
+  finishedStates.add(`/api/debug/${dbg}/state`);
   await page.click(`#sessions button[data-stop="${dbg}"]`);
   await waitStatus(page, dbg, /stopped/);
   say({ step: "stopped", session: dbg });

@@ -59,7 +59,10 @@ function build() {
   timeline = new Timeline({
     onEvent(ev) {
       if (ev.kind === "exception" || ev.kind === "exit" || ev.kind === "throw") later("evidence");
-      if (ev.kind === "pause" || ev.kind === "resume") later("state"); // the list hears the status itself
+      // A pause is drawn from the state; a resume needs no call (asking the state of a program
+      // that runs on to its end would race the end and be refused).
+      if (ev.kind === "pause") later("state"); // the list hears the status itself
+      if (ev.kind === "resume") dbg.running(); // the timeline follows the current session only
       if (ev.kind === "exit") dbg.ended(); // nothing left to ask the debugger
     },
     onSummary(s) {

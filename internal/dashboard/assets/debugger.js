@@ -72,6 +72,13 @@ export class Debugger {
     }
   }
 
+  // running shows that the program runs on (a resume came on the stream), asking nothing.
+  running() {
+    if (!this.id || this.busy) return;
+    this.setEnabled(false, true);
+    this.status.textContent = "running…";
+  }
+
   // ended shows that the program is gone, once its exit event came.
   ended() {
     if (!this.id) return;

@@ -46,6 +46,15 @@ export class Evidence {
       el("p", {}, el("span", { className: "conf conf-" + ev.confidence }, `confidence: ${ev.confidence}`), " ", ev.confidence_reason || ""),
       el("p", { className: "caveat" }, ev.caveat),
     ];
+    // The tests the runner reported failing, as it named them, each with what it expected.
+    const tests = ev.failing_tests || [];
+    if (tests.length) {
+      const more = ev.failing_tests_omitted ? ` (and ${ev.failing_tests_omitted} more)` : "";
+      out.push(el("h3", {}, `Failing tests (${tests.length})${more}`), el("ol", { className: "chain" }, tests.map((t) =>
+        el("li", {}, el("strong", {}, t.name), t.location ? el("span", { className: "loc" }, " at " + where(t.location)) : "",
+          t.expected || t.received ? ` expected ${t.expected}, received ${t.received}` : ` ${(t.message || "").split("\n")[0]}`,
+          t.locals && t.locals.length ? el("span", { className: "muted" }, " · " + t.locals.map((v) => `${v.name}=${v.value}`).join("  ")) : ""))));
+    }
     if (ev.immediate_cause) {
       const c = ev.immediate_cause;
       out.push(el("h3", {}, "Closest earlier user event"),
