@@ -116,9 +116,9 @@ func lastThrow(evs []engine.Event) int {
 // minLogged is the shortest message lastLoggedThrow looks for: shorter ones match by chance.
 const minLogged = 4
 
-// loggedWithin is how many events after a caught throw its print is looked for: a handler logs
-// its error at once (Express on the next tick), and the bound keeps the scan linear in a full
-// ring of throws nobody printed.
+// loggedWithin is how many events after a caught throw (scripts parsed aside) its print is looked
+// for: a handler logs its error at once (Express on the next tick), and the bound keeps the scan
+// linear in a full ring of throws nobody printed.
 const loggedWithin = 200
 
 // lastLoggedThrow is the index of the last caught throw whose message the program then printed
@@ -128,14 +128,21 @@ const loggedWithin = 200
 func lastLoggedThrow(evs []engine.Event) (int, uint64) {
 	for i := len(evs) - 1; i >= 0; i-- {
 		t := evs[i].Throw
-		if evs[i].Kind != engine.KindThrow || t == nil || !t.Caught {
+		if evs[i].Kind != engine.KindThrow || t == nil { // predicted uncaught too: an async handler's throw, which a promise caught
 			continue
 		}
 		msg, _, _ := strings.Cut(t.Message.Value, "\n") // an output line holds one line of it
 		if len(msg) < minLogged {
 			continue
 		}
-		for _, e := range evs[i+1 : min(len(evs), i+1+loggedWithin)] {
+		seen := 0
+		for _, e := range evs[i+1:] {
+			if e.Kind == engine.KindScript || e.Kind == engine.KindContext {
+				continue // a logger loading its serializers parses scripts: they do not count
+			}
+			if seen++; seen > loggedWithin {
+				break
+			}
 			var text string
 			switch {
 			case e.Kind == engine.KindConsole && e.Console != nil && (e.Console.Level == "error" || e.Console.Level == "warning"):
