@@ -135,6 +135,9 @@ func count(n int) string {
 	return s
 }
 
+// Bytes renders a size for a person: 93.8 kB, 6.3 MB (the unit every heap answer uses).
+func Bytes(n uint64) string { return bytesText(n) }
+
 func bytesText(n uint64) string {
 	switch {
 	case n >= 1<<30:

@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -79,16 +80,9 @@ func scriptNamer(t *engine.Target) heapgraph.ScriptNamer {
 	}
 	names := make(map[string]string, len(scripts))
 	for _, s := range scripts {
-		names[s.ScriptID] = cmpString(s.File, s.URL)
+		names[s.ScriptID] = cmp.Or(s.File, s.URL)
 	}
 	return func(id int) string { return names[fmt.Sprint(id)] }
-}
-
-func cmpString(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func (a *app) heapRetainers(w http.ResponseWriter, r *http.Request) {
@@ -142,23 +136,13 @@ func largestText(g *heapgraph.Graph, top int, names heapgraph.ScriptNamer) strin
 	b.WriteString(g.Summary(top).Text(heapAnswerBytes / 2))
 	b.WriteString("largest holders:\n")
 	for _, h := range g.Largest(top, names) {
-		line := fmt.Sprintf("  %s  retains %s  id %d  via %s\n", h.Label, bytesText(h.RetainedSize), h.ID, h.Path)
+		line := fmt.Sprintf("  %s  retains %s  id %d  via %s\n", h.Label, heapgraph.Bytes(h.RetainedSize), h.ID, h.Path)
 		if b.Len()+len(line) > heapAnswerBytes {
 			break
 		}
 		b.WriteString(line)
 	}
 	return b.String()
-}
-
-func bytesText(n uint64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // leakSamplingBytes is the sampling interval of a leak window: finer than the profiler's default
@@ -319,7 +303,7 @@ func leakText(rep api.LeakReport, found heapgraph.Leaks) string {
 				continue
 			}
 			seen[site] = true
-			fmt.Fprintf(&tail, "  %s  %s\n", site, bytesText(uint64(s.Bytes)))
+			fmt.Fprintf(&tail, "  %s  %s\n", site, heapgraph.Bytes(uint64(s.Bytes)))
 		}
 	}
 	head := fmt.Sprintf("leak window %s..%s, %.1f s: ", rep.Begin, rep.End, rep.Seconds)

@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -234,7 +235,7 @@ func (a *app) pauseState(r *http.Request, s *engine.Session, ev *api.Event) *api
 	if ev == nil || ev.Kind != api.KindPause || s.Mode() != engine.ModeDebug {
 		return nil
 	}
-	t, err := s.On(cmpString(ev.Target, "t0"))
+	t, err := s.On(cmp.Or(ev.Target, "t0"))
 	if err != nil {
 		return nil
 	}
