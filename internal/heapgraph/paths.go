@@ -114,7 +114,8 @@ func (g *Graph) Label(n uint32, scripts ScriptNamer) string {
 		return "(" + strings.TrimPrefix(name, "system / ") + ")"
 	case name == "":
 		return "(" + g.Type(n) + ")"
-	case strings.HasPrefix(name, "global /"): // V8 names the global object "global / <url>"
+	case strings.HasPrefix(name, "global /"), strings.HasPrefix(name, "global ("):
+		// V8 names the global object "global / <url>"; node 26 "global (global*)"
 		return "global"
 	}
 	return name
@@ -245,6 +246,9 @@ func (g *Graph) segments(p Path, scripts ScriptNamer, shape bool) []string {
 		from := nodes[i]
 		if i == 0 || from == g.gcRoots {
 			continue // the root and "(GC roots)": the next label says where the path starts
+		}
+		if i == 1 && g.Name(from) == "system / NativeContext" && g.named(g.edgeType(e)) && g.strs.get(g.edgeName(e)) == "global_object" {
+			continue // node 26's root holds the context, not its global: the path starts at "global"
 		}
 		if i > 1 && g.collection(nodes[i-1]) && g.strs.get(g.edgeName(p.Edges[i-1])) == "table" {
 			b.WriteString("[entry]") // the hop into the table's slot
