@@ -33,12 +33,12 @@ func send(ctx context.Context, c clientCaller, method string, params any) (waite
 // send is Call's first half: the call bounded and sent after any pause traced is passing.
 func (b boundedCaller) send(ctx context.Context, method string, params any) (waiter, error) {
 	bctx, cancel := b.bound(ctx)
+	defer cancel() // after outcome: a cancelled bctx would read as the caller giving up
 	err := b.s.afterPassing(bctx)
 	var w waiter
 	if err == nil {
 		w, err = send(bctx, b.c, method, params)
 	}
-	cancel()
 	if err != nil {
 		return nil, b.outcome(bctx, method, err)
 	}
