@@ -214,6 +214,8 @@ func collectLines(t *testing.T, r io.Reader) []string {
 
 func TestReadLines(t *testing.T) {
 	long := strings.Repeat("0123456789abcdef", maxLine/16*2+1) // just over 2*maxLine
+	wide := strings.Repeat("日", maxLine/3+1)                   // 3-byte runes: maxLine falls inside one
+	wideCut := maxLine - maxLine%3
 	cases := []struct {
 		name string
 		in   string
@@ -233,6 +235,8 @@ func TestReadLines(t *testing.T) {
 		{"over maxLine, then lines", "before\n" + long + "\nafter\nend\n",
 			[]string{"before", long[:maxLine], long[maxLine : 2*maxLine], long[2*maxLine:], "after", "end"}},
 		{"over maxLine at EOF", long, []string{long[:maxLine], long[maxLine : 2*maxLine], long[2*maxLine:]}},
+		{"over maxLine, cut on a rune boundary", wide + "\nz\n", []string{wide[:wideCut], wide[wideCut:], "z"}},
+		{"invalid bytes replaced", "a\xffb\n\xe6\x97\nc\xe6\x97\xa5\n", []string{"a\uFFFDb", "\uFFFD", "c日"}},
 		{"over maxLine with crlf", long + "\r\nafter\r\n",
 			[]string{long[:maxLine], long[maxLine : 2*maxLine], long[2*maxLine:], "after"}},
 	}
