@@ -254,7 +254,12 @@ func (t *tailBuffer) add(line string) {
 	t.buf = append(t.buf, line...)
 	t.buf = append(t.buf, '\n')
 	if len(t.buf) > t.n {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.n:]...)
+		keep := t.buf[len(t.buf)-t.n:]
+		// It starts on a whole character: a start error quotes it.
+		for i := 0; i < utf8.UTFMax-1 && len(keep) > 0 && !utf8.RuneStart(keep[0]); i++ {
+			keep = keep[1:]
+		}
+		t.buf = append(t.buf[:0], keep...)
 	}
 }
 

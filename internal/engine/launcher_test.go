@@ -12,6 +12,7 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+	"unicode/utf8"
 )
 
 const uuid = "3f2b9c1e-8a4d-4e2f-9b1c-0d5e6f7a8b9c"
@@ -174,6 +175,7 @@ func TestTailBuffer(t *testing.T) {
 		{"one line longer than n", 4, []string{"a", "abcdefghij"}},
 		{"empty lines", 3, []string{"", "", "", "", ""}},
 		{"zero keeps nothing", 0, []string{"abc"}},
+		{"cut on a whole character", 5, []string{"日本語"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -184,6 +186,9 @@ func TestTailBuffer(t *testing.T) {
 				all.WriteString(l + "\n")
 				s := all.String()
 				want := s[max(0, len(s)-c.n):]
+				for len(want) > 0 && !utf8.RuneStart(want[0]) {
+					want = want[1:]
+				}
 				if got := tb.String(); got != want {
 					t.Fatalf("after %q: %q, want %q", l, got, want)
 				}
