@@ -225,12 +225,12 @@ func (tg *Target) adopt(a announcement, announced bool) {
 func (tg *Target) childFailed(e *targetEntry, follow bool, err error) {
 	tg.s.mu.Lock()
 	t := &e.info
-	tg.s.log.Debug("child process", "session", tg.s.id, "target", t.Ref, "err", err)
 	if follow {
 		t.Status, t.Reason = TargetReleased, "set-up failed: "+err.Error()
 	}
 	ref := t.Ref
 	tg.s.mu.Unlock()
+	tg.s.log.Debug("child process", "session", tg.s.id, "target", ref, "err", err)
 	tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.snapshot(e)})
 }
 
