@@ -2,10 +2,12 @@ package engine
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -75,16 +77,55 @@ func (t *Target) openAnnouncements(path string) error {
 	t.s.announce.wg.Add(1)
 	go func() {
 		defer t.s.announce.wg.Done()
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			var a announcement
-			if json.Unmarshal(sc.Bytes(), &a) != nil || ParseInspectorURL("Debugger listening on "+a.URL) == "" {
-				continue // not the preload's: only a loopback inspector is attached
-			}
-			t.adopt(a, true)
-		}
+		readAnnouncements(f, func(a announcement) { t.adopt(a, true) })
 	}()
 	return nil
+}
+
+// maxAnnouncement is the longest line a preload writes: one write under PIPE_BUF, which the
+// kernel never interleaves with another's.
+const maxAnnouncement = 4096
+
+// announceStart is how every preload's line begins. Inside a JSON value its quotes would be
+// escaped, so its last occurrence in a line starts the preload's announcement.
+var announceStart = []byte(`{"pid":`)
+
+// readAnnouncements hands each announcement on r to adopt until r ends. Anything else a process
+// of the tree writes there must not stop the next child's announcement: a line of any length
+// is read (only its last maxAnnouncement bytes are kept), and a line that does not parse is
+// read from the last announcement start in it (one preceded by half a line another process
+// wrote without its newline).
+func readAnnouncements(r io.Reader, adopt func(announcement)) {
+	br := bufio.NewReaderSize(r, maxAnnouncement)
+	var line []byte
+	for {
+		frag, err := br.ReadSlice('\n')
+		line = append(line, frag...)
+		if len(line) > maxAnnouncement {
+			line = line[:copy(line, line[len(line)-maxAnnouncement:])]
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue // the line goes on
+		}
+		if err != nil {
+			return
+		}
+		if a, ok := parseAnnouncement(line); ok {
+			adopt(a)
+		}
+		line = line[:0]
+	}
+}
+
+// parseAnnouncement reads the preload's announcement at the end of line. Only a loopback
+// inspector is attached.
+func parseAnnouncement(line []byte) (announcement, bool) {
+	var a announcement
+	i := bytes.LastIndex(line, announceStart)
+	if i < 0 || json.Unmarshal(line[i:], &a) != nil || ParseInspectorURL("Debugger listening on "+a.URL) == "" {
+		return announcement{}, false
+	}
+	return a, true
 }
 
 // closeAnnouncements stops reading the FIFO once the session ends. The FIFO goes first, so a
@@ -115,6 +156,36 @@ func (s *Session) announced() bool {
 // releaseInspector lets a process whose inspector URL came on the shared output run.
 func (t *Target) releaseInspector(url string) {
 	t.adopt(announcement{URL: url}, false)
+}
+
+// announceGrace is how long an inspector whose banner came on the shared output waits for its
+// announcement on the FIFO before traced takes it for one a process opened of its own (a child
+// the program gave NODE_OPTIONS=--inspect-brk, which replaces traced's and waits before any
+// preload): the preload announces right after its banner, so only a loaded machine takes more
+// than a moment. The cost of waiting too little is a child let run untraced, never a hang.
+const announceGrace = 2 * time.Second
+
+// releaseUnannounced lets a process whose inspector URL came on the shared output run unless
+// the FIFO announces it within announceGrace (then it is adopted as announced).
+func (tg *Target) releaseUnannounced(url string) {
+	s := tg.s
+	s.mu.Lock()
+	if s.targets.ended || s.inspectorURLs[url] {
+		s.mu.Unlock()
+		return
+	}
+	s.targets.conns.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.targets.conns.Done()
+		t := time.NewTimer(announceGrace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			tg.releaseInspector(url) // nothing when the FIFO announced it meanwhile
+		case <-s.targets.ending:
+		}
+	}()
 }
 
 // adopt makes a child a target: attached when announced and children are followed, else only
@@ -150,8 +221,22 @@ func (tg *Target) adopt(a announcement, announced bool) {
 	}()
 }
 
+// childFailed records a child released because traced could not set it up.
+func (tg *Target) childFailed(e *targetEntry, follow bool, err error) {
+	tg.s.mu.Lock()
+	t := &e.info
+	if follow {
+		t.Status, t.Reason = TargetReleased, "set-up failed: "+err.Error()
+	}
+	ref := t.Ref
+	tg.s.mu.Unlock()
+	tg.s.log.Debug("child process", "session", tg.s.id, "target", ref, "err", err)
+	tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.snapshot(e)})
+}
+
 // runChild connects to a waiting child, sets it up (a followed one as a target of the session,
-// a released one only with its pauses skipped), lets it run and stays until it ends.
+// a released one only with its pauses skipped), lets it run and stays until it ends. One whose
+// set-up failed is let run all the same, its pauses skipped.
 func (tg *Target) runChild(e *targetEntry, a announcement, ending <-chan struct{}) {
 	tg.s.mu.Lock()
 	t := &e.info
@@ -178,37 +263,44 @@ func (tg *Target) runChild(e *targetEntry, a announcement, ending <-chan struct{
 	ctx, cancel := context.WithTimeout(context.Background(), childSetupTimeout)
 	defer cancel()
 	c, err := cdp.Dial(ctx, a.URL, cdp.Options{OnEvent: onEvent})
-	if err == nil {
-		defer func() {
-			c.Close()
-			<-c.Done()
-		}()
-		err = callSteps(ctx, c, notifyAtDisconnect)
-		switch {
-		case err != nil:
-		case tgt != nil:
-			tgt.s.mu.Lock()
-			tgt.conn = c
-			tgt.s.mu.Unlock()
-			err = tgt.setUpTarget(ctx, tgt.callerOf(c), a.brk)
-		default:
-			err = callSteps(ctx, c, step{"Debugger.enable", nil}, skipPauses, runIfWaiting)
-		}
-		if errors.Is(err, cdp.ErrClosed) {
-			err = fmt.Errorf("it ended first: %w", err)
-		}
-	}
 	if err != nil {
-		tg.s.log.Debug("child process", "session", tg.s.id, "target", ref, "err", err)
-		tg.s.mu.Lock()
-		if follow {
-			t.Status, t.Reason = TargetReleased, "set-up failed: "+err.Error()
-		}
-		tg.s.mu.Unlock()
-	}
-	tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.snapshot(e)})
-	if err != nil {
+		tg.childFailed(e, follow, err)
 		return
+	}
+	defer func() {
+		c.Close()
+		<-c.Done()
+	}()
+	err = callSteps(ctx, c, notifyAtDisconnect)
+	switch {
+	case err != nil:
+	case tgt != nil:
+		tgt.s.mu.Lock()
+		tgt.conn = c
+		tgt.s.mu.Unlock()
+		err = tgt.setUpTarget(ctx, tgt.callerOf(c), a.brk)
+	default:
+		err = callSteps(ctx, c, step{"Debugger.enable", nil}, skipPauses)
+	}
+	if errors.Is(err, cdp.ErrClosed) {
+		err = fmt.Errorf("it ended first: %w", err)
+	}
+	var run []step // what the release adds before letting it run
+	if err != nil {
+		tg.childFailed(e, follow, err)
+		if tgt != nil {
+			tgt.undebugged()
+		}
+		follow = false
+		run = []step{skipPauses} // nothing will resume it: it must not stop
+	} else {
+		// Recorded before it runs: its first events belong to it (its span in the OTLP export).
+		tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.snapshot(e)})
+	}
+	// A deadline of its own (letRun's): released must mean running, also when the set-up ran
+	// out of time.
+	if err := letRun(c, run...); err != nil {
+		tg.s.log.Debug("let child run", "session", tg.s.id, "target", ref, "err", err)
 	}
 	select {
 	case <-waiting: // it has ended and waits for traced to hang up

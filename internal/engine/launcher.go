@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
 )
@@ -21,7 +22,8 @@ import (
 // stderrTail is how much of node's stderr a start error quotes.
 const stderrTail = 4000
 
-// maxLine caps one line read from the child's stdout or stderr; longer lines are split.
+// maxLine caps one line read from the child's stdout or stderr; longer lines are split, on a
+// rune boundary.
 const maxLine = 1 << 20
 
 // drainWait bounds how long output readers may run after the child exits; a grandchild that
@@ -166,7 +168,7 @@ func readLines(r io.Reader, fn func(string)) {
 		frag, err := br.ReadSlice('\n')
 		whole := err == nil
 		if whole && len(line) == 0 { // the common case: the line is in the buffer, no copy
-			fn(string(dropEOL(frag)))
+			fn(validText(dropEOL(frag)))
 			continue
 		}
 		line = append(line, frag...)
@@ -175,20 +177,31 @@ func readLines(r io.Reader, fn func(string)) {
 			line = dropEOL(line)
 		}
 		for len(line) > maxLine {
-			fn(string(line[:maxLine]))
-			line = line[:copy(line, line[maxLine:])]
+			cut := runeCut(line, maxLine)
+			fn(validText(line[:cut]))
+			line = line[:copy(line, line[cut:])]
 		}
 		if more {
 			continue
 		}
 		if whole || len(line) > 0 {
-			fn(string(line))
+			fn(validText(line))
 		}
 		line = line[:0]
 		if err != nil {
 			return
 		}
 	}
+}
+
+// validText is a program's raw output as text: each run of bytes that is not UTF-8 becomes
+// U+FFFD, so that every form (JSON, the text form, the stream, OTLP's protobuf strings) holds
+// valid UTF-8.
+func validText(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return string(bytes.ToValidUTF8(b, []byte("\uFFFD")))
 }
 
 func dropEOL(b []byte) []byte {
@@ -241,7 +254,12 @@ func (t *tailBuffer) add(line string) {
 	t.buf = append(t.buf, line...)
 	t.buf = append(t.buf, '\n')
 	if len(t.buf) > t.n {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.n:]...)
+		keep := t.buf[len(t.buf)-t.n:]
+		// It starts on a whole character: a start error quotes it.
+		for i := 0; i < utf8.UTFMax-1 && len(keep) > 0 && !utf8.RuneStart(keep[0]); i++ {
+			keep = keep[1:]
+		}
+		t.buf = append(t.buf[:0], keep...)
 	}
 }
 

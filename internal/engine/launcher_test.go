@@ -12,6 +12,7 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+	"unicode/utf8"
 )
 
 const uuid = "3f2b9c1e-8a4d-4e2f-9b1c-0d5e6f7a8b9c"
@@ -174,6 +175,7 @@ func TestTailBuffer(t *testing.T) {
 		{"one line longer than n", 4, []string{"a", "abcdefghij"}},
 		{"empty lines", 3, []string{"", "", "", "", ""}},
 		{"zero keeps nothing", 0, []string{"abc"}},
+		{"cut on a whole character", 5, []string{"日本語"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -184,6 +186,9 @@ func TestTailBuffer(t *testing.T) {
 				all.WriteString(l + "\n")
 				s := all.String()
 				want := s[max(0, len(s)-c.n):]
+				for len(want) > 0 && !utf8.RuneStart(want[0]) {
+					want = want[1:]
+				}
 				if got := tb.String(); got != want {
 					t.Fatalf("after %q: %q, want %q", l, got, want)
 				}
@@ -214,6 +219,8 @@ func collectLines(t *testing.T, r io.Reader) []string {
 
 func TestReadLines(t *testing.T) {
 	long := strings.Repeat("0123456789abcdef", maxLine/16*2+1) // just over 2*maxLine
+	wide := strings.Repeat("日", maxLine/3+1)                   // 3-byte runes: maxLine falls inside one
+	wideCut := maxLine - maxLine%3
 	cases := []struct {
 		name string
 		in   string
@@ -233,6 +240,8 @@ func TestReadLines(t *testing.T) {
 		{"over maxLine, then lines", "before\n" + long + "\nafter\nend\n",
 			[]string{"before", long[:maxLine], long[maxLine : 2*maxLine], long[2*maxLine:], "after", "end"}},
 		{"over maxLine at EOF", long, []string{long[:maxLine], long[maxLine : 2*maxLine], long[2*maxLine:]}},
+		{"over maxLine, cut on a rune boundary", wide + "\nz\n", []string{wide[:wideCut], wide[wideCut:], "z"}},
+		{"invalid bytes replaced", "a\xffb\n\xe6\x97\nc\xe6\x97\xa5\n", []string{"a\uFFFDb", "\uFFFD", "c日"}},
 		{"over maxLine with crlf", long + "\r\nafter\r\n",
 			[]string{long[:maxLine], long[maxLine : 2*maxLine], long[2*maxLine:], "after"}},
 	}

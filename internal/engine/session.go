@@ -236,6 +236,8 @@ func (s *Session) output(kind Kind, line string) {
 				s.main.adopt(announcement{URL: u, brk: true}, true)
 			case !s.announced():
 				s.main.releaseInspector(u)
+			default: // announced on the FIFO, or one that opened its own (NODE_OPTIONS replaced)
+				s.main.releaseUnannounced(u)
 			}
 		}
 		return

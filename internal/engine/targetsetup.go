@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // A worker or child process traced follows gets what the main thread has before it runs: in a
@@ -15,8 +16,9 @@ import (
 // source no script maps yet or on a URL regex matched by traced stay in the target they were
 // set in.
 
-// setUpTarget readies a followed target through c and lets it run. A worker breaks at its first
-// line once let run (NodeWorker's waitForDebuggerOnStart), a child process does not (the
+// setUpTarget readies a followed target through c; the caller records it attached and then
+// lets it run (letRun), so that its first events come after its attach. A worker breaks at its
+// first line once let run (NodeWorker's waitForDebuggerOnStart), a child process does not (the
 // preload waits without a break).
 func (t *Target) setUpTarget(ctx context.Context, c clientCaller, breaksOnStart bool) error {
 	steps := []step{{"Runtime.enable", nil}, {"Debugger.enable", nil}}
@@ -36,7 +38,20 @@ func (t *Target) setUpTarget(ctx context.Context, c clientCaller, breaksOnStart 
 			return err
 		}
 	}
-	return callSteps(ctx, c, runIfWaiting)
+	return nil
+}
+
+// releaseTimeout bounds letting a waiting target run. It is a deadline of its own, never what
+// is left of the set-up's: a target whose set-up ran out of time is released, and a release
+// never sent would leave it waiting for a debugger for ever.
+const releaseTimeout = 5 * time.Second
+
+// letRun lets a target that waits for a debugger run. Once the call is written the target runs
+// when it reads it, answered in time or not.
+func letRun(c clientCaller, more ...step) error {
+	ctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
+	defer cancel()
+	return callSteps(ctx, c, append(more, runIfWaiting)...)
 }
 
 // adoptDebugger gives a new target the session's debugger settings, the one place they are

@@ -11,16 +11,22 @@ func CapText(s string, max int) Text {
 	if len(s) <= max {
 		return Text{Value: s}
 	}
+	cut := runeCut(s, max)
+	return Text{Value: s[:cut], Truncated: true, Length: len(s)}
+}
+
+// runeCut is where to cut s (longer than max) to at most max bytes: backed up at most to the
+// start of the rune the cut falls in. Input that is not UTF-8 (a child's binary output) is cut
+// at max rather than emptied.
+func runeCut[T ~string | ~[]byte](s T, max int) int {
 	cut := max
-	// Back up at most to the start of the rune the cut falls in; input that is not UTF-8 (a
-	// child's binary output) is cut where it is rather than emptied.
 	for back := 0; cut > 0 && back < utf8.UTFMax-1 && !utf8Start(s[cut]); back++ {
 		cut--
 	}
 	if !utf8Start(s[cut]) {
-		cut = max
+		return max
 	}
-	return Text{Value: s[:cut], Truncated: true, Length: len(s)}
+	return cut
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

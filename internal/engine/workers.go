@@ -113,25 +113,34 @@ func (t *Target) attachWorker(p attachedToWorker) {
 }
 
 // setUpWorker enables capture in the worker and lets it run; a worker not followed, or one that
-// does not answer, is let run uncaptured and detached.
+// does not answer, is let run uncaptured and detached. Its target event is recorded before it
+// runs: its first events belong to it (its span in the OTLP export).
 func (s *Session) setUpWorker(e *targetEntry, follow bool, reason string) {
-	ctx, cancel := context.WithTimeout(context.Background(), workerSetupTimeout)
-	defer cancel()
 	if follow {
+		ctx, cancel := context.WithTimeout(context.Background(), workerSetupTimeout)
 		err := e.t.setUpTarget(ctx, e.worker, true)
+		cancel()
 		if err == nil {
 			s.record(Event{Kind: KindTarget, Target: e.t.ref, TargetInfo: s.snapshot(e)})
+			if err := letRun(e.worker); err != nil { // written, it runs; else it has ended
+				s.log.Debug("let worker run", "session", s.id, "target", e.t.ref, "err", err)
+			}
 			return
 		}
 		reason = "set-up failed: " + err.Error()
 		e.t.undebugged()
 	}
-	// Released: it must not wait for a debugger that will not come.
+	// Released: it must not wait for a debugger that will not come. Each call has a deadline
+	// of its own (letRun's), not what the set-up left.
 	s.mu.Lock()
 	e.info.Status, e.info.Reason = TargetReleased, reason
 	s.mu.Unlock()
 	s.record(Event{Kind: KindTarget, Target: e.t.ref, TargetInfo: s.snapshot(e)})
-	_ = e.worker.Call(ctx, "Runtime.runIfWaitingForDebugger", nil, nil)
+	if err := letRun(e.worker); err != nil {
+		s.log.Debug("let worker run", "session", s.id, "target", e.t.ref, "err", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
+	defer cancel()
 	_ = e.parent.Call(ctx, "NodeWorker.detach", map[string]any{"sessionId": e.sessionID}, nil)
 }
 

@@ -98,7 +98,7 @@ func (c countingExporter) ExportSpans(ctx context.Context, spans []sdktrace.Read
 // as dropped either way. It runs on the SDK's export goroutine: the batch is summed and the
 // failure logged before taking e.mu, which capture (PublishEvent, a session's Summary) waits on.
 func (e *Exporter) exported(spans []sdktrace.ReadOnlySpan, err error) {
-	e.gate.done(len(spans))
+	spans = e.gate.settle(spans) // those counted lost at shutdown already are not counted again
 	if err != nil {
 		e.opts.Logger.Warn("otlp export failed", "spans", len(spans), "err", err)
 	}
@@ -124,11 +124,14 @@ func (e *Exporter) exported(spans []sdktrace.ReadOnlySpan, err error) {
 	}
 }
 
-// lost counts a span the gate refused: the batch processor's queue was full.
-func (e *Exporter) lost(s sdktrace.ReadOnlySpan) {
+// lost counts spans that never reach the collector (the batch processor's queue was full, or
+// its shutdown ran out of time): what each session lost, its events and spans.
+func (e *Exporter) lost(by map[string]int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.counts.drop(sessionOf(s), len(s.Events())+s.DroppedEvents()+1)
+	for id, n := range by {
+		e.counts.drop(id, n)
+	}
 }
 
 func sessionOf(s sdktrace.ReadOnlySpan) string {

@@ -188,7 +188,7 @@ func New(o Options) (*Exporter, error) {
 	bsp := sdktrace.NewBatchSpanProcessor(countingExporter{SpanExporter: exp, e: e},
 		sdktrace.WithMaxQueueSize(o.SpanQueue), sdktrace.WithBatchTimeout(o.BatchTimeout),
 		sdktrace.WithExportTimeout(o.ExportTimeout))
-	e.gate = &gate{next: bsp, limit: int64(o.SpanQueue), e: e}
+	e.gate = newGate(bsp, o.SpanQueue, e)
 	limits := sdktrace.NewSpanLimits()
 	limits.EventCountLimit = o.MaxSpanEvents
 	// A stack or an argument list is cut by the mapper; this only stops a string it missed.
@@ -355,8 +355,12 @@ func (e *Exporter) Shutdown(ctx context.Context) error {
 	case <-e.mapped:
 	case <-ctx.Done():
 	}
-	err := e.tp.Shutdown(ctx)
-	<-e.mapped // the provider is shut down: whatever the mapper still ends goes nowhere
+	// The batch processor first: what it has not sent by the deadline is counted lost, and so
+	// is what the mapper still ends (the gate is closed), rather than vanishing as it would
+	// past the provider's shutdown.
+	err := e.gate.Shutdown(ctx)
+	<-e.mapped
+	_ = e.tp.Shutdown(ctx) // the gate again, a no-op now
 	if e.client != nil {
 		e.client.CloseIdleConnections()
 	}

@@ -6,8 +6,9 @@
 //    never comes. They are dropped, so children start as if node had been run without them.
 // 2. A process without an inspector (a child: forked, spawned, through a shell or npm) opens one
 //    on loopback, says where on traced's announce FIFO and waits for traced to set it up. When
-//    traced is not reading the FIFO (gone, or the process left the session), opening it fails at
-//    once and the process runs on untraced: it never waits for a debugger that will not come.
+//    traced is not reading the FIFO (gone, replaced by a file, or the process left the session),
+//    opening it fails at once and the process runs on untraced: it never waits for a debugger
+//    that will not come.
 // 3. An exception about to end the process: node emits uncaughtExceptionMonitor first, for an
 //    ESM top-level await's rejection too, which V8 predicts caught and so never pauses at. The
 //    debugger statement lets traced stop there when the user's exception mode asks for uncaught
@@ -23,6 +24,8 @@ if (isMainThread && announce && !inspector.url()) {
   let fd = -1;
   try {
     fd = fs.openSync(announce, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+    // A regular file put in the FIFO's place has no reader: nobody would come.
+    if (!fs.fstatSync(fd).isFIFO()) throw new Error("not traced's FIFO");
     inspector.open(0, "127.0.0.1", false);
     const line = JSON.stringify({ pid: process.pid, ppid: process.ppid, url: inspector.url(),
       argv: process.argv.slice(1, 4).map((a) => String(a).slice(0, 200)) });
