@@ -21,6 +21,8 @@ type Breakpoint struct {
 	Enabled   bool    `json:"enabled"`            // false: toggled off, kept but not bound in V8
 	// Pending: on an original source no loaded script maps yet; it binds when one loads.
 	Pending bool `json:"pending,omitempty"`
+	// Warning, in the answer that set it, says why it may not stop where asked.
+	Warning string `json:"warning,omitempty"`
 }
 
 // SourceLine is one line of source around a pause.

@@ -26,6 +26,7 @@ func FromBreakpoint(x engine.Breakpoint) api.Breakpoint {
 		Function:  x.Function,
 		Enabled:   x.Enabled,
 		Pending:   x.Pending,
+		Warning:   x.Warning,
 	}
 }
 

@@ -11,6 +11,14 @@ import (
 // request to run again.
 var ErrNotRestartable = errors.New("session cannot be restarted")
 
+// Restartable reports whether Restart can run the session's program again: a debug session
+// traced started (not attached to).
+func (s *Session) Restartable() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mode == ModeDebug && s.attached == nil && s.req.Target != ""
+}
+
 // carried is what a restart takes over from the session it replaces, set before the new
 // program runs (prepare).
 type carried struct {

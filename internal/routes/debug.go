@@ -135,7 +135,7 @@ func (a *app) setLogpoint(w http.ResponseWriter, r *http.Request) {
 		lp, err := s.SetLogpoint(r.Context(), engine.LogpointSpec{
 			Location: req.Location, Template: req.Template, Condition: req.Condition, Max: req.Max,
 		})
-		return api.LogpointResponse{Logpoint: convert.FromLogpoint(lp)}, err
+		return api.LogpointResponse{Logpoint: convert.FromLogpoint(lp)}, breakpointError(r, err)
 	})
 }
 

@@ -60,6 +60,23 @@ func breakpointError(r *http.Request, err error) error {
 		e.code = "not_breakable"
 		return e
 	}
+	var mf *engine.MissingFileError
+	if errors.As(err, &mf) {
+		hint := "name a file relative to the session's cwd, or an absolute path; GET /api/trace?id=" +
+			chi.URLParam(r, "session") + "&kinds=script lists the loaded scripts"
+		if mf.Nearest != "" {
+			hint = "did you mean " + mf.Nearest + "? " + hint
+		}
+		e := badRequest(err.Error(), hint)
+		e.code = "no_such_file"
+		return e
+	}
+	var se *engine.SyntaxError
+	if errors.As(err, &se) {
+		e := badRequest(err.Error(), "fix the "+se.What+": it is JavaScript evaluated in the paused frame")
+		e.code = "syntax_error"
+		return e
+	}
 	return loadedError(r, err)
 }
 
@@ -118,7 +135,7 @@ func (a *app) fnBreakpoint(w http.ResponseWriter, r *http.Request) {
 			return nil, badRequest(err.Error(), "the expression must evaluate to a function, e.g. a name in scope or obj.method; POST "+
 				debugPath(r, "eval")+" shows what it gives")
 		}
-		return api.BreakpointResponse{Breakpoint: convert.FromBreakpoint(bp)}, err
+		return api.BreakpointResponse{Breakpoint: convert.FromBreakpoint(bp)}, breakpointError(r, err)
 	})
 }
 

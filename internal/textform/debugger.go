@@ -1,7 +1,9 @@
 package textform
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -153,8 +155,34 @@ func breakpointsText(b *strings.Builder, bps []api.Breakpoint) {
 		case len(bp.Resolved) == 0:
 			b.WriteString("  not bound yet: no loaded script matches\n")
 		}
-		for _, f := range bp.Resolved {
-			fmt.Fprintf(b, "  at %s\n", whereBoth(f))
+		resolvedText(b, bp.Resolved)
+		if bp.Warning != "" {
+			fmt.Fprintf(b, "  warning: %s\n", bp.Warning)
+		}
+	}
+}
+
+// resolvedText renders where a breakpoint bound, a line per place; when it bound in more than
+// one target, each line says in which: "at app.js:6  bound in t0, t1, t2".
+func resolvedText(b *strings.Builder, resolved []api.Frame) {
+	var places []string
+	in := map[string][]string{}
+	targets := map[string]bool{}
+	for _, f := range resolved {
+		at, t := whereBoth(f), cmp.Or(f.Target, "t0")
+		if _, ok := in[at]; !ok {
+			places = append(places, at)
+		}
+		if !slices.Contains(in[at], t) {
+			in[at] = append(in[at], t)
+		}
+		targets[t] = true
+	}
+	for _, at := range places {
+		if len(targets) > 1 {
+			fmt.Fprintf(b, "  at %s  bound in %s\n", at, strings.Join(in[at], ", "))
+		} else {
+			fmt.Fprintf(b, "  at %s\n", at)
 		}
 	}
 }
