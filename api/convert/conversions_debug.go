@@ -89,6 +89,9 @@ func FromEvalResult(x engine.EvalResult) api.EvalResult {
 		Value:     x.Value,
 		Exception: x.Exception,
 		Expand:    x.Expand,
+		Hint:      x.Hint,
+		Session:   x.Session,
+		Target:    x.Target,
 	}
 }
 

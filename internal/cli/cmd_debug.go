@@ -71,10 +71,11 @@ func debugCommands() []*command {
 			}},
 
 		// Execution: each answers the state at the next pause.
-		{name: "continue", usage: "[--wait D]", routes: []string{dbg("POST", "continue")}, help: "resume until the next pause",
-			group: gExec, core: true, flags: []flagDef{waitFlag},
+		{name: "continue", usage: "[--all] [--wait D]", routes: []string{dbg("POST", "continue")}, help: "resume until the next pause",
+			group: gExec, core: true, flags: []flagDef{waitFlag,
+				{name: "all", kind: kindBool, help: "resume every paused target (workers, children), not only the one paused last"}},
 			run: func(c *call) error {
-				return c.execute("continue", func(wait *int64) any { return api.ContinueRequest{WaitMs: wait} })
+				return c.execute("continue", func(wait *int64) any { return api.ContinueRequest{WaitMs: wait, All: c.flag("all")} })
 			}},
 		{name: "step", usage: "[over|into|out]", routes: []string{dbg("POST", "step")}, help: "step a line (over by default)",
 			group: gExec, core: true, maxArgs: 1, flags: []flagDef{waitFlag}, run: runStep},

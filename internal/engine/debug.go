@@ -140,6 +140,12 @@ type EvalResult struct {
 	Value     string
 	Exception string
 	Expand    string // the call that shows what the preview left out
+	// Hint says what to do next: a promise still pending, a name out of scope.
+	Hint string
+	// Session and Target name what the answer is about: the target only in a session with
+	// more than one target to debug.
+	Session string
+	Target  string
 }
 
 // Mode is the session's mode.

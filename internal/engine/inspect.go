@@ -210,6 +210,7 @@ func (t *Target) variables(ctx context.Context, c clientCaller, p *debuggerPause
 		}
 	}
 	var out []Variable
+	var deeper []deepening
 	for k, i := range read {
 		sc := scopes[i]
 		var props propertiesResult
@@ -236,10 +237,14 @@ func (t *Target) variables(ctx context.Context, c clientCaller, p *debuggerPause
 				val = v
 			}
 			ref := t.refs.valueRef(p, refValue{obj: val, name: pd.Name, frame: frame, scope: i})
+			if depth > 0 && hasNested(val) {
+				deeper = append(deeper, deepening{i: len(out), obj: val})
+			}
 			out = append(out, t.s.variable(ref, pd.Name, sc.Type, val, depth))
 		}
 		t.s.mu.Unlock()
 	}
+	t.deepen(ctx, c, out, deeper)
 	return out, nil
 }
 

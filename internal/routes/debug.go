@@ -163,6 +163,12 @@ func (a *app) resume(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	if req.All {
+		a.execute(w, r, req.WaitMs, func(ctx context.Context, s *engine.Target, wait time.Duration) (engine.State, error) {
+			return s.ContinueAll(ctx, wait)
+		})
+		return
+	}
 	a.execute(w, r, req.WaitMs, command(engine.ExecContinue))
 }
 

@@ -12,7 +12,7 @@ import (
 
 // stateText renders a state as the debugger's "where am I":
 //
-//	paused at app.js:47 (bp1)            ("paused in t2 at" in a process tree)
+//	s1  paused at app.js:47 (bp1)        ("paused in t2 at" in a process tree)
 //	   46|   const lock = await this.acquireLock(job.id);
 //	 > 47|   if (!lock) return;
 //	locals:
@@ -33,6 +33,9 @@ func stateText(b *strings.Builder, st api.State) {
 		also = "also paused: " + strings.Join(st.AlsoPaused, ", ") + "\n"
 	}
 	defer b.WriteString(also)
+	if st.Session != "" { // the answer names what it is about: a bare command's session too
+		b.WriteString(st.Session + "  ")
+	}
 	if st.Location == nil {
 		fmt.Fprintf(b, "%s%s\n", st.Status, in)
 		return
@@ -187,13 +190,23 @@ func resolvedText(b *strings.Builder, resolved []api.Frame) {
 	}
 }
 
-// evalText renders a value with its type, or the exception thrown.
+// evalText renders a value with its type, or the exception thrown, then the session (and
+// target) it was evaluated in, and a hint on the next line:
+//
+//	2  (number)  in s1 t2
 func evalText(b *strings.Builder, res api.EvalResult) {
 	if res.Exception != "" {
-		fmt.Fprintf(b, "threw %s\n", res.Exception)
-		return
+		fmt.Fprintf(b, "threw %s", res.Exception)
+	} else {
+		fmt.Fprintf(b, "%s  (%s)", res.Value, res.Type)
 	}
-	fmt.Fprintf(b, "%s  (%s)\n", res.Value, res.Type)
+	if res.Session != "" {
+		fmt.Fprintf(b, "  in %s", strings.TrimSpace(res.Session+" "+res.Target))
+	}
+	b.WriteByte('\n')
+	if res.Hint != "" {
+		fmt.Fprintf(b, "hint: %s\n", res.Hint)
+	}
 }
 
 // errorText renders the error envelope as two lines.
