@@ -30,6 +30,10 @@ func TestCLIBreakpointChecks(t *testing.T) {
 	c.fails(1, []string{"logpoint", "bpcheck.js:7", "n=${n"}, `template "n=${n" does not parse: SyntaxError`)
 	c.fails(1, []string{"logpoint", "bpcheck.js:7", "n=${n}", "--condition", "n >"}, `condition "n >" does not parse`)
 	c.ok([]string{"break-ls"}, "bp1", "bp2")
+	// The same checks at launch, before the program runs.
+	c.fails(1, []string{"launch", "--break", "nosuch.js:3", "--", "retry.js"}, "breakpoints.0: nosuch.js:3: no file")
+	c.fails(1, []string{"launch", "--break", "retry.js:4:job.retries ===", "--", "retry.js"},
+		`breakpoints.0: condition "job.retries ===" does not parse`)
 
 	// The command's own lines; the flags every command shares follow from --session on.
 	help := c.run("logpoint", "--help")

@@ -60,24 +60,32 @@ func breakpointError(r *http.Request, err error) error {
 		e.code = "not_breakable"
 		return e
 	}
+	return loadedError(r, err)
+}
+
+// pointError gives a breakpoint or logpoint refused as it was checked (engine/bpchecks.go) its
+// code and a hint; nil for any other error.
+func pointError(r *http.Request, err error) *httpError {
 	var mf *engine.MissingFileError
-	if errors.As(err, &mf) {
-		hint := "name a file relative to the session's cwd, or an absolute path; GET /api/trace?id=" +
-			chi.URLParam(r, "session") + "&kinds=script lists the loaded scripts"
+	var se *engine.SyntaxError
+	switch {
+	case errors.As(err, &mf):
+		hint := "name a file relative to the session's cwd, or an absolute path"
+		if s := chi.URLParam(r, "session"); s != "" {
+			hint += "; GET /api/trace?id=" + s + "&kinds=script lists the loaded scripts"
+		}
 		if mf.Nearest != "" {
 			hint = "did you mean " + mf.Nearest + "? " + hint
 		}
 		e := badRequest(err.Error(), hint)
 		e.code = "no_such_file"
 		return e
-	}
-	var se *engine.SyntaxError
-	if errors.As(err, &se) {
+	case errors.As(err, &se):
 		e := badRequest(err.Error(), "fix the "+se.What+": it is JavaScript evaluated in the paused frame")
 		e.code = "syntax_error"
 		return e
 	}
-	return loadedError(r, err)
+	return nil
 }
 
 // loadedError points an operation on a script not loaded yet at the list of loaded scripts.

@@ -46,6 +46,8 @@ func (a *app) httpErrorOf(r *http.Request, err error) *httpError {
 	var se *engine.StartError
 	switch {
 	case errors.As(err, &he):
+	case pointError(r, err) != nil:
+		he = pointError(r, err)
 	case errors.Is(err, engine.ErrNotFound):
 		he = newError(http.StatusNotFound, "not_found", err.Error(), "GET /api/trace/list shows the retained sessions")
 	case errors.Is(err, engine.ErrTraceMode):
