@@ -86,3 +86,18 @@ func TestCLILocalsOneLevelDeep(t *testing.T) {
 		}
 	}
 }
+
+// TestCLIProcessExitIsNotATargets: continuing a worker's pause until the whole program ends
+// answers that the program exited, not that the worker did ("exited in t2").
+func TestCLIProcessExitIsNotATargets(t *testing.T) {
+	h := newHarness(t)
+	c := newCLI(t).against(h)
+	c.ok([]string{"launch", "--name", "wk", "--", "workers.js"}, "s1 wk")
+	h.stopAtCleanup("wk")
+	c.ok([]string{"wait", "--kinds", "pause", "--after", "0"}, "s1  paused in t2 at workers.js:15")
+	for _, args := range [][]string{{"continue"}, {"state"}} {
+		if res := c.ok(args, "s1  exited"); strings.Contains(res.stdout, "exited in") {
+			t.Fatalf("traced %s: the program's exit is said of a target:\n%s", args[0], res.stdout)
+		}
+	}
+}
