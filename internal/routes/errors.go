@@ -121,6 +121,9 @@ func (a *app) finishedHint(r *http.Request, err error) string {
 	if _, next, ok := strings.Cut(err.Error(), "restarted as "); ok {
 		return "the program has ended and was restarted as " + next + ": name that session"
 	}
+	if strings.Contains(err.Error(), "target ") && strings.Contains(err.Error(), " has ended") {
+		return "that worker or child has ended; the program runs on: GET " + debugPath(r, "targets") + " lists the targets and their status"
+	}
 	s, gerr := a.cfg.Engine.Get(chi.URLParam(r, "session"))
 	if gerr != nil || !s.Restartable() {
 		return "the program has ended; start a new session"
