@@ -66,6 +66,11 @@ func TestCLIFinishedBreakpoints(t *testing.T) {
 	}
 	c.fails(1, []string{"continue"}, "has finished", "hint: ", "traced restart")
 
+	// With no V8 to ask, a condition set there is checked when the restart sets it.
+	c.ok([]string{"break", "retry.js:10", "--condition", "job.retries ==="}, "bp5")
+	c.fails(1, []string{"restart"}, `condition "job.retries ===" does not parse`)
+	c.ok([]string{"break-rm", "bp5"}, "bp5")
+
 	c.ok([]string{"restart"}, "fin")
 	res = c.ok([]string{"break-ls"}, "retry.js:5", "retry.js:9  hits", "if job.retries === 2", "retry.js:3")
 	if strings.Contains(res.stdout, "retry.js:4") {
