@@ -52,6 +52,7 @@ type RemoveBreakpointResponse struct {
 // absent (the default wait).
 type ContinueRequest struct {
 	WaitMs *int64 `json:"waitMs,omitempty" validate:"omitempty,min=0"`
+	All    bool   `json:"all,omitempty"` // resume every paused target, not the one named
 }
 
 // StepRequest is the body of POST /api/debug/{session}/step.

@@ -6,6 +6,8 @@ import (
 
 // VarsResponse answers GET /api/debug/{session}/vars.
 type VarsResponse struct {
+	Session   string     `json:"session,omitempty"`
+	Target    string     `json:"target,omitempty"` // in a session with more than one target to debug
 	Frame     string     `json:"frame"`
 	Variables []Variable `json:"variables"`
 }

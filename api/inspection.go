@@ -26,7 +26,7 @@ type ContextView struct {
 // Property is one property of an object, previewed, with an o ref when it is an object.
 type Property struct {
 	Name       string     `json:"name"`
-	Kind       string     `json:"kind"` // own, inherited, internal, private, accessor
+	Kind       string     `json:"kind"` // own, inherited, internal, private, accessor, context (a closure variable)
 	Type       string     `json:"type"`
 	Value      string     `json:"value"`
 	Ref        string     `json:"ref,omitempty"`
@@ -40,6 +40,8 @@ type Props struct {
 	Value      string     `json:"value"`
 	Properties []Property `json:"properties"`
 	Truncated  int        `json:"truncated,omitempty"` // properties left out past maxProps
+	Session    string     `json:"session,omitempty"`
+	Target     string     `json:"target,omitempty"` // in a session with more than one target to debug
 }
 
 // Instances answers the live objects of a prototype.

@@ -21,6 +21,8 @@ type Breakpoint struct {
 	Enabled   bool    `json:"enabled"`            // false: toggled off, kept but not bound in V8
 	// Pending: on an original source no loaded script maps yet; it binds when one loads.
 	Pending bool `json:"pending,omitempty"`
+	// Warning, in the answer that set it, says why it may not stop where asked.
+	Warning string `json:"warning,omitempty"`
 }
 
 // SourceLine is one line of source around a pause.
@@ -83,6 +85,9 @@ type EvalResult struct {
 	Value     string `json:"value"`
 	Exception string `json:"exception,omitempty"`
 	Expand    string `json:"expand,omitempty"` // the call that shows what the preview left out
+	Hint      string `json:"hint,omitempty"`   // what to do next: a promise pending, a name out of scope
+	Session   string `json:"session,omitempty"`
+	Target    string `json:"target,omitempty"` // in a session with more than one target to debug
 }
 
 // ExecOutput is what the program printed and threw while an execution command ran: console

@@ -103,18 +103,14 @@ type ListResponse struct {
 }
 
 // DefaultSession is the session a client (the CLI, the MCP tools) acts on when none is named:
-// the newest live one, else the newest of all (of two started at once, the later listed); ok is
-// false when there is none.
+// the newest one started, live or ended (of two started at once, the later listed), so that a
+// session that ends stays the default and its commands say so, rather than the client moving
+// silently to an older one still running; ok is false when there is none.
 func (l ListResponse) DefaultSession() (id string, ok bool) {
 	var pick *Summary
 	for i := range l.Sessions {
 		s := &l.Sessions[i]
-		if pick == nil {
-			pick = s
-			continue
-		}
-		live, pickLive := !s.Status.Finished(), !pick.Status.Finished()
-		if (live && !pickLive) || (live == pickLive && !s.StartedAt.Before(pick.StartedAt)) {
+		if pick == nil || !s.StartedAt.Before(pick.StartedAt) {
 			pick = s
 		}
 	}

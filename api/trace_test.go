@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// TestDefaultSession: the newest live session wins over any finished one, else the newest; of
-// two started at once, the later listed.
+// TestDefaultSession: the newest session, live or ended (an ended one stays the default rather
+// than an older live one taking its place); of two started at once, the later listed.
 func TestDefaultSession(t *testing.T) {
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	s := func(id string, st Status, sec int) Summary {
@@ -18,7 +18,7 @@ func TestDefaultSession(t *testing.T) {
 		want string
 	}{
 		{"none", nil, ""},
-		{"newest live over newer finished", []Summary{s("a", "running", 1), s("b", "exited", 2)}, "a"},
+		{"a newer ended one over an older live one", []Summary{s("a", "running", 1), s("b", "exited", 2)}, "b"},
 		{"newest of the live", []Summary{s("a", "paused", 2), s("b", "running", 1)}, "a"},
 		{"newest of the finished", []Summary{s("a", "stopped", 1), s("b", "failed", 3), s("c", "exited", 2)}, "b"},
 		{"tie: the later listed", []Summary{s("a", "running", 1), s("b", "running", 1)}, "b"},

@@ -405,7 +405,8 @@ func TestDebugRemoveBreakpointRunsToEnd(t *testing.T) {
 		t.Fatalf("summary %+v, want exit 0 after 6 console calls", sum)
 	}
 
-	// After the end: execution and breakpoints answer finished; state and the list still read.
+	// After the end: execution answers finished, its hint naming the restart; state and the
+	// list still read, and the breakpoints can still be edited for the restart.
 	for _, c := range []struct {
 		method, op string
 		body       any
@@ -414,17 +415,21 @@ func TestDebugRemoveBreakpointRunsToEnd(t *testing.T) {
 		{"POST", "step", api.StepRequest{}},
 		{"POST", "pause", api.PauseRequest{}},
 		{"POST", "eval", api.EvalRequest{Expression: "1"}},
-		{"POST", "breakpoints", api.BreakpointRequest{Location: "debugme.js:7"}},
-		{"DELETE", "breakpoints/all", nil},
-		{"POST", "logpoints", api.LogpointRequest{Location: "debugme.js:7", Template: "x"}},
 		{"POST", "pause-on-exceptions", api.PauseOnExceptionsRequest{Mode: api.ExceptionsNone}},
 		{"POST", "run-to", api.RunToRequest{Location: "debugme.js:7"}},
 		{"POST", "kill-execution", api.KillExecutionRequest{}},
 	} {
 		e := h.errorOf(h.request(c.method, base+"/"+c.op, c.body), http.StatusConflict)
-		if e.Code != "finished" || e.Hint == "" {
-			t.Fatalf("%s %s after exit: %+v", c.method, c.op, e)
+		if e.Code != "finished" || !strings.Contains(e.Hint, base+"/restart") {
+			t.Fatalf("%s %s after exit: %+v, want finished with the restart in its hint", c.method, c.op, e)
 		}
+	}
+	var set api.LogpointResponse
+	if st := h.call("POST", base+"/logpoints", api.LogpointRequest{Location: "debugme.js:7", Template: "x"}, &set); st != http.StatusCreated {
+		t.Fatalf("a logpoint set after exit: %d, want 201", st)
+	}
+	if st := h.call("DELETE", base+"/breakpoints/"+set.Logpoint.Ref, nil, nil); st != http.StatusOK {
+		t.Fatalf("a logpoint removed after exit: %d, want 200", st)
 	}
 	if st := h.state(s.ID, ""); st.Status != api.StatusExited || st.Location != nil {
 		t.Fatalf("state after exit: %+v", st)

@@ -135,7 +135,7 @@ func TestDebugEvalOptions(t *testing.T) {
 	if res := h.evalWith(s.ID, api.EvalRequest{Expression: "Promise.resolve(limit * 4)", AwaitPromise: true}); res.Value != "40" || res.Exception != "" {
 		t.Fatalf("awaited settled promise while paused: %+v", res)
 	}
-	if res := h.evalWith(s.ID, api.EvalRequest{Expression: "new Promise(() => {})", AwaitPromise: true}); !strings.Contains(res.Exception, "pending") {
+	if res := h.evalWith(s.ID, api.EvalRequest{Expression: "new Promise(() => {})", AwaitPromise: true}); res.Exception != "" || !strings.Contains(res.Hint, "pending") {
 		t.Fatalf("awaited pending promise while paused: %+v", res)
 	}
 	res := h.evalWith(s.ID, api.EvalRequest{Expression: "limit++", SideEffectFree: true})

@@ -26,6 +26,7 @@ func FromBreakpoint(x engine.Breakpoint) api.Breakpoint {
 		Function:  x.Function,
 		Enabled:   x.Enabled,
 		Pending:   x.Pending,
+		Warning:   x.Warning,
 	}
 }
 
@@ -88,6 +89,9 @@ func FromEvalResult(x engine.EvalResult) api.EvalResult {
 		Value:     x.Value,
 		Exception: x.Exception,
 		Expand:    x.Expand,
+		Hint:      x.Hint,
+		Session:   x.Session,
+		Target:    x.Target,
 	}
 }
 

@@ -52,6 +52,8 @@ func FromProps(x engine.Props) api.Props {
 		Value:      x.Value,
 		Properties: FromPropertys(x.Properties),
 		Truncated:  x.Truncated,
+		Session:    x.Session,
+		Target:     x.Target,
 	}
 }
 

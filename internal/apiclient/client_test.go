@@ -65,8 +65,8 @@ func TestSessionChoice(t *testing.T) {
 	}
 	f.sessions = []api.Summary{{ID: "s1", Status: "running", StartedAt: now.Add(-time.Minute)},
 		{ID: "s2", Status: "exited", StartedAt: now}}
-	if id, err := c.Session(ctx, ""); err != nil || id != "s1" {
-		t.Fatalf("default: %q %v, want the live s1", id, err)
+	if id, err := c.Session(ctx, ""); err != nil || id != "s2" {
+		t.Fatalf("default: %q %v, want s2, the newest: an ended session stays the default", id, err)
 	}
 }
 

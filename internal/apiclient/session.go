@@ -17,8 +17,8 @@ func (c *Client) Sessions(ctx context.Context) ([]api.Summary, error) {
 	return list.Sessions, nil
 }
 
-// Session is the session a call acts on: the one named, else the API's default (the newest live
-// one, else the newest); ErrNoSession when there is none.
+// Session is the session a call acts on: the one named, else the API's default (the newest,
+// live or ended); ErrNoSession when there is none.
 func (c *Client) Session(ctx context.Context, named string) (string, error) {
 	if named != "" {
 		return named, nil

@@ -25,7 +25,7 @@ type flagDef struct {
 
 // globals are the flags every command takes.
 var globals = []flagDef{
-	{name: "session", kind: kindString, help: "the session, by name or id (default: the newest live one)"},
+	{name: "session", kind: kindString, help: "the session, by name or id (default: the newest one, live or ended)"},
 	{name: "target", kind: kindString, help: "the worker or child process (t1, t2...: `traced targets`) a debugger command acts in (default: the one paused last)"},
 	{name: "json", kind: kindBool, help: "answer JSON instead of the compact text form"},
 	{name: "addr", kind: kindString, help: "the service's address (default: the one this user's CLI started, else 127.0.0.1:7777)"},

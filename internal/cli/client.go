@@ -179,7 +179,7 @@ func (c *call) print(b []byte) {
 }
 
 // session resolves the session a command acts on: --session, TRACED_SESSION, else the API's
-// default (the newest live session, else the newest one).
+// default (the newest session, live or ended).
 func (c *call) session() (string, error) {
 	if c.sid != "" {
 		return c.sid, nil

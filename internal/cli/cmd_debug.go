@@ -56,8 +56,10 @@ func debugCommands() []*command {
 				return c.get("/api/debug/{session}/breakable", url.Values{"location": {c.pos[0]}})
 			}},
 		{name: "logpoint", usage: "FILE:LINE TEMPLATE [--condition E] [--max N]", routes: []string{dbg("POST", "logpoints")},
-			help: "log TEMPLATE (${expr} interpolated) at a line without pausing", group: gBreak, core: true,
-			minArgs: 2, maxArgs: 2, flags: []flagDef{condFlag, {name: "max", kind: kindString, help: "stop logging after N lines"}},
+			help: "log TEMPLATE (${expr} interpolated) each time a line runs; the program runs on", group: gBreak, core: true,
+			minArgs: 2, maxArgs: 2, flags: []flagDef{
+				{name: "condition", kind: kindString, help: "log only when this expression is truthy"},
+				{name: "max", kind: kindString, help: "stop logging after N lines"}},
 			run: runLogpoint},
 		{name: "logpoint-ls", routes: []string{dbg("GET", "logpoints")}, help: "list logpoints", group: gBreak,
 			run: func(c *call) error { return c.get("/api/debug/{session}/logpoints", nil) }},
@@ -69,10 +71,11 @@ func debugCommands() []*command {
 			}},
 
 		// Execution: each answers the state at the next pause.
-		{name: "continue", usage: "[--wait D]", routes: []string{dbg("POST", "continue")}, help: "resume until the next pause",
-			group: gExec, core: true, flags: []flagDef{waitFlag},
+		{name: "continue", usage: "[--all] [--wait D]", routes: []string{dbg("POST", "continue")}, help: "resume until the next pause",
+			group: gExec, core: true, flags: []flagDef{waitFlag,
+				{name: "all", kind: kindBool, help: "resume every paused target (workers, children), not only the one paused last"}},
 			run: func(c *call) error {
-				return c.execute("continue", func(wait *int64) any { return api.ContinueRequest{WaitMs: wait} })
+				return c.execute("continue", func(wait *int64) any { return api.ContinueRequest{WaitMs: wait, All: c.flag("all")} })
 			}},
 		{name: "step", usage: "[over|into|out]", routes: []string{dbg("POST", "step")}, help: "step a line (over by default)",
 			group: gExec, core: true, maxArgs: 1, flags: []flagDef{waitFlag}, run: runStep},

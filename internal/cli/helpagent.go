@@ -9,7 +9,7 @@ import (
 const cardHead = `traced: debug Node.js from the shell, one command a step.
 Loop: launch --break FILE:LINE -- app.js (answers the pause) > vars/eval/props > step|continue (each answers the new state) > stop.
 Refs: v1 values, f0 frames (until the program moves on), o1 kept objects, bp1/lp1 breakpoints, hs1 snapshots.
-Session: the newest live one, or --session NAME|ID. Workers and children are targets (traced targets): a command acts in the one paused last, or --target tN. Text by default, --json for JSON.
+Session: the newest one (live or ended; answers name it), or --session NAME|ID. Workers and children are targets (traced targets): a command acts in the one paused last, or --target tN; continue --all resumes every paused one. Text by default, --json for JSON.
 Exit: 0 ok, 1 refused or the program failed, 2 usage, 3 no service. A service starts on demand.
 `
 

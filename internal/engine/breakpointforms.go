@@ -380,6 +380,9 @@ func (t *Target) SetFunctionBreakpoint(ctx context.Context, spec FunctionBreakpo
 	if err != nil {
 		return Breakpoint{}, err
 	}
+	if err := t.checkSyntax(ctx, c, "condition", spec.Condition, spec.Condition); err != nil {
+		return Breakpoint{}, err
+	}
 	fn, err := t.evaluateObject(ctx, c, spec.Expression, breakpointGroup)
 	if err != nil {
 		return Breakpoint{}, err

@@ -53,6 +53,9 @@ type Breakpoint struct {
 	Enabled   bool    // false: toggled off, kept but not bound in V8
 	// Pending: on an original source no loaded script maps yet; it binds when one loads.
 	Pending bool
+	// Warning, in the answer to setting it only, says why it may not stop where asked: top-level
+	// code that has run already, a session that has ended.
+	Warning string
 }
 
 // breakpoint is a V8 breakpoint and what the user made of it: a breakpoint or a logpoint.
@@ -137,6 +140,12 @@ type EvalResult struct {
 	Value     string
 	Exception string
 	Expand    string // the call that shows what the preview left out
+	// Hint says what to do next: a promise still pending, a name out of scope.
+	Hint string
+	// Session and Target name what the answer is about: the target only in a session with
+	// more than one target to debug.
+	Session string
+	Target  string
 }
 
 // Mode is the session's mode.
@@ -184,6 +193,12 @@ var locationRE = regexp.MustCompile(`^(.+?):([0-9]+)(?::([0-9]+))?$`)
 func (t *Target) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakpoint, error) {
 	c, err := t.liveClient()
 	if err != nil {
+		if t.offline() {
+			return t.setOffline(spec)
+		}
+		return Breakpoint{}, err
+	}
+	if err := t.checkPoint(ctx, c, spec.Location, spec.Condition, ""); err != nil {
 		return Breakpoint{}, err
 	}
 	if spec.URLRegex != "" {
@@ -199,6 +214,10 @@ func (t *Target) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakp
 	t.spread(ctx, bp.Ref)
 	listed := t.s.listed(bp.Ref)
 	t.s.breakpointChanged(listed, "set")
+	if ran := t.ranAlready(ctx, bp.Ref); len(ran) > 0 {
+		listed.Warning = fmt.Sprintf("%s is top-level code that already ran in %s; restart to stop there",
+			spec.Location, strings.Join(ran, ", "))
+	}
 	return listed, nil
 }
 
@@ -360,11 +379,14 @@ func (s *Session) Breakpoints() ([]Breakpoint, error) {
 // RemoveBreakpoint removes one breakpoint or logpoint by ref ("bp1", "BP#1", "lp2", "LP#2"), or
 // every one with "all". It returns the refs removed.
 func (t *Target) RemoveBreakpoint(ctx context.Context, ref string) ([]string, error) {
+	ref = normalizeRef(normalizeRef(ref, "bp", "BP#"), "lp", "LP#")
 	c, err := t.liveClient()
 	if err != nil {
+		if t.offline() {
+			return t.s.removeOffline(ref)
+		}
 		return nil, err
 	}
-	ref = normalizeRef(normalizeRef(ref, "bp", "BP#"), "lp", "LP#")
 	t.s.mu.Lock()
 	var gone []*breakpoint
 	kept := t.s.breakpoints[:0]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -26,8 +27,44 @@ const DefaultEvalTimeout = 5 * time.Second
 const evalGroup = "traced-eval"
 
 // Eval evaluates an expression in a frame of the paused program, or globally while it runs.
-// Refs in the expression (v1, @v1, o2) stand for the values they name.
+// Refs in the expression (v1, @v1, o2) stand for the values they name. The answer names the
+// session and target, and a name out of scope gets a hint saying how to reach it.
 func (t *Target) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
+	t.s.mu.Lock()
+	running := t.paused == nil
+	t.s.mu.Unlock()
+	res, err := t.evalIn(ctx, spec)
+	if err != nil {
+		return res, err
+	}
+	res.Session, res.Target = t.Named()
+	if res.Hint == "" {
+		res.Hint = outOfScopeHint(res.Exception, running)
+	}
+	return res, nil
+}
+
+// notDefinedRE reads the name of a ReferenceError for a name not in scope.
+var notDefinedRE = regexp.MustCompile(`^ReferenceError: ([\p{L}\p{N}_$]+) is not defined`)
+
+// outOfScopeHint says how to reach a name an evaluation did not find: require is a CommonJS
+// module's own, and while the program runs an evaluation sees only globals.
+func outOfScopeHint(exception string, running bool) string {
+	m := notDefinedRE.FindStringSubmatch(exception)
+	switch {
+	case m == nil:
+		return ""
+	case m[1] == "require":
+		return "require is a CommonJS module's own, not a global: process.mainModule.require('x') reaches it " +
+			"(from an ES module: await import('x') with await)"
+	case running:
+		return m[1] + " is not a global: a module's own names are in scope only while the program is paused " +
+			"in that module; pause it, or stop at a breakpoint there, then evaluate again"
+	}
+	return ""
+}
+
+func (t *Target) evalIn(ctx context.Context, spec EvalSpec) (EvalResult, error) {
 	p, c, err := t.pauseNow()
 	if err != nil {
 		return EvalResult{}, err
@@ -98,6 +135,11 @@ func (t *Target) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
 // o for an object while running (there is no pause for a v ref to belong to).
 func (t *Target) evalResult(ctx context.Context, c clientCaller, p *debuggerPaused, res evaluateResult) (EvalResult, error) {
 	text, cut := t.s.preview(res.Result, 1)
+	if res.ExceptionDetails == nil && hasNested(res.Result) {
+		if deep := t.deeper(ctx, c, []remoteObject{res.Result})[0]; deep != "" {
+			text = deep
+		}
+	}
 	out := EvalResult{Type: typeOf(res.Result), Value: text}
 	if d := res.ExceptionDetails; d != nil {
 		out.Exception = d.Text
@@ -151,6 +193,6 @@ func (t *Target) settled(ctx context.Context, c clientCaller, p *debuggerPaused,
 			Exception: "Uncaught (in promise) " + firstLine(preview.Value(*value))}, nil
 	}
 	out, err := t.evalResult(ctx, c, p, evaluateResult{Result: promise})
-	out.Exception = "the promise is pending and cannot settle while the program is paused; continue, then evaluate again"
+	out.Hint = "the promise is pending: it cannot settle while the program is paused; continue, then evaluate again"
 	return out, err
 }

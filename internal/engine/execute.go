@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -207,4 +208,33 @@ func (t *Target) KillExecution(ctx context.Context, wait time.Duration) (State, 
 		return State{}, fmt.Errorf("kill-execution: %w", err)
 	}
 	return t.s.outputAfter(since)(t.State(ctx, 0, 0))
+}
+
+// ContinueAll resumes every target of the session that stands paused, this one last, and
+// returns the state at the next pause in any of them, or a running state once wait has passed:
+// a program paused in several workers runs on with one command.
+func (t *Target) ContinueAll(ctx context.Context, wait time.Duration) (State, error) {
+	if _, err := t.liveClient(); err != nil {
+		return State{}, err
+	}
+	t.s.mu.Lock()
+	var paused []*Target
+	for _, o := range t.s.debuggedBut(t) {
+		if o.paused != nil {
+			paused = append(paused, o)
+		}
+	}
+	if t.paused != nil {
+		paused = append(paused, t)
+	}
+	t.s.mu.Unlock()
+	if len(paused) == 0 {
+		return State{}, fmt.Errorf("%w: no target stands paused", ErrRunning)
+	}
+	for _, o := range paused[:len(paused)-1] {
+		if _, err := o.Execute(ctx, ExecContinue, 0); err != nil && !errors.Is(err, ErrRunning) && !errors.Is(err, ErrFinished) {
+			return State{}, fmt.Errorf("continue %s: %w", o.ref, err)
+		}
+	}
+	return paused[len(paused)-1].Execute(ctx, ExecContinue, wait)
 }

@@ -79,9 +79,14 @@ func (t *Target) StateOf(ctx context.Context, o StateOptions) (State, error) {
 	}
 	t.s.mu.Lock()
 	st := State{Session: t.s.id, Status: t.s.statusNow()}
-	if len(t.s.targets.live) > 1 || !t.main() { // a tree: say which target this is, and who else stands paused
+	// In a tree, say which target this is and who else stands paused; once the process has
+	// ended, the answer is about it, not a target ("exited", never "exited in t2").
+	if t.s.endedAt == nil && (len(t.s.targets.live) > 1 || !t.main()) {
 		st.Target, st.AlsoPaused = t.ref, t.s.othersPaused(t)
-		if st.Status == StatusPaused && t.paused == nil {
+		switch {
+		case !t.main() && t.s.targets.live[t.ref] != t:
+			st.Status = StatusExited // this thread or child has ended; the program runs on
+		case st.Status == StatusPaused && t.paused == nil:
 			st.Status = StatusRunning // this target runs; another is paused
 		}
 	}
@@ -210,6 +215,7 @@ func (t *Target) variables(ctx context.Context, c clientCaller, p *debuggerPause
 		}
 	}
 	var out []Variable
+	var deeper []deepening
 	for k, i := range read {
 		sc := scopes[i]
 		var props propertiesResult
@@ -236,10 +242,14 @@ func (t *Target) variables(ctx context.Context, c clientCaller, p *debuggerPause
 				val = v
 			}
 			ref := t.refs.valueRef(p, refValue{obj: val, name: pd.Name, frame: frame, scope: i})
+			if depth > 0 && hasNested(val) {
+				deeper = append(deeper, deepening{i: len(out), obj: val})
+			}
 			out = append(out, t.s.variable(ref, pd.Name, sc.Type, val, depth))
 		}
 		t.s.mu.Unlock()
 	}
+	t.deepen(ctx, c, out, deeper)
 	return out, nil
 }
 

@@ -40,6 +40,12 @@ type Logpoint struct {
 func (t *Target) SetLogpoint(ctx context.Context, spec LogpointSpec) (Logpoint, error) {
 	c, err := t.liveClient()
 	if err != nil {
+		if t.offline() {
+			return t.setLogpointOffline(spec)
+		}
+		return Logpoint{}, err
+	}
+	if err := t.checkPoint(ctx, c, spec.Location, spec.Condition, spec.Template); err != nil {
 		return Logpoint{}, err
 	}
 	lp, err := t.setLogpoint(ctx, c, spec)
@@ -79,13 +85,17 @@ func (t *Target) setLogpoint(ctx context.Context, c clientCaller, spec LogpointS
 // logpointCondition emits [ref, text] through the binding; a template that throws emits the
 // error instead. It always answers false: a logpoint does not pause.
 func logpointCondition(ref string, spec LogpointSpec) string {
-	tmpl := strings.NewReplacer("\\", "\\\\", "`", "\\`").Replace(spec.Template)
-	emit := fmt.Sprintf("(() => { let t; try { t = `%s`; } catch (e) { t = 'logpoint error: ' + e; } "+
-		"globalThis.%s(JSON.stringify([%q, String(t)])); return false; })()", tmpl, logBinding, ref)
+	emit := fmt.Sprintf("(() => { let t; try { t = %s; } catch (e) { t = 'logpoint error: ' + e; } "+
+		"globalThis.%s(JSON.stringify([%q, String(t)])); return false; })()", templateLiteral(spec.Template), logBinding, ref)
 	if spec.Condition == "" {
 		return emit
 	}
 	return "(" + spec.Condition + ") && " + emit
+}
+
+// templateLiteral is a logpoint's template as the JS template literal it is evaluated as.
+func templateLiteral(template string) string {
+	return "`" + strings.NewReplacer("\\", "\\\\", "`", "\\`").Replace(template) + "`"
 }
 
 // Logpoints lists the session's logpoints.

@@ -461,7 +461,10 @@ func (t *Target) prepare(ctx context.Context, c *cdp.Client, req StartRequest) e
 	if err := c.Call(ctx, "Runtime.addBinding", map[string]any{"name": logBinding}, nil); err != nil {
 		return err
 	}
-	for _, spec := range req.Breakpoints {
+	for i, spec := range req.Breakpoints {
+		if err := t.checkPoint(ctx, c, spec.Location, spec.Condition, ""); err != nil {
+			return fmt.Errorf("breakpoints.%d: %w", i, err)
+		}
 		set := t.setBreakpoint
 		if spec.URLRegex != "" {
 			set = t.setURLRegexBreakpoint
@@ -470,7 +473,10 @@ func (t *Target) prepare(ctx context.Context, c *cdp.Client, req StartRequest) e
 			return err
 		}
 	}
-	for _, spec := range req.Logpoints {
+	for i, spec := range req.Logpoints {
+		if err := t.checkPoint(ctx, c, spec.Location, spec.Condition, spec.Template); err != nil {
+			return fmt.Errorf("logpoints.%d: %w", i, err)
+		}
 		if _, err := t.setLogpoint(ctx, c, spec); err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 // Property is one property of an object, previewed, with an o ref when it is an object.
 type Property struct {
 	Name       string
-	Kind       string // own, inherited, internal, private, accessor
+	Kind       string // own, inherited, internal, private, accessor, context (a closure variable)
 	Type       string
 	Value      string
 	Ref        string
@@ -34,6 +34,9 @@ type Props struct {
 	Value      string
 	Properties []Property
 	Truncated  int // properties left out past maxProps
+	// Session and Target name what the answer is about (Target as in EvalResult).
+	Session string
+	Target  string
 }
 
 // maxProps caps the properties listed of one object.
@@ -67,7 +70,8 @@ func (t *Target) Props(ctx context.Context, spec PropsSpec) (Props, error) {
 		return Props{}, err
 	}
 	text, _ := t.s.preview(obj, 1)
-	return Props{Ref: ref, Value: text, Properties: props, Truncated: truncated}, nil
+	session, target := t.Named()
+	return Props{Ref: ref, Value: text, Properties: props, Truncated: truncated, Session: session, Target: target}, nil
 }
 
 func (t *Target) properties(ctx context.Context, c clientCaller, objectID string, spec PropsSpec, depth int) ([]Property, int, error) {
@@ -97,6 +101,15 @@ func (t *Target) properties(ctx context.Context, c clientCaller, objectID string
 	if spec.Internal {
 		for _, pd := range res.Internal {
 			all = append(all, entry{pd, "internal"})
+			if pd.Name == "[[Scopes]]" && pd.Value != nil && pd.Value.ObjectID != "" {
+				vars, err := t.contextVars(ctx, c, pd.Value.ObjectID)
+				if err != nil {
+					return nil, 0, err
+				}
+				for _, v := range vars {
+					all = append(all, entry{v, "context"})
+				}
+			}
 		}
 	}
 	truncated := max(len(all)-maxProps, 0)
@@ -116,7 +129,7 @@ func (t *Target) properties(ctx context.Context, c clientCaller, objectID string
 					return out, truncated, err
 				}
 				p.Ref, p.Expand = ref, expandHint(ref, cut)
-				if depth > 1 && e.pd.Value.Type == "object" {
+				if depth > 1 && e.pd.Value.Type == "object" && !unexpanded(*e.pd.Value) {
 					if p.Properties, _, err = t.properties(ctx, c, id, spec, depth-1); err != nil {
 						return out, truncated, err
 					}
@@ -128,6 +141,39 @@ func (t *Target) properties(ctx context.Context, c clientCaller, objectID string
 		out = append(out, p)
 	}
 	return out, truncated, nil
+}
+
+// unexpanded reports whether a value is left unexpanded at any depth: the global object and
+// the Global scope (thousands of properties, none the user's), and a function's scope list,
+// whose variables --internal lists as context entries.
+func unexpanded(o remoteObject) bool {
+	return o.Subtype == "internal#scopeList" || o.Description == "Global" || o.ClassName == "global"
+}
+
+// contextVars lists the variables a function's closure scopes hold (Runtime's [[Scopes]]),
+// the global scope left out. V8 does not list an arrow function's captured this there.
+func (t *Target) contextVars(ctx context.Context, c clientCaller, scopesID string) ([]propertyDescriptor, error) {
+	var scopes propertiesResult
+	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": scopesID, "ownProperties": true}, &scopes); err != nil {
+		return nil, fmt.Errorf("scopes: %w", err)
+	}
+	var out []propertyDescriptor
+	for _, sc := range scopes.Result {
+		if sc.Value == nil || sc.Value.ObjectID == "" || sc.Value.Subtype != "internal#scope" || sc.Value.Description == "Global" {
+			continue
+		}
+		var vars propertiesResult
+		if err := c.Call(ctx, "Runtime.getProperties", map[string]any{
+			"objectId": sc.Value.ObjectID, "ownProperties": true, "generatePreview": true,
+		}, &vars); err != nil {
+			return nil, fmt.Errorf("scope %s: %w", sc.Value.Description, err)
+		}
+		out = append(out, vars.Result...)
+		if len(out) >= maxProps {
+			break
+		}
+	}
+	return out, nil
 }
 
 func accessorText(pd propertyDescriptor) string {

@@ -134,6 +134,17 @@ func (s *Session) On(ref string) (*Target, error) {
 	return nil, fmt.Errorf("%w: %s is not a target traced debugs in session %s", ErrNoTarget, ref, s.id)
 }
 
+// Named is the session's id and, in a session with more than one target to debug, this
+// target's ref: what an answer about the target names, as the state does.
+func (t *Target) Named() (session, target string) {
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	if len(t.s.targets.live) > 1 || !t.main() {
+		target = t.ref
+	}
+	return t.s.id, target
+}
+
 // pausedLast is the target that paused most recently, under mu; nil when none stands paused.
 func (s *Session) pausedLast() *Target {
 	var last *Target

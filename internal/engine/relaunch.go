@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,14 @@ import (
 // ErrNotRestartable: the session was not started by traced (attached), so there is no start
 // request to run again.
 var ErrNotRestartable = errors.New("session cannot be restarted")
+
+// Restartable reports whether Restart can run the session's program again: a debug session
+// traced started (not attached to).
+func (s *Session) Restartable() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mode == ModeDebug && s.attached == nil && s.req.Target != ""
+}
 
 // carried is what a restart takes over from the session it replaces, set before the new
 // program runs (prepare).
@@ -143,6 +152,10 @@ func (s *Session) carryOver() (carried, []string) {
 // applyCarry sets what a restart carried over, before the program runs.
 func (t *Target) applyCarry(ctx context.Context, c clientCaller, carry *carried) error {
 	for _, b := range carry.breakpoints {
+		// One set on the ended session was not checked by V8 (there was none to ask).
+		if err := t.checkSyntax(ctx, c, "condition", b.spec.Condition, b.spec.Condition); err != nil {
+			return fmt.Errorf("breakpoint at %s: %w", cmp.Or(b.spec.Location, b.spec.URLRegex), err)
+		}
 		var bp Breakpoint
 		var err error
 		if b.spec.URLRegex != "" {
@@ -161,6 +174,9 @@ func (t *Target) applyCarry(ctx context.Context, c clientCaller, carry *carried)
 		}
 	}
 	for _, l := range carry.logpoints {
+		if err := t.checkPoint(ctx, c, "", l.Condition, l.Template); err != nil {
+			return fmt.Errorf("logpoint at %s: %w", l.Location, err)
+		}
 		if _, err := t.SetLogpoint(ctx, l); err != nil {
 			return err
 		}

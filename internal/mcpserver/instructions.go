@@ -2,7 +2,7 @@ package mcpserver
 
 // instructions are the server's MCP instructions: the workflow, in a few lines an agent reads
 // once. Kept short: every client pays for them in each conversation.
-const instructions = `traced runs Node.js programs under the V8 inspector. A debug session is traced's, named by id or name, and outlives this connection; tools take "session" (default: the newest live one).
+const instructions = `traced runs Node.js programs under the V8 inspector. A debug session is traced's, named by id or name, and outlives this connection; tools take "session" (default: the newest one, live or ended).
 
 Workflow: start -> wait -> state -> step/eval -> evidence.
 - start {"target":"app.js","breakpoints":["app.js:12:i > 3"]} runs it paused at the first hit and answers the state; mode "trace" only observes.

@@ -69,7 +69,7 @@ func HTTPHandler(s *mcp.Server) http.Handler {
 
 // sessionIn is the session field every session tool takes.
 type sessionIn struct {
-	Session string `json:"session,omitempty" jsonschema:"id or name; default: the newest live session"`
+	Session string `json:"session,omitempty" jsonschema:"id or name; default: the newest session, live or ended"`
 }
 
 func (s sessionIn) named() string { return s.Session }

@@ -135,7 +135,7 @@ func (a *app) setLogpoint(w http.ResponseWriter, r *http.Request) {
 		lp, err := s.SetLogpoint(r.Context(), engine.LogpointSpec{
 			Location: req.Location, Template: req.Template, Condition: req.Condition, Max: req.Max,
 		})
-		return api.LogpointResponse{Logpoint: convert.FromLogpoint(lp)}, err
+		return api.LogpointResponse{Logpoint: convert.FromLogpoint(lp)}, breakpointError(r, err)
 	})
 }
 
@@ -161,6 +161,12 @@ func (a *app) resume(w http.ResponseWriter, r *http.Request) {
 	req, err := decodeValid[api.ContinueRequest](r)
 	if err != nil {
 		a.writeError(w, r, err)
+		return
+	}
+	if req.All {
+		a.execute(w, r, req.WaitMs, func(ctx context.Context, s *engine.Target, wait time.Duration) (engine.State, error) {
+			return s.ContinueAll(ctx, wait)
+		})
 		return
 	}
 	a.execute(w, r, req.WaitMs, command(engine.ExecContinue))

@@ -63,6 +63,31 @@ func breakpointError(r *http.Request, err error) error {
 	return loadedError(r, err)
 }
 
+// pointError gives a breakpoint or logpoint refused as it was checked (engine/bpchecks.go) its
+// code and a hint; nil for any other error.
+func pointError(r *http.Request, err error) *httpError {
+	var mf *engine.MissingFileError
+	var se *engine.SyntaxError
+	switch {
+	case errors.As(err, &mf):
+		hint := "name a file relative to the session's cwd, or an absolute path"
+		if s := chi.URLParam(r, "session"); s != "" {
+			hint += "; GET /api/trace?id=" + s + "&kinds=script lists the loaded scripts"
+		}
+		if mf.Nearest != "" {
+			hint = "did you mean " + mf.Nearest + "? " + hint
+		}
+		e := badRequest(err.Error(), hint)
+		e.code = "no_such_file"
+		return e
+	case errors.As(err, &se):
+		e := badRequest(err.Error(), "fix the "+se.What+": it is JavaScript evaluated in the paused frame")
+		e.code = "syntax_error"
+		return e
+	}
+	return nil
+}
+
 // loadedError points an operation on a script not loaded yet at the list of loaded scripts.
 func loadedError(r *http.Request, err error) error {
 	if errors.Is(err, engine.ErrNotLoaded) {
@@ -118,7 +143,7 @@ func (a *app) fnBreakpoint(w http.ResponseWriter, r *http.Request) {
 			return nil, badRequest(err.Error(), "the expression must evaluate to a function, e.g. a name in scope or obj.method; POST "+
 				debugPath(r, "eval")+" shows what it gives")
 		}
-		return api.BreakpointResponse{Breakpoint: convert.FromBreakpoint(bp)}, err
+		return api.BreakpointResponse{Breakpoint: convert.FromBreakpoint(bp)}, breakpointError(r, err)
 	})
 }
 

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/go-chi/chi/v5"
+
 	"traced/api"
 	"traced/internal/engine"
 )
@@ -44,6 +46,8 @@ func (a *app) httpErrorOf(r *http.Request, err error) *httpError {
 	var se *engine.StartError
 	switch {
 	case errors.As(err, &he):
+	case pointError(r, err) != nil:
+		he = pointError(r, err)
 	case errors.Is(err, engine.ErrNotFound):
 		he = newError(http.StatusNotFound, "not_found", err.Error(), "GET /api/trace/list shows the retained sessions")
 	case errors.Is(err, engine.ErrTraceMode):
@@ -83,7 +87,7 @@ func (a *app) httpErrorOf(r *http.Request, err error) *httpError {
 		he = newError(http.StatusConflict, "inspector_lost", err.Error(),
 			"the program runs on, but no debugger call can reach it (its stdout and stderr are still captured): POST /api/trace/stop ends it")
 	case errors.Is(err, engine.ErrFinished):
-		he = newError(http.StatusConflict, "finished", err.Error(), "the program has ended; start a new session")
+		he = newError(http.StatusConflict, "finished", err.Error(), a.finishedHint(r, err))
 	case errors.Is(err, engine.ErrTooMany):
 		he = newError(http.StatusTooManyRequests, "too_many_sessions", err.Error(),
 			"POST /api/trace/stop {\"id\":...} a live session, or wait until one finishes")
@@ -109,6 +113,23 @@ func (a *app) httpErrorOf(r *http.Request, err error) *httpError {
 		he = newError(http.StatusInternalServerError, "internal", "internal error", "retry; if it persists, see the service log")
 	}
 	return he
+}
+
+// finishedHint points an operation on an ended session at its restart (breakpoints are kept
+// and can still be listed, set and removed), or at the session that replaced it.
+func (a *app) finishedHint(r *http.Request, err error) string {
+	if _, next, ok := strings.Cut(err.Error(), "restarted as "); ok {
+		return "the program has ended and was restarted as " + next + ": name that session"
+	}
+	if strings.Contains(err.Error(), "target ") && strings.Contains(err.Error(), " has ended") {
+		return "that worker or child has ended; the program runs on: GET " + debugPath(r, "targets") + " lists the targets and their status"
+	}
+	s, gerr := a.cfg.Engine.Get(chi.URLParam(r, "session"))
+	if gerr != nil || !s.Restartable() {
+		return "the program has ended; start a new session"
+	}
+	return "the program has ended: POST " + debugPath(r, "restart") +
+		" runs it again with its breakpoints, which can still be listed, set and removed"
 }
 
 // recoverPanics renders a handler's panic as the 500 envelope and logs it with its stack; chi's

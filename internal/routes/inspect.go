@@ -131,7 +131,9 @@ func (a *app) vars(w http.ResponseWriter, r *http.Request) {
 		if vars == nil {
 			vars = []engine.Variable{}
 		}
-		return api.VarsResponse{Frame: "f" + strconv.Itoa(frame), Variables: convert.FromVariables(vars)}, frameError(r, err)
+		session, target := s.Named()
+		return api.VarsResponse{Session: session, Target: target, Frame: "f" + strconv.Itoa(frame),
+			Variables: convert.FromVariables(vars)}, frameError(r, err)
 	})
 }
 

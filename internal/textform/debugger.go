@@ -1,7 +1,9 @@
 package textform
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,7 +12,7 @@ import (
 
 // stateText renders a state as the debugger's "where am I":
 //
-//	paused at app.js:47 (bp1)            ("paused in t2 at" in a process tree)
+//	s1  paused at app.js:47 (bp1)        ("paused in t2 at" in a process tree)
 //	   46|   const lock = await this.acquireLock(job.id);
 //	 > 47|   if (!lock) return;
 //	locals:
@@ -31,6 +33,9 @@ func stateText(b *strings.Builder, st api.State) {
 		also = "also paused: " + strings.Join(st.AlsoPaused, ", ") + "\n"
 	}
 	defer b.WriteString(also)
+	if st.Session != "" { // the answer names what it is about: a bare command's session too
+		b.WriteString(st.Session + "  ")
+	}
 	if st.Location == nil {
 		fmt.Fprintf(b, "%s%s\n", st.Status, in)
 		return
@@ -153,19 +158,55 @@ func breakpointsText(b *strings.Builder, bps []api.Breakpoint) {
 		case len(bp.Resolved) == 0:
 			b.WriteString("  not bound yet: no loaded script matches\n")
 		}
-		for _, f := range bp.Resolved {
-			fmt.Fprintf(b, "  at %s\n", whereBoth(f))
+		resolvedText(b, bp.Resolved)
+		if bp.Warning != "" {
+			fmt.Fprintf(b, "  warning: %s\n", bp.Warning)
 		}
 	}
 }
 
-// evalText renders a value with its type, or the exception thrown.
+// resolvedText renders where a breakpoint bound, a line per place; when it bound in more than
+// one target, each line says in which: "at app.js:6  bound in t0, t1, t2".
+func resolvedText(b *strings.Builder, resolved []api.Frame) {
+	var places []string
+	in := map[string][]string{}
+	targets := map[string]bool{}
+	for _, f := range resolved {
+		at, t := whereBoth(f), cmp.Or(f.Target, "t0")
+		if _, ok := in[at]; !ok {
+			places = append(places, at)
+		}
+		if !slices.Contains(in[at], t) {
+			in[at] = append(in[at], t)
+		}
+		targets[t] = true
+	}
+	for _, at := range places {
+		if len(targets) > 1 {
+			fmt.Fprintf(b, "  at %s  bound in %s\n", at, strings.Join(in[at], ", "))
+		} else {
+			fmt.Fprintf(b, "  at %s\n", at)
+		}
+	}
+}
+
+// evalText renders a value with its type, or the exception thrown, then the session (and
+// target) it was evaluated in, and a hint on the next line:
+//
+//	2  (number)  in s1 t2
 func evalText(b *strings.Builder, res api.EvalResult) {
 	if res.Exception != "" {
-		fmt.Fprintf(b, "threw %s\n", res.Exception)
-		return
+		fmt.Fprintf(b, "threw %s", res.Exception)
+	} else {
+		fmt.Fprintf(b, "%s  (%s)", res.Value, res.Type)
 	}
-	fmt.Fprintf(b, "%s  (%s)\n", res.Value, res.Type)
+	if res.Session != "" {
+		fmt.Fprintf(b, "  in %s", strings.TrimSpace(res.Session+" "+res.Target))
+	}
+	b.WriteByte('\n')
+	if res.Hint != "" {
+		fmt.Fprintf(b, "hint: %s\n", res.Hint)
+	}
 }
 
 // errorText renders the error envelope as two lines.

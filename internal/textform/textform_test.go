@@ -15,7 +15,7 @@ func TestTextForms(t *testing.T) {
 		v    any
 		want string
 	}{
-		{"running state", api.State{Session: "s1", Status: "running"}, "running\n"},
+		{"running state", api.State{Session: "s1", Status: "running"}, "s1  running\n"},
 		{"paused state", api.State{
 			Status: "paused", Reason: "exception", Frame: "f0",
 			Location: &api.Frame{Function: "f", File: "a.js", Line: 9},
@@ -38,6 +38,8 @@ func TestTextForms(t *testing.T) {
 		{"unbound breakpoint", api.BreakpointResponse{Breakpoint: api.Breakpoint{Ref: "bp1", Location: "x.js:1"}},
 			"bp1  x.js:1  hits 0\n  not bound yet: no loaded script matches\n"},
 		{"eval", api.EvalResult{Type: "number", Value: "2"}, "2  (number)\n"},
+		{"eval in a target", api.EvalResult{Type: "number", Value: "2", Session: "s1", Target: "t2"}, "2  (number)  in s1 t2\n"},
+		{"eval pending", api.EvalResult{Type: "promise", Value: "Promise", Session: "s1", Hint: "pending"}, "Promise  (promise)  in s1\nhint: pending\n"},
 		{"error without hint", api.ErrorBody{Error: api.ErrorDetail{Code: "c", Message: "gone"}}, "error: gone\n"},
 		{"generic", api.LogpointsResponse{Logpoints: []api.Logpoint{}}, "logpoints: []\n"},
 		{"generic nested", map[string]any{"a": []any{map[string]any{"k": 1, "m": "x\ny"}, "s", []any{}}, "n": nil, "o": map[string]any{}},
