@@ -95,6 +95,9 @@ type StopRequest struct {
 type SessionResponse struct {
 	Session Summary `json:"session"`
 	State   *State  `json:"state,omitempty"` // a debug session paused as start or attach answers
+	// Output is what a started program that did not pause printed first (its first line waited
+	// for briefly): a server's "listening on :PORT".
+	Output *ExecOutput `json:"output,omitempty"`
 }
 
 // ListResponse answers GET /api/trace/list.

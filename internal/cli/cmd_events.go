@@ -20,11 +20,12 @@ import (
 func eventCommands() []*command {
 	kinds := flagDef{name: "kinds", kind: kindString, help: "event kinds, e.g. console,exception,pause"}
 	after := flagDef{name: "after", kind: kindString, help: "only events after this seq (a cursor)"}
+	all := flagDef{name: "all", kind: kindBool, help: "node's own scripts (node:internal/...) too"}
 	match := flagDef{name: "match", kind: kindString, help: "only events whose text matches this RE2, e.g. '^TypeError' (a throw's class: message, console text, an output line)"}
 	return []*command{
 		{name: "wait", usage: "[--kinds K] [--match RE] [--timeout D] [--after SEQ]", routes: []string{"GET /api/trace/wait"},
 			help: "block (bounded) until the next event of these kinds", group: gEvents, core: true,
-			flags: []flagDef{kinds, match, after, {name: "timeout", kind: kindString, help: "how long to wait, at most 60s (default 10s)"}},
+			flags: []flagDef{kinds, match, after, all, {name: "timeout", kind: kindString, help: "how long to wait, at most 60s (default 10s)"}},
 			run: func(c *call) error {
 				q := c.eventQuery()
 				ms, ok, err := c.ms("timeout")
@@ -36,9 +37,9 @@ func eventCommands() []*command {
 				}
 				return c.get("/api/trace/wait", q)
 			}},
-		{name: "events", usage: "[--kinds K] [--match RE] [--after SEQ] [--limit N]", routes: []string{"GET /api/trace/events"},
+		{name: "events", usage: "[--kinds K] [--match RE] [--after SEQ] [--limit N] [--all]", routes: []string{"GET /api/trace/events"},
 			help: "a page of events; pass its next: back as --after", group: gEvents, core: true,
-			flags: []flagDef{kinds, match, after, {name: "limit", kind: kindString, help: "events at most (1-1000)"}},
+			flags: []flagDef{kinds, match, after, all, {name: "limit", kind: kindString, help: "events at most (1-1000)"}},
 			run: func(c *call) error {
 				q := c.eventQuery()
 				if l := c.str("limit"); l != "" {
@@ -47,7 +48,7 @@ func eventCommands() []*command {
 				return c.get("/api/trace/events", q)
 			}},
 		{name: "timeline", usage: "[--kinds K]", routes: []string{"GET /api/trace"},
-			help: "the session and every retained event", group: gEvents, flags: []flagDef{kinds, match, after},
+			help: "the session and every retained event", group: gEvents, flags: []flagDef{kinds, match, after, all},
 			run: func(c *call) error { return c.get("/api/trace", c.eventQuery()) }},
 		{name: "evidence", routes: []string{"GET /api/trace/evidence"},
 			help: "the failure's evidence chain (correlation, never causation)", group: gEvents, core: true,
@@ -71,6 +72,9 @@ func (c *call) eventQuery() url.Values {
 	}
 	if a := c.str("after"); a != "" {
 		q.Set("after", a)
+	}
+	if c.flag("all") {
+		q.Set("internal", "true")
 	}
 	return q
 }
@@ -107,7 +111,7 @@ func runTrace(c *call) error {
 			break
 		}
 	}
-	if err := c.get("/api/trace", url.Values{"id": {c.sid}, "kinds": {"console,exception,exit"}}); err != nil {
+	if err := c.get("/api/trace", url.Values{"id": {c.sid}, "kinds": {"console,stdout,stderr,exception,exit"}}); err != nil {
 		return err
 	}
 	var final []api.Summary

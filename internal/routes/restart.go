@@ -34,8 +34,12 @@ func (a *app) restart(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	wire := convert.FromState(st)
+	if st.Status != engine.StatusPaused { // no pause: what it printed, as a start answers
+		wire.Output = convert.FromExecOutputPtr(res.Session.StartOutput(r.Context(), engine.FirstOutputWait))
+	}
 	render(w, r, http.StatusOK, api.RestartResponse{Session: a.summary(res.Session.Summary()), Previous: res.Previous,
-		State: convert.FromState(st), NotCarried: res.NotCarried})
+		State: wire, NotCarried: res.NotCarried})
 }
 
 // noLiveEdit answers a hot-patch on a node without live edit: the restart does what it was for.

@@ -86,6 +86,11 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 		a.answerFirstPause(w, r, s, waitBound(req.WaitMs, 0, maxWait))
 		return
 	}
+	if s.Summary().Status != engine.StatusPaused { // running: what it printed first (a server's port)
+		render(w, r, http.StatusCreated, api.SessionResponse{Session: a.summary(s.Summary()),
+			Output: convert.FromExecOutputPtr(s.StartOutput(r.Context(), engine.FirstOutputWait))})
+		return
+	}
 	a.answerStarted(w, r, s)
 }
 
@@ -277,7 +282,10 @@ func (a *app) sessionQuery(r *http.Request) (sessionQuery, error) {
 				"match is an RE2 regular expression over an event's text, e.g. match=^TypeError")
 		}
 	}
-	return sessionQuery{session: s, filter: engine.Filter{Kinds: kinds, Target: q.Get("target"), Text: text}, after: after}, nil
+	// The text form is read by a person or an agent: node's own scripts only when asked.
+	noInternal := wantsText(r) && !queryBool(q, "internal", false)
+	return sessionQuery{session: s, filter: engine.Filter{Kinds: kinds, Target: q.Get("target"), Text: text, NoInternal: noInternal},
+		after: after}, nil
 }
 
 // parseKinds reads the kinds parameter as the stream does (api.ParseKinds); empty means every kind.

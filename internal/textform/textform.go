@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"traced/api"
+	"traced/internal/heapsnap"
 )
 
 // Event kinds the text form marks; api.Kind names the wire value.
@@ -56,7 +57,29 @@ func Answer(v any) string {
 		b.WriteString(Session(v.Session) + "\n")
 		if v.State != nil {
 			stateText(&b, *v.State)
+		} else {
+			outputText(&b, v.Output)
 		}
+	case api.HistoryResponse:
+		consoleText(&b, v)
+	case api.VarsResponse:
+		varsText(&b, v)
+	case api.StackResponse:
+		stackText(&b, v.Stack)
+	case api.HotpatchResult:
+		hotpatchText(&b, v)
+	case api.RestartResponse:
+		restartText(&b, v)
+	case api.SnapshotInfo:
+		snapshotText(&b, v)
+	case heapsnap.Diff:
+		diffText(&b, v)
+	case api.HeapSampling:
+		samplingText(&b, v)
+	case api.SamplingStartRequest:
+		fmt.Fprintf(&b, "heap sampling on, a sample every %d bytes\nnext: traced heap sample stop answers the top allocation sites\n", v.IntervalBytes)
+	case api.JobResponse:
+		jobText(&b, v)
 	default:
 		genericText(&b, v)
 	}
