@@ -5,7 +5,7 @@ type StatusResponse struct {
 	Service    string   `json:"service"` // always "traced"
 	Version    string   `json:"version"`
 	Node       NodeInfo `json:"node"`
-	SourceMaps bool     `json:"sourceMaps"` // positions mapped to original sources by traced
+	SourceMaps bool     `json:"sourceMaps"` // positions mapped to original sources by traced (per session, on by default)
 	Replay     string   `json:"replay"`     // "timeline": captured events are replayed, never time travel
 	Modes      []string `json:"modes"`
 	Auth       bool     `json:"auth"`

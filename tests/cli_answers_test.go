@@ -166,3 +166,42 @@ func TestCLIServiceStop(t *testing.T) {
 	c.ok([]string{"service", "stop"}, "no service started on demand runs")
 	c.fails(3, []string{"service", "status"}, "no traced service is running")
 }
+
+// TestCLIDocsAgree: what the docs say of launch --catch, launch's default wait, the status's
+// sourceMaps and the skill's instances recipe is what the product does (issue 25, point 17).
+func TestCLIDocsAgree(t *testing.T) {
+	h := newHarness(t)
+	c := newCLI(t).against(h)
+
+	// launch --catch uncaught answers the pause at the throw, as the skill's crash triage says.
+	c.ok([]string{"launch", "--name", "crash", "--catch", "uncaught", "--", "crashsoon.js"},
+		"crash  debug  paused", "paused at crashsoon.js:4 (exception)", "stack:")
+	h.stopAtCleanup("crash")
+	c.ok([]string{"eval", "item.sku"}, "'a'  (string)")
+
+	// launch --help tells the waits launch applies.
+	help := c.ok([]string{"launch", "--help"}, "--wait", "10s by default", "--catch alone 3s")
+	if strings.Contains(help.stdout, "default 5s") {
+		t.Errorf("launch --help names the execution commands' 5s wait:\n%s", help.stdout)
+	}
+
+	// The status says source maps are mapped, as they are.
+	var st struct {
+		SourceMaps bool `json:"sourceMaps"`
+	}
+	if code := h.call("GET", "/api/trace/status", nil, &st); code != http.StatusOK || !st.SourceMaps {
+		t.Errorf("GET /api/trace/status: %d, sourceMaps %v; want true", code, st.SourceMaps)
+	}
+
+	// The skill's instances recipe for a module-scoped class works while the program runs; the
+	// bare name does not, as the skill says.
+	c.ok([]string{"launch", "--name", "shop", "--", "shop.js"}, "shop  debug  running")
+	h.stopAtCleanup("shop")
+	c.fails(1, []string{"--session", "shop", "instances", "Cart"}, "Cart is not defined")
+	res := c.ok([]string{"--session", "shop", "instances", "process.mainModule.exports.Cart"}, "2 instances of ", "Cart { id: 1 }")
+	noDump(t, "instances", res.stdout)
+	skill := readFile(t, filepath.Join("..", "skills", "traced", "SKILL.md"))
+	if !strings.Contains(skill, "traced instances 'process.mainModule.exports.Session'") {
+		t.Errorf("the skill lost its instances recipe for a module-scoped class")
+	}
+}

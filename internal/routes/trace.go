@@ -42,10 +42,13 @@ func (a *app) status(w http.ResponseWriter, r *http.Request) {
 		Service: "traced",
 		Version: a.cfg.Version,
 		Node:    node,
-		Replay:  "timeline",
-		Modes:   []string{api.ModeTrace, api.ModeDebug},
-		Auth:    a.cfg.Token != "",
-		Root:    c.Root,
+		// Positions are mapped to original sources through source maps, per session unless a start
+		// says "sourceMaps": false or POST sourcemap turns it off.
+		SourceMaps: true,
+		Replay:     "timeline",
+		Modes:      []string{api.ModeTrace, api.ModeDebug},
+		Auth:       a.cfg.Token != "",
+		Root:       c.Root,
 		Limits: api.Limits{
 			MaxEvents: c.Config.MaxEvents, MaxSessions: c.Config.MaxSessions, StringCap: c.Config.StringCap,
 			MaxBodyBytes: a.cfg.MaxBodyBytes, StartTimeoutMs: c.Config.StartTimeout.Milliseconds(),
@@ -125,6 +128,8 @@ func (a *app) answerFirstPause(w http.ResponseWriter, r *http.Request, s *engine
 		wire := convert.FromState(st)
 		redactState(s, &wire)
 		res.State = &wire
+	} else {
+		res.Output = convert.FromExecOutputPtr(st.Output) // what it printed while it did not pause
 	}
 	render(w, r, http.StatusCreated, res)
 }

@@ -176,3 +176,47 @@ func signedSize(n int64) string {
 	}
 	return size(n)
 }
+
+// propsText renders an object and its properties a line each, nested ones indented, each with
+// its ref when it has one:
+//
+//	o1 Job { id: 7, retries: 2 }
+//	  id       7
+//	  retries  2
+//	  o2 tags  Array(2)
+func propsText(b *strings.Builder, v api.Props) {
+	fmt.Fprintf(b, "%s %s\n", v.Ref, v.Value)
+	propertiesText(b, "  ", v.Properties)
+	if v.Truncated > 0 {
+		fmt.Fprintf(b, "  … %d more properties\n", v.Truncated)
+	}
+}
+
+func propertiesText(b *strings.Builder, indent string, props []api.Property) {
+	rows := make([][]string, 0, len(props))
+	flush := func() {
+		columns(b, indent, []int{1, 2}, rows)
+		rows = rows[:0]
+	}
+	for _, p := range props {
+		name := p.Name
+		if p.Kind != "" && p.Kind != "own" {
+			name += " (" + p.Kind + ")"
+		}
+		rows = append(rows, []string{p.Ref, name, p.Value})
+		if len(p.Properties) > 0 { // a nested level: its rows go under this one
+			flush()
+			propertiesText(b, indent+"  ", p.Properties)
+		}
+	}
+	flush()
+}
+
+// instancesText renders the live objects of a prototype, the first ones with their refs.
+func instancesText(b *strings.Builder, v api.Instances) {
+	fmt.Fprintf(b, "%d instances of %s (all: %s)\n", v.Count, v.Prototype, v.Ref)
+	propertiesText(b, "  ", v.Instances)
+	if shown := len(v.Instances); v.Count > shown {
+		fmt.Fprintf(b, "  … %d more: props %s\n", v.Count-shown, v.Ref)
+	}
+}

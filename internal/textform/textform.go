@@ -80,6 +80,10 @@ func Answer(v any) string {
 		fmt.Fprintf(&b, "heap sampling on, a sample every %d bytes\nnext: traced heap sample stop answers the top allocation sites\n", v.IntervalBytes)
 	case api.JobResponse:
 		jobText(&b, v)
+	case api.Props:
+		propsText(&b, v)
+	case api.Instances:
+		instancesText(&b, v)
 	default:
 		genericText(&b, v)
 	}
