@@ -43,10 +43,9 @@ func runServiceStop(c *call) error {
 	if err != nil {
 		return err
 	}
-	if perr := runsBinary(rec.PID, c.env.Self); perr != nil { // a reused pid: never signal a stranger
-		os.Remove(recPath)
-		fmt.Fprintf(c.env.Stdout, "no service started on demand runs (the record was stale: %v)\n", perr)
-		return nil
+	if perr := runsBinary(rec.PID, c.env.Self); perr != nil { // a reused pid, or another traced: never signal a stranger
+		return &cliError{code: ExitRefused, msg: fmt.Sprintf("the recorded service pid %d is not this traced's server: %v", rec.PID, perr),
+			hint: fmt.Sprintf("if it is a traced serve, stop it with kill %d; else remove %s", rec.PID, recPath)}
 	}
 	how, err := endProcess(rec.PID, stopGrace)
 	if err != nil {
