@@ -95,8 +95,11 @@ func snapshotText(b *strings.Builder, v api.SnapshotInfo) {
 	if v.Tag != "" {
 		b.WriteString(" " + v.Tag)
 	}
-	fmt.Fprintf(b, "  %d objects, %s self size, %s file %s\n", v.Nodes, size(v.Total), size(v.Bytes), v.Download)
+	fmt.Fprintf(b, "  %d objects, %s self size, %s file\n", v.Nodes, size(v.Total), size(v.Bytes))
 	classesText(b, v.Classes)
+	if v.Download != "" {
+		b.WriteString("download: " + v.Download + "\n")
+	}
 	if v.Retained != "" {
 		b.WriteString("next: " + v.Retained + "\n")
 	}

@@ -32,7 +32,7 @@ func TestAnswerLayouts(t *testing.T) {
 			"s2  debug  running  a.js  9 events  (restart of s1)\noutput:\n  up\n"},
 		{"snapshot", api.SnapshotInfo{Ref: "hs1", Tag: "before", Bytes: 4 << 20, Nodes: 100, Total: 3 << 20, Download: "/api/debug/s1/heap/snapshots/hs1",
 			Classes: []heapsnap.Class{{Name: "Object", Count: 3, SelfSize: 2048, IDs: []int64{1, 2, 3}}}},
-			"hs1 before  100 objects, 3.0 MB self size, 4.0 MB file /api/debug/s1/heap/snapshots/hs1\n  2.0 KB  3x  Object\n"},
+			"hs1 before  100 objects, 3.0 MB self size, 4.0 MB file\n  2.0 KB  3x  Object\ndownload: /api/debug/s1/heap/snapshots/hs1\n"},
 		{"sampling start", api.SamplingStartRequest{IntervalBytes: 32768},
 			"heap sampling on, a sample every 32768 bytes\nnext: traced heap sample stop answers the top allocation sites\n"},
 		{"props", api.Props{Ref: "o1", Value: "Job {id: 1}", Properties: []api.Property{
