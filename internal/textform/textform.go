@@ -3,8 +3,8 @@
 // pays per token (an agent) or a terminal.
 //
 // The state, breakpoint lists, eval results, errors, sessions and events have their own layouts;
-// any other answer falls back to indented `key: value` lines of its JSON, so a new route has a
-// text form without doing anything. The text is always valid UTF-8: bytes a program wrote that
+// any other answer falls back to a compact form of its JSON (`key: value` lines, a list item a
+// line of key=value pairs), so a new route has a text form without doing anything. The text is always valid UTF-8: bytes a program wrote that
 // are not (binary output, a line cut inside a character) read as U+FFFD.
 package textform
 
@@ -80,6 +80,12 @@ func Answer(v any) string {
 		fmt.Fprintf(&b, "heap sampling on, a sample every %d bytes\nnext: traced heap sample stop answers the top allocation sites\n", v.IntervalBytes)
 	case api.JobResponse:
 		jobText(&b, v)
+	case api.SourceView:
+		fmt.Fprintf(&b, "%s (%d lines)\n", v.File, v.Total)
+		sourceText(&b, v.Lines)
+		if v.Truncated {
+			b.WriteString("… cut: ask for fewer lines or a --line\n")
+		}
 	case api.Props:
 		propsText(&b, v)
 	case api.Instances:
