@@ -113,6 +113,15 @@ func TestCLIEventsHideInternals(t *testing.T) {
 	}
 	// JSON lists every event whatever the flag says: the filter is the text form's.
 	c.ok([]string{"--json", "events", "--limit", "1000"}, "node:internal/")
+
+	// The live stream is text too, a line an event; --json gives the stream's messages.
+	c.ok([]string{"launch", "--name", "ticks", "--", "forever.js"}, "ticks  debug")
+	h.stopAtCleanup("ticks")
+	res = c.ok([]string{"stream", "--session", "ticks", "--kinds", "console", "--max", "4", "--timeout", "20s"}, "console  log tick")
+	if strings.Contains(res.stdout, "{") {
+		t.Errorf("stream answered JSON without --json:\n%s", res.stdout)
+	}
+	c.ok([]string{"--json", "stream", "--session", "ticks", "--kinds", "console", "--max", "4", "--timeout", "20s"}, `"kind":"console"`)
 }
 
 // TestCLITraceOutput: traced trace answers the program's stdout and stderr lines, colour codes

@@ -17,6 +17,7 @@ import (
 	"traced/internal/engine"
 	"traced/internal/evidence"
 	"traced/internal/otlpexport"
+	"traced/internal/textform"
 )
 
 func run(args []string) int {
@@ -125,9 +126,8 @@ func run(args []string) int {
 			api.EvidenceResult
 		}{wire, convert.FromEvents(s.Events(0, engine.Filter{Kinds: engine.KindSet{engine.KindConsole: true, engine.KindException: true,
 			engine.KindStdout: true, engine.KindStderr: true, engine.KindExit: true}}, 0).Events), res})
-	} else if res.Evidence != nil {
-		b, _ := json.MarshalIndent(res.Evidence, "", "  ")
-		fmt.Fprintf(os.Stderr, "evidence:\n%s\n", b)
+	} else if res.Evidence != nil { // the text form, as traced trace and evidence answer it
+		fmt.Fprint(os.Stderr, "evidence:\n"+textform.Answer(api.EvidenceResponse{Session: sum.ID, Status: string(sum.Status), EvidenceResult: res}))
 	}
 	switch {
 	case sum.ExitCode != nil:

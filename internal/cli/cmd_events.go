@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -54,7 +56,7 @@ func eventCommands() []*command {
 			help: "the failure's evidence chain (correlation, never causation)", group: gEvents, core: true,
 			run: func(c *call) error { return c.get("/api/trace/evidence", url.Values{"id": {"{session}"}}) }},
 		{name: "stream", usage: "[--kinds K] [--max N] [--timeout D]", routes: []string{"GET /api/stream"},
-			help: "live events as JSON lines (every session's unless --session)", group: gEvents,
+			help: "live events, a line each (every session's unless --session; --json: the stream's JSON messages)", group: gEvents,
 			flags: []flagDef{kinds, after, {name: "max", kind: kindString, help: "stop after N messages"},
 				{name: "timeout", kind: kindString, help: "stop after this long (default 30s)"}},
 			run: runStream},
@@ -187,8 +189,30 @@ func runStream(c *call) error {
 			}
 			return fmt.Errorf("stream: %w", err)
 		}
-		c.print(msg)
+		if c.json {
+			c.print(msg)
+		} else {
+			c.print([]byte(streamLine(msg)))
+		}
 	}
 	conn.Close(websocket.StatusNormalClosure, "")
 	return nil
+}
+
+// streamLine renders a stream message as one line of the text form: an event as the event reads
+// show it, with its session; a session's change as its summary line.
+func streamLine(msg []byte) string {
+	var m api.StreamMessage
+	if err := json.Unmarshal(msg, &m); err != nil {
+		return string(msg) // not ours to read: shown as it came
+	}
+	switch {
+	case m.Event != nil:
+		return fmt.Sprintf("%s  %d  %s  %s", m.Session, m.Event.Seq, textform.EventKind(*m.Event), textform.Event(*m.Event))
+	case m.Summary != nil:
+		return textform.Session(*m.Summary)
+	case m.Gap != nil:
+		return fmt.Sprintf("%s  gap: seqs %d-%d were evicted", m.Session, m.Gap.From, m.Gap.To)
+	}
+	return strings.TrimSpace(m.Type + " " + m.Session)
 }
