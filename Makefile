@@ -10,8 +10,11 @@ NPM_FIXTURES = tests/testdata/runners/npm tests/testdata/servers/npm tests/testd
 
 .PHONY: build run test vet lint-api e2e-deps fmt tidy bench fuzz clean jaeger
 
+# bin/traced is the light entry (client commands link nothing of the service: issue 25, point
+# 16); it runs bin/traced-server, the whole of traced, for serve, run, mcp and dap.
 build:
-	CGO_ENABLED=0 $(GO) build -o bin/traced ./cmd/traced
+	CGO_ENABLED=0 $(GO) build -o bin/traced-server ./cmd/traced
+	CGO_ENABLED=0 $(GO) build -o bin/traced ./cmd/traced-cli
 
 run: build
 	./bin/traced serve $(ARGS)
@@ -69,6 +72,8 @@ tidy:
 	$(GO) mod tidy
 
 # Benchmarks against real node: CDP round trip, console capture throughput, session start, API latency.
+# `make bench BENCH=CLIOverhead` sets a CLI command (the light entry, and the whole binary)
+# beside the bare request to the same route (issue 25: at most 10 ms over it).
 # `make bench BENCH=RawVsTraced` sets traced beside a bare CDP client in the same run and prints
 # raw and traced median time per operation and their ratio (issue 16); BENCHFLAGS passes flags,
 # e.g. BENCH=RawVsTraced/console BENCHFLAGS=-benchtime=5x (100k console lines: ~10 s a run).

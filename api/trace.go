@@ -5,7 +5,7 @@ type StatusResponse struct {
 	Service    string   `json:"service"` // always "traced"
 	Version    string   `json:"version"`
 	Node       NodeInfo `json:"node"`
-	SourceMaps bool     `json:"sourceMaps"` // positions mapped to original sources by traced
+	SourceMaps bool     `json:"sourceMaps"` // positions mapped to original sources by traced (per session, on by default)
 	Replay     string   `json:"replay"`     // "timeline": captured events are replayed, never time travel
 	Modes      []string `json:"modes"`
 	Auth       bool     `json:"auth"`
@@ -95,6 +95,9 @@ type StopRequest struct {
 type SessionResponse struct {
 	Session Summary `json:"session"`
 	State   *State  `json:"state,omitempty"` // a debug session paused as start or attach answers
+	// Output is what a started program that did not pause printed first (its first line waited
+	// for briefly): a server's "listening on :PORT".
+	Output *ExecOutput `json:"output,omitempty"`
 }
 
 // ListResponse answers GET /api/trace/list.

@@ -27,15 +27,19 @@ type cli struct {
 	env []string
 }
 
-// newCLI builds the traced binary into the test's temp dir and returns a runner whose state
-// directory is fresh; extra are added to its environment (TRACED_ADDR, TRACED_TOKEN...).
+// newCLI builds traced as make build does (the light entry as traced, the server beside it as
+// traced-server) into the test's temp dir and returns a runner whose state directory is fresh;
+// extra are added to its environment (TRACED_ADDR, TRACED_TOKEN...).
 func newCLI(t testing.TB, extra ...string) *cli {
 	t.Helper()
 	nodeOrSkip(t)
-	bin := filepath.Join(t.TempDir(), "traced")
-	build := exec.Command("go", "build", "-o", bin, "../cmd/traced")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	dir0 := t.TempDir()
+	bin := filepath.Join(dir0, "traced")
+	for out, pkg := range map[string]string{bin: "../cmd/traced-cli", filepath.Join(dir0, "traced-server"): "../cmd/traced"} {
+		build := exec.Command("go", "build", "-o", out, pkg)
+		if msg, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, msg)
+		}
 	}
 	dir, err := filepath.Abs("testdata")
 	if err != nil {

@@ -6,7 +6,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"traced/internal/cli"
 )
@@ -42,9 +41,9 @@ func main() {
 		}
 		fmt.Print(usage, "\nCommands of the client:\n", cli.Usage())
 		return
-	} else if cli.IsCommand(args) || (len(args) > 0 && !strings.HasPrefix(args[0], "-")) {
-		// A word that is no command ("traced rnu x.js") gets the client's usage error, never a server.
-		// The client path: it must stay cheap, so nothing of the service is set up here.
+	} else if cli.ClientCall(args) {
+		// The client path: nothing of the service is set up here. bin/traced is the light entry
+		// (cmd/traced-cli), which does not even link the service; this binary is its server.
 		os.Exit(cli.Main(args, cli.OSEnv()))
 	}
 	var code int

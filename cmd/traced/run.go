@@ -17,6 +17,7 @@ import (
 	"traced/internal/engine"
 	"traced/internal/evidence"
 	"traced/internal/otlpexport"
+	"traced/internal/textform"
 )
 
 func run(args []string) int {
@@ -27,6 +28,7 @@ func run(args []string) int {
 	of.register(fs)
 	asJSON := fs.Bool("json", false, "print a machine-readable report (summary, events, evidence) on stdout")
 	verbose := fs.Bool("verbose", false, "also print context and script events")
+	timeout := fs.Duration("timeout", 0, "stop the program after this long, e.g. 30s (0: never); the report says it was stopped")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage(err)
 	}
@@ -82,7 +84,11 @@ func run(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	s, err := mgr.Start(ctx, engine.StartRequest{Target: fs.Arg(0), Args: fs.Args()[1:]})
+	if *timeout < 0 {
+		fmt.Fprintln(os.Stderr, "traced: --timeout must not be negative")
+		return 2
+	}
+	s, err := mgr.Start(ctx, engine.StartRequest{Target: fs.Arg(0), Args: fs.Args()[1:], Timeout: *timeout})
 	if err != nil {
 		lines.Close() // node's own output, if any, comes before the reason
 		fmt.Fprintln(os.Stderr, "traced:", err)
@@ -101,6 +107,9 @@ func run(args []string) int {
 		flushExport(export, os.Stderr)
 	}
 	sum := s.Summary()
+	if sum.Status == engine.StatusStopped && sum.Error != "" { // --timeout ended it, not the program
+		fmt.Fprintln(os.Stderr, "traced:", sum.Error)
+	}
 	res := convert.FromEvidenceResult(evidence.Build(evidence.Input{Summary: sum, Events: s.Snapshot()}))
 	if *asJSON {
 		wire := convert.FromSummary(sum)
@@ -117,9 +126,8 @@ func run(args []string) int {
 			api.EvidenceResult
 		}{wire, convert.FromEvents(s.Events(0, engine.Filter{Kinds: engine.KindSet{engine.KindConsole: true, engine.KindException: true,
 			engine.KindStdout: true, engine.KindStderr: true, engine.KindExit: true}}, 0).Events), res})
-	} else if res.Evidence != nil {
-		b, _ := json.MarshalIndent(res.Evidence, "", "  ")
-		fmt.Fprintf(os.Stderr, "evidence:\n%s\n", b)
+	} else if res.Evidence != nil { // the text form, as traced trace and evidence answer it
+		fmt.Fprint(os.Stderr, "evidence:\n"+textform.Answer(api.EvidenceResponse{Session: sum.ID, Status: string(sum.Status), EvidenceResult: res}))
 	}
 	switch {
 	case sum.ExitCode != nil:

@@ -21,7 +21,7 @@ func TestRunExitCodes(t *testing.T) {
 	}{
 		{script: "clean.js", code: 0, lines: []string{"all good"}},
 		{script: "exit3.js", code: 3, lines: []string{"giving up", "code 3"}},
-		{script: "throws.js", code: 1, lines: []string{"evidence:", "TypeError"}},
+		{script: "throws.js", code: 1, lines: []string{"evidence:", "failure: ", "TypeError", "caveat: "}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.script, func(t *testing.T) {
@@ -37,6 +37,9 @@ func TestRunExitCodes(t *testing.T) {
 			}
 			if res.stdout != "" {
 				t.Errorf("stdout %q, want nothing without --json", res.stdout)
+			}
+			if strings.Contains(res.stderr, `"failure": {`) {
+				t.Errorf("the evidence is a JSON dump, not its text form:\n%s", res.stderr)
 			}
 		})
 	}

@@ -170,13 +170,13 @@ func DebugPath(session, op string) string {
 }
 
 // TextRoute reports whether a route answers the compact text form (?format=text): every debug
-// route and the trace reads; start, stop and status answer JSON only.
+// route, the trace reads and start; stop and status answer JSON only.
 func TextRoute(path string) bool {
 	if strings.HasPrefix(path, "/api/debug/") {
 		return true
 	}
 	switch path {
-	case "/api/trace", "/api/trace/list", "/api/trace/events", "/api/trace/wait", "/api/trace/evidence":
+	case "/api/trace", "/api/trace/list", "/api/trace/events", "/api/trace/wait", "/api/trace/evidence", "/api/trace/start":
 		return true
 	}
 	return false

@@ -123,6 +123,11 @@ func (c *call) with(fn func(context.Context, *apiclient.Client) error) error {
 	if err != nil {
 		return err
 	}
+	if svc.how == "service record" || svc.how == "--addr" { // one that runs already (a default address may not)
+		if err := rootRefused(c.str("root"), svc, c.env.Cwd); err != nil {
+			return err
+		}
+	}
 	err = run(svc)
 	if err != nil && isDialError(err) && c.cmd.autostart && svc.how != "--addr" {
 		started, serr := c.service(true)
@@ -135,6 +140,8 @@ func (c *call) with(fn func(context.Context, *apiclient.Client) error) error {
 	switch {
 	case err == nil:
 		return nil
+	case errors.As(err, &refused) && isOutsideRoot(refused.Message):
+		return &cliError{code: ExitRefused, msg: refused.Message, hint: outsideRootHint(svc), err: err}
 	case errors.As(err, &refused):
 		return &cliError{code: ExitRefused, msg: refused.Message, hint: cliHint(refused.Hint), err: err}
 	case errors.Is(err, apiclient.ErrNoSession):

@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -20,11 +22,12 @@ import (
 func eventCommands() []*command {
 	kinds := flagDef{name: "kinds", kind: kindString, help: "event kinds, e.g. console,exception,pause"}
 	after := flagDef{name: "after", kind: kindString, help: "only events after this seq (a cursor)"}
+	all := flagDef{name: "all", kind: kindBool, help: "node's own scripts (node:internal/...) too"}
 	match := flagDef{name: "match", kind: kindString, help: "only events whose text matches this RE2, e.g. '^TypeError' (a throw's class: message, console text, an output line)"}
 	return []*command{
 		{name: "wait", usage: "[--kinds K] [--match RE] [--timeout D] [--after SEQ]", routes: []string{"GET /api/trace/wait"},
 			help: "block (bounded) until the next event of these kinds", group: gEvents, core: true,
-			flags: []flagDef{kinds, match, after, {name: "timeout", kind: kindString, help: "how long to wait, at most 60s (default 10s)"}},
+			flags: []flagDef{kinds, match, after, all, {name: "timeout", kind: kindString, help: "how long to wait, at most 60s (default 10s)"}},
 			run: func(c *call) error {
 				q := c.eventQuery()
 				ms, ok, err := c.ms("timeout")
@@ -36,9 +39,9 @@ func eventCommands() []*command {
 				}
 				return c.get("/api/trace/wait", q)
 			}},
-		{name: "events", usage: "[--kinds K] [--match RE] [--after SEQ] [--limit N]", routes: []string{"GET /api/trace/events"},
+		{name: "events", usage: "[--kinds K] [--match RE] [--after SEQ] [--limit N] [--all]", routes: []string{"GET /api/trace/events"},
 			help: "a page of events; pass its next: back as --after", group: gEvents, core: true,
-			flags: []flagDef{kinds, match, after, {name: "limit", kind: kindString, help: "events at most (1-1000)"}},
+			flags: []flagDef{kinds, match, after, all, {name: "limit", kind: kindString, help: "events at most (1-1000)"}},
 			run: func(c *call) error {
 				q := c.eventQuery()
 				if l := c.str("limit"); l != "" {
@@ -47,13 +50,13 @@ func eventCommands() []*command {
 				return c.get("/api/trace/events", q)
 			}},
 		{name: "timeline", usage: "[--kinds K]", routes: []string{"GET /api/trace"},
-			help: "the session and every retained event", group: gEvents, flags: []flagDef{kinds, match, after},
+			help: "the session and every retained event", group: gEvents, flags: []flagDef{kinds, match, after, all},
 			run: func(c *call) error { return c.get("/api/trace", c.eventQuery()) }},
 		{name: "evidence", routes: []string{"GET /api/trace/evidence"},
 			help: "the failure's evidence chain (correlation, never causation)", group: gEvents, core: true,
 			run: func(c *call) error { return c.get("/api/trace/evidence", url.Values{"id": {"{session}"}}) }},
 		{name: "stream", usage: "[--kinds K] [--max N] [--timeout D]", routes: []string{"GET /api/stream"},
-			help: "live events as JSON lines (every session's unless --session)", group: gEvents,
+			help: "live events, a line each (every session's unless --session; --json: the stream's JSON messages)", group: gEvents,
 			flags: []flagDef{kinds, after, {name: "max", kind: kindString, help: "stop after N messages"},
 				{name: "timeout", kind: kindString, help: "stop after this long (default 30s)"}},
 			run: runStream},
@@ -71,6 +74,9 @@ func (c *call) eventQuery() url.Values {
 	}
 	if a := c.str("after"); a != "" {
 		q.Set("after", a)
+	}
+	if c.flag("all") {
+		q.Set("internal", "true")
 	}
 	return q
 }
@@ -107,7 +113,7 @@ func runTrace(c *call) error {
 			break
 		}
 	}
-	if err := c.get("/api/trace", url.Values{"id": {c.sid}, "kinds": {"console,exception,exit"}}); err != nil {
+	if err := c.get("/api/trace", url.Values{"id": {c.sid}, "kinds": {"console,stdout,stderr,exception,exit"}}); err != nil {
 		return err
 	}
 	var final []api.Summary
@@ -183,8 +189,30 @@ func runStream(c *call) error {
 			}
 			return fmt.Errorf("stream: %w", err)
 		}
-		c.print(msg)
+		if c.json {
+			c.print(msg)
+		} else {
+			c.print([]byte(streamLine(msg)))
+		}
 	}
 	conn.Close(websocket.StatusNormalClosure, "")
 	return nil
+}
+
+// streamLine renders a stream message as one line of the text form: an event as the event reads
+// show it, with its session; a session's change as its summary line.
+func streamLine(msg []byte) string {
+	var m api.StreamMessage
+	if err := json.Unmarshal(msg, &m); err != nil {
+		return string(msg) // not ours to read: shown as it came
+	}
+	switch {
+	case m.Event != nil:
+		return fmt.Sprintf("%s  %d  %s  %s", m.Session, m.Event.Seq, textform.EventKind(*m.Event), textform.Event(*m.Event))
+	case m.Summary != nil:
+		return textform.Session(*m.Summary)
+	case m.Gap != nil:
+		return fmt.Sprintf("%s  gap: seqs %d-%d were evicted", m.Session, m.Gap.From, m.Gap.To)
+	}
+	return strings.TrimSpace(m.Type + " " + m.Session)
 }

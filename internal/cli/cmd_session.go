@@ -24,7 +24,7 @@ func sessionCommands() []*command {
 	return []*command{
 		{name: "launch", usage: "[--brk] [--break FILE:LINE[:COND]]... [--name N] [--node-arg F]... -- SCRIPT [ARGS]",
 			routes: []string{"POST /api/trace/start"},
-			help:   "debug a program; with --brk or --break answers the first pause's state",
+			help:   "debug a program; answers what it printed first, or with --brk, --break or --catch the first pause's state",
 			group:  gSession, core: true, minArgs: 1, maxArgs: -1, passThrough: true, autostart: true,
 			flags: append([]flagDef{
 				{name: "brk", kind: kindBool, help: "pause at the first line"},
@@ -32,7 +32,7 @@ func sessionCommands() []*command {
 				{name: "logpoint", kind: kindList, help: "FILE:LINE:TEMPLATE, e.g. app.js:9:i=${i} (repeatable)"},
 				{name: "catch", kind: kindString, help: "pause on exceptions: none, uncaught, caught or all"},
 				{name: "catch-class", kind: kindList, help: "--catch stops only at this exception class, e.g. TypeError (repeatable)"},
-				waitFlag,
+				{name: "wait", kind: kindString, help: "how long to wait for the first pause: with --brk or --break 10s by default, with --catch alone 3s"},
 			}, startFlags...),
 			run: runLaunch},
 		{name: "trace", usage: "[--name N] [--node-arg F]... [--wait D] -- SCRIPT [ARGS]",
@@ -126,6 +126,10 @@ func (c *call) start(body api.StartRequest) (res api.SessionResponse, raw []byte
 	return res, raw, err
 }
 
+// catchWaitMs is how long launch --catch waits for a throw when --wait does not say: enough for
+// a program that fails as it starts, short for a server that does not.
+const catchWaitMs = 3000
+
 func runLaunch(c *call) error {
 	body, err := c.startBody(api.ModeDebug)
 	if err != nil {
@@ -149,13 +153,18 @@ func runLaunch(c *call) error {
 		body.Logpoints = append(body.Logpoints, lp)
 	}
 	brk := body.PauseOnStart || len(body.Breakpoints) > 0
-	if brk { // it will pause: the start answers the state there, so the first command shows where
+	catch := !brk && body.PauseOnExceptions != "" && body.PauseOnExceptions != "none"
+	if brk || catch { // it will (or may) pause: the start answers the state there
 		ms, _, err := c.ms("wait")
 		if err != nil {
 			return err
 		}
-		if ms == 0 {
+		switch {
+		case ms > 0:
+		case brk:
 			ms = apiclient.FirstPauseWaitMs
+		default: // a program that throws at once does so within this; a server may never throw
+			ms = catchWaitMs
 		}
 		body.WaitMs = apiclient.WaitMs(ms)
 	}
@@ -164,7 +173,10 @@ func runLaunch(c *call) error {
 		return err
 	}
 	switch {
-	case !brk || started.State != nil:
+	case !brk || started.State != nil: // with --catch alone, no throw yet is no failure
+		if catch && started.State == nil && !c.json {
+			defer fmt.Fprintln(c.env.Stderr, "hint: no exception yet; traced wait --kinds pause waits for the throw")
+		}
 		if c.json {
 			c.print(raw)
 			return nil

@@ -75,7 +75,7 @@ var (
 func commands() []*command {
 	tableOnce.Do(func() {
 		table = append(append(append(sessionCommands(), debugCommands()...), inspectCommands()...), profileCommands()...)
-		table = append(table, eventCommands()...)
+		table = append(append(table, eventCommands()...), serviceCommands()...)
 	})
 	return table
 }

@@ -35,11 +35,17 @@ type Filter struct {
 	Kinds  KindSet
 	Target string
 	Text   *regexp.Regexp
+	// NoInternal leaves out the script events of node's own scripts, which a reader of the
+	// program's events rarely asks about (there are a hundred of them before its first module).
+	NoInternal bool
 }
 
 // Match reports whether the filter admits ev.
 func (f Filter) Match(ev *Event) bool {
 	if !f.Kinds.Match(ev.Kind) {
+		return false
+	}
+	if f.NoInternal && ev.Script != nil && ev.Script.Internal {
 		return false
 	}
 	if f.Text != nil {

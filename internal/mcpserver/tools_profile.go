@@ -111,8 +111,8 @@ func (c *caller) heap(ctx context.Context, sid string, in heapIn) *mcp.CallToolR
 		`heap {"action":"snapshot","tag":"before"}, run the code, snapshot again, then {"action":"diff","from":"before","to":"after"}`)
 }
 
-// saveHint ends an answer that names an artefact (ref: cpu1, download: GET ...) with the call
-// that writes it to a file.
+// saveHint ends an answer that names an artefact (ref: cpu1, or download: GET .../hs1, the ref
+// last) with the call that writes it to a file.
 func saveHint(res *mcp.CallToolResult, tool string) *mcp.CallToolResult {
 	if res.IsError || len(res.Content) != 1 {
 		return res
@@ -122,7 +122,12 @@ func saveHint(res *mcp.CallToolResult, tool string) *mcp.CallToolResult {
 		return res
 	}
 	for line := range strings.Lines(tc.Text) {
-		if ref, ok := strings.CutPrefix(strings.TrimSpace(line), "ref: "); ok {
+		line = strings.TrimSpace(line)
+		ref, ok := strings.CutPrefix(line, "ref: ")
+		if dl, isDL := strings.CutPrefix(line, "download: "); !ok && isDL { // a layout without a ref line
+			ref, ok = dl[strings.LastIndexByte(dl, '/')+1:], true
+		}
+		if ok {
 			tc.Text += fmt.Sprintf("save: the tool %s {\"action\":\"save\",\"ref\":%q} writes it to a file\n", tool, ref)
 			break
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,7 +21,8 @@ func tools() []tool {
 }
 
 type startIn struct {
-	Target      string            `json:"target" jsonschema:"script path, relative to the workspace root"`
+	Target      string            `json:"target" jsonschema:"script path, relative to cwd"`
+	Cwd         string            `json:"cwd,omitempty" jsonschema:"working directory, relative to the workspace root or absolute inside it (default: the root)"`
 	Args        []string          `json:"args,omitempty"`
 	Mode        string            `json:"mode,omitempty" jsonschema:"default debug; trace only observes"`
 	Breakpoints []string          `json:"breakpoints,omitempty" jsonschema:"file:line or file:line:condition"`
@@ -139,7 +139,7 @@ func setNum(q url.Values, k string, n int64) {
 }
 
 func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
-	body := api.StartRequest{Target: in.Target, Mode: in.Mode, Args: in.Args, NodeArgs: in.NodeArgs, Env: in.Env,
+	body := api.StartRequest{Target: in.Target, Cwd: in.Cwd, Mode: in.Mode, Args: in.Args, NodeArgs: in.NodeArgs, Env: in.Env,
 		Name: in.Name, PauseOnExceptions: in.Catch, PauseOnStart: in.Brk}
 	if body.Mode == "" {
 		body.Mode = api.ModeDebug
@@ -170,7 +170,7 @@ func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
 	if err != nil {
 		return failure(err)
 	}
-	line := textform.Session(started.Session) + "\n"
+	line := textform.Answer(started) // the session, and what it printed first when it did not pause
 	switch {
 	case started.State != nil:
 		return textResult(textform.Answer(started))
@@ -179,7 +179,7 @@ func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
 	case body.WaitMs == nil:
 		return textResult(line + "next: the tool wait {\"kinds\":\"exit\"} blocks until it ends; then events, and evidence if it failed")
 	case started.Session.Status.Finished():
-		return errorResult("the program ended before pausing: "+strings.TrimSpace(line), "the tool events shows what it did; check the breakpoint's file and line")
+		return errorResult("the program ended before pausing: "+textform.Session(started.Session), "the tool events shows what it did; check the breakpoint's file and line")
 	}
 	return textResult(line + fmt.Sprintf("no pause within %dms; next: the tool wait {\"kinds\":\"pause\"}", *body.WaitMs))
 }

@@ -7,6 +7,7 @@ package redact
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -26,29 +27,32 @@ type rule struct {
 }
 
 // rules are gitleaks-style shapes with few false positives: prefixes vendors chose so that their
-// keys can be found, and structures (JWT, PEM) no ordinary value has.
-var rules = []rule{
-	{"private-key", regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*$)`), 0, []string{"PRIVATE KEY"}, false},
-	{"aws-key", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA)[A-Z2-7]{16}\b`), 0, []string{"AKIA", "ASIA", "ABIA", "ACCA", "AIDA", "AROA"}, false},
-	{"github-token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{60,255})\b`), 0, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, false},
-	{"gitlab-token", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}\b`), 0, []string{"glpat-"}, false},
-	{"slack-token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`), 0, []string{"xox"}, false},
-	{"slack-webhook", regexp.MustCompile(`https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}`), 0, []string{"hooks.slack.com"}, false},
-	{"stripe-key", regexp.MustCompile(`\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{20,}\b`), 0, []string{"_live_", "_test_"}, false},
-	{"google-api-key", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`), 0, []string{"AIza"}, false},
-	{"anthropic-key", regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`), 0, []string{"sk-ant-"}, false},
-	{"openai-key", regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}|\bsk-proj-[A-Za-z0-9_-]{40,}`), 0, []string{"sk-"}, false},
-	{"npm-token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), 0, []string{"npm_"}, false},
-	{"sendgrid-key", regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`), 0, []string{"SG."}, false},
-	{"twilio-key", regexp.MustCompile(`\bSK[0-9a-fA-F]{32}\b`), 0, []string{"SK"}, false},
-	{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), 0, []string{"eyJ"}, false},
-	// user:password@host in a URL or a connection string: the password only.
-	{"password", regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#\s@"'<>]*:([^@/?#\s"'<>]{1,256})@`), 1, []string{"://"}, false},
-	// "Authorization: Bearer ..." and the like.
-	{"authorization", regexp.MustCompile(`(?i)\b(?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:bearer|basic|token|digest)\s+([A-Za-z0-9._~+/=-]{8,})`), 1, []string{"authorization"}, true},
-	// password=..., "apiKey": "...", SECRET_TOKEN=...: a secret's name, then its value.
-	{"secret", regexp.MustCompile(`(?i)\b[a-z0-9_.-]*(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*["']?([^\s"',;&]{6,})`), 1, []string{"password", "passwd", "secret", "token", "key", "credential"}, true},
-}
+// keys can be found, and structures (JWT, PEM) no ordinary value has. They are compiled on first
+// use, not at init: the CLI shares the binary and must not pay for them (issue 25, point 16).
+var rules = sync.OnceValue(func() []rule {
+	return []rule{
+		{"private-key", regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*$)`), 0, []string{"PRIVATE KEY"}, false},
+		{"aws-key", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA)[A-Z2-7]{16}\b`), 0, []string{"AKIA", "ASIA", "ABIA", "ACCA", "AIDA", "AROA"}, false},
+		{"github-token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{60,255})\b`), 0, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, false},
+		{"gitlab-token", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}\b`), 0, []string{"glpat-"}, false},
+		{"slack-token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`), 0, []string{"xox"}, false},
+		{"slack-webhook", regexp.MustCompile(`https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}`), 0, []string{"hooks.slack.com"}, false},
+		{"stripe-key", regexp.MustCompile(`\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{20,}\b`), 0, []string{"_live_", "_test_"}, false},
+		{"google-api-key", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`), 0, []string{"AIza"}, false},
+		{"anthropic-key", regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`), 0, []string{"sk-ant-"}, false},
+		{"openai-key", regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}|\bsk-proj-[A-Za-z0-9_-]{40,}`), 0, []string{"sk-"}, false},
+		{"npm-token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), 0, []string{"npm_"}, false},
+		{"sendgrid-key", regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`), 0, []string{"SG."}, false},
+		{"twilio-key", regexp.MustCompile(`\bSK[0-9a-fA-F]{32}\b`), 0, []string{"SK"}, false},
+		{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), 0, []string{"eyJ"}, false},
+		// user:password@host in a URL or a connection string: the password only.
+		{"password", regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#\s@"'<>]*:([^@/?#\s"'<>]{1,256})@`), 1, []string{"://"}, false},
+		// "Authorization: Bearer ..." and the like.
+		{"authorization", regexp.MustCompile(`(?i)\b(?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:bearer|basic|token|digest)\s+([A-Za-z0-9._~+/=-]{8,})`), 1, []string{"authorization"}, true},
+		// password=..., "apiKey": "...", SECRET_TOKEN=...: a secret's name, then its value.
+		{"secret", regexp.MustCompile(`(?i)\b[a-z0-9_.-]*(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*["']?([^\s"',;&]{6,})`), 1, []string{"password", "passwd", "secret", "token", "key", "credential"}, true},
+	}
+})
 
 // Redactor replaces secrets; its zero value is off-free: use New.
 type Redactor struct {
@@ -67,7 +71,7 @@ func (r *Redactor) Text(s string) (string, int) {
 		return s, 0
 	}
 	n := 0
-	for _, ru := range rules {
+	for _, ru := range rules() {
 		if !ru.hinted(s) || !ru.re.MatchString(s) {
 			continue
 		}

@@ -61,9 +61,10 @@ func (a *app) samplingStart(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	req.IntervalBytes = cmpOr(req.IntervalBytes, engine.DefaultSamplingBytes) // the answer says what it samples
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
 		return req, s.StartHeapSampling(r.Context(), engine.SamplingSpec{
-			IntervalBytes: cmpOr(req.IntervalBytes, engine.DefaultSamplingBytes), IncludeMajorGC: req.IncludeMajorGC, IncludeMinorGC: req.IncludeMinorGC,
+			IntervalBytes: req.IntervalBytes, IncludeMajorGC: req.IncludeMajorGC, IncludeMinorGC: req.IncludeMinorGC,
 		})
 	})
 }

@@ -29,13 +29,35 @@ func (a *app) restart(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	if req.WaitMs == nil && !mayPause(res.Session) {
+		wait = 0 // as launch without a breakpoint: the output, not a wait for a pause that cannot come
+	}
 	st, err := res.Session.Main().FirstStop(r.Context(), wait)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
+	wire := convert.FromState(st)
+	if st.Status != engine.StatusPaused { // no pause: what it printed, as a start answers
+		wire.Output = convert.FromExecOutputPtr(res.Session.StartOutput(r.Context(), engine.FirstOutputWait))
+	}
 	render(w, r, http.StatusOK, api.RestartResponse{Session: a.summary(res.Session.Summary()), Previous: res.Previous,
-		State: convert.FromState(st), NotCarried: res.NotCarried})
+		State: wire, NotCarried: res.NotCarried})
+}
+
+// mayPause says whether a restarted session has an enabled breakpoint to pause at; launch waits
+// for a first pause only then, and restart answers as launch does.
+func mayPause(s *engine.Session) bool {
+	bps, err := s.Breakpoints()
+	if err != nil {
+		return true // not ours to guess: wait as asked
+	}
+	for _, bp := range bps {
+		if bp.Enabled {
+			return true
+		}
+	}
+	return false
 }
 
 // noLiveEdit answers a hot-patch on a node without live edit: the restart does what it was for.

@@ -19,10 +19,11 @@ import (
 const textPrefix = "/api/debug/"
 
 // traceTextRoutes are the trace routes that speak text besides those under textPrefix: the reads
-// an agent makes in a loop. The others (status, start, stop) answer JSON only.
+// an agent makes in a loop. Start speaks text too: its answer is
+// the session's first state or output. The others (status, stop) answer JSON only.
 var traceTextRoutes = map[string]bool{
 	"/api/trace": true, "/api/trace/list": true, "/api/trace/events": true,
-	"/api/trace/wait": true, "/api/trace/evidence": true,
+	"/api/trace/wait": true, "/api/trace/evidence": true, "/api/trace/start": true,
 }
 
 // speaksText reports whether the route of path has a text form.

@@ -42,10 +42,13 @@ func (a *app) status(w http.ResponseWriter, r *http.Request) {
 		Service: "traced",
 		Version: a.cfg.Version,
 		Node:    node,
-		Replay:  "timeline",
-		Modes:   []string{api.ModeTrace, api.ModeDebug},
-		Auth:    a.cfg.Token != "",
-		Root:    c.Root,
+		// Positions are mapped to original sources through source maps, per session unless a start
+		// says "sourceMaps": false or POST sourcemap turns it off.
+		SourceMaps: true,
+		Replay:     "timeline",
+		Modes:      []string{api.ModeTrace, api.ModeDebug},
+		Auth:       a.cfg.Token != "",
+		Root:       c.Root,
 		Limits: api.Limits{
 			MaxEvents: c.Config.MaxEvents, MaxSessions: c.Config.MaxSessions, StringCap: c.Config.StringCap,
 			MaxBodyBytes: a.cfg.MaxBodyBytes, StartTimeoutMs: c.Config.StartTimeout.Milliseconds(),
@@ -86,6 +89,11 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 		a.answerFirstPause(w, r, s, waitBound(req.WaitMs, 0, maxWait))
 		return
 	}
+	if s.Summary().Status != engine.StatusPaused { // running: what it printed first (a server's port)
+		render(w, r, http.StatusCreated, api.SessionResponse{Session: a.summary(s.Summary()),
+			Output: convert.FromExecOutputPtr(s.StartOutput(r.Context(), engine.FirstOutputWait))})
+		return
+	}
 	a.answerStarted(w, r, s)
 }
 
@@ -120,6 +128,8 @@ func (a *app) answerFirstPause(w http.ResponseWriter, r *http.Request, s *engine
 		wire := convert.FromState(st)
 		redactState(s, &wire)
 		res.State = &wire
+	} else {
+		res.Output = convert.FromExecOutputPtr(st.Output) // what it printed while it did not pause
 	}
 	render(w, r, http.StatusCreated, res)
 }
@@ -277,7 +287,10 @@ func (a *app) sessionQuery(r *http.Request) (sessionQuery, error) {
 				"match is an RE2 regular expression over an event's text, e.g. match=^TypeError")
 		}
 	}
-	return sessionQuery{session: s, filter: engine.Filter{Kinds: kinds, Target: q.Get("target"), Text: text}, after: after}, nil
+	// The text form is read by a person or an agent: node's own scripts only when asked.
+	noInternal := wantsText(r) && !queryBool(q, "internal", false)
+	return sessionQuery{session: s, filter: engine.Filter{Kinds: kinds, Target: q.Get("target"), Text: text, NoInternal: noInternal},
+		after: after}, nil
 }
 
 // parseKinds reads the kinds parameter as the stream does (api.ParseKinds); empty means every kind.

@@ -238,7 +238,7 @@ func outputText(b *strings.Builder, o *api.ExecOutput) {
 		case kindException:
 			mark = "! "
 		}
-		fmt.Fprintf(b, "  %s%s\n", mark, e.Text)
+		fmt.Fprintf(b, "  %s%s\n", mark, Strip(e.Text))
 		last = e.Seq
 	}
 	if o.More > 0 {

@@ -81,7 +81,30 @@ func cursorText(b *strings.Builder, gap *api.Gap, next uint64, more bool) {
 
 func traceText(b *strings.Builder, v api.TraceResponse) {
 	b.WriteString(Session(v.Session) + "\n")
-	eventsText(b, v.Events)
+	eventsText(b, dropEchoes(v.Events))
+}
+
+// dropEchoes leaves out the stdout or stderr line that a console call of the same text printed:
+// the call is listed, with its file:line, and the line once, not twice.
+func dropEchoes(events []api.Event) []api.Event {
+	consoled := map[string]int{}
+	for _, ev := range events {
+		if ev.Console != nil {
+			consoled[ev.Console.Text.Value]++
+		}
+	}
+	if len(consoled) == 0 {
+		return events
+	}
+	out := make([]api.Event, 0, len(events))
+	for _, ev := range events {
+		if ev.Output != nil && consoled[ev.Output.Text.Value] > 0 {
+			consoled[ev.Output.Text.Value]--
+			continue
+		}
+		out = append(out, ev)
+	}
+	return out
 }
 
 func pageText(b *strings.Builder, v api.EventsResponse) {
@@ -125,11 +148,11 @@ func eventDetail(ev api.Event) string {
 	case ev.Throw != nil:
 		return throwDetail(ev.Throw)
 	case ev.Console != nil:
-		return ev.Console.Level + " " + oneLine(ev.Console.Text) + at(ev.Console.Frame)
+		return ev.Console.Level + " " + Strip(oneLine(ev.Console.Text)) + at(ev.Console.Frame)
 	case ev.Exception != nil:
 		return exceptionDetail(ev.Exception)
 	case ev.Output != nil:
-		return oneLine(ev.Output.Text)
+		return Strip(oneLine(ev.Output.Text))
 	case ev.Exit != nil:
 		if ev.Exit.Code != nil {
 			return fmt.Sprintf("code %d", *ev.Exit.Code)

@@ -8,8 +8,14 @@ import (
 	"strings"
 )
 
-// genericText renders any answer from its JSON, keeping the field order: objects as `key: value`
-// lines indented by depth, arrays as `- ` items, empty ones as [] and {}.
+// genericText renders any answer from its JSON, keeping the field order, compactly: a top-level
+// scalar is a `key: value` line, an item of a list one line of `key=value` pairs (nested values
+// inline, in braces and brackets), so a list of fifty frames is fifty lines, never a tree of
+// keys:
+//
+//	ref: cpu1
+//	self:
+//	  function=handle  selfMs=77  selfPct=14.8
 func genericText(b *strings.Builder, v any) {
 	raw, err := json.Marshal(v)
 	if err != nil {
@@ -18,75 +24,129 @@ func genericText(b *strings.Builder, v any) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
+	n, err := parseNode(dec)
+	if err != nil {
+		fmt.Fprintf(b, "error: %v\n", err)
+		return
+	}
+	switch n.kind {
+	case '{':
+		if len(n.keys) == 0 {
+			b.WriteString("{}\n")
+		}
+		for i, k := range n.keys {
+			writeField(b, k, n.vals[i])
+		}
+	case '[':
+		if len(n.vals) == 0 {
+			b.WriteString("[]\n")
+		}
+		for _, item := range n.vals {
+			b.WriteString(oneLineValue(item) + "\n")
+		}
+	default:
+		b.WriteString(n.scalar + "\n")
+	}
+}
+
+// node is a decoded JSON value that keeps its object's key order: kind '{' (keys and vals),
+// '[' (vals) or 0 (scalar).
+type node struct {
+	kind   byte
+	scalar string
+	keys   []string
+	vals   []*node
+}
+
+func parseNode(dec *json.Decoder) (*node, error) {
 	tok, err := dec.Token()
 	if err != nil {
-		return
+		return nil, err
 	}
-	if d, ok := tok.(json.Delim); ok {
-		writeValue(b, dec, d, "", "")
-		return
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return &node{scalar: scalar(tok)}, nil
 	}
-	fmt.Fprintf(b, "%s\n", scalar(tok))
-}
-
-// writeValue writes the object or array opened by d; first is the prefix of its first line
-// (a "- " item marker), indent the prefix of the others.
-func writeValue(b *strings.Builder, dec *json.Decoder, d json.Delim, first, indent string) {
-	prefix := func() string {
-		p := first
-		first = indent
-		return p
-	}
-	empty := true
+	n := &node{kind: byte(d)}
 	for dec.More() {
-		empty = false
-		if d == '{' {
-			keyTok, _ := dec.Token()
-			key, _ := keyTok.(string)
-			tok, err := dec.Token()
+		if n.kind == '{' {
+			k, err := dec.Token()
 			if err != nil {
-				return
+				return nil, err
 			}
-			if nd, ok := tok.(json.Delim); ok {
-				if !dec.More() { // an empty object or array
-					dec.Token()
-					fmt.Fprintf(b, "%s%s: %s\n", prefix(), key, emptyOf(nd))
-					continue
-				}
-				fmt.Fprintf(b, "%s%s:\n", prefix(), key)
-				writeValue(b, dec, nd, indent+"  ", indent+"  ")
-				continue
-			}
-			fmt.Fprintf(b, "%s%s: %s\n", prefix(), key, scalar(tok))
-			continue
+			key, _ := k.(string)
+			n.keys = append(n.keys, key)
 		}
-		tok, err := dec.Token()
+		v, err := parseNode(dec)
 		if err != nil {
-			return
+			return nil, err
 		}
-		p := prefix()
-		if nd, ok := tok.(json.Delim); ok {
-			if !dec.More() {
-				dec.Token()
-				fmt.Fprintf(b, "%s- %s\n", p, emptyOf(nd))
-				continue
-			}
-			writeValue(b, dec, nd, p+"- ", indent+"  ")
-			continue
-		}
-		fmt.Fprintf(b, "%s- %s\n", p, scalar(tok))
+		n.vals = append(n.vals, v)
 	}
-	dec.Token() // the closing delimiter
-	if empty {
-		fmt.Fprintf(b, "%s%s\n", prefix(), emptyOf(d))
-	}
+	_, err = dec.Token() // the closing delimiter
+	return n, err
 }
 
-func emptyOf(d json.Delim) string {
-	if d == '[' {
-		return "[]"
+// writeField writes a top-level field: a scalar or a small value on its line, a list holding
+// objects one item a line below its key.
+func writeField(b *strings.Builder, key string, v *node) {
+	if v.kind == '[' && len(v.vals) > 0 && hasObject(v) {
+		b.WriteString(key + ":\n")
+		for _, item := range v.vals {
+			b.WriteString("  " + oneLineValue(item) + "\n")
+		}
+		return
 	}
-	return "{}"
+	if v.kind == '[' && len(v.vals) > 0 { // scalars: one line
+		parts := make([]string, len(v.vals))
+		for i, item := range v.vals {
+			parts[i] = oneLineValue(item)
+		}
+		b.WriteString(key + ": " + strings.Join(parts, ", ") + "\n")
+		return
+	}
+	if v.kind == '{' && len(v.keys) == 0 {
+		b.WriteString(key + ": {}\n")
+		return
+	}
+	b.WriteString(key + ": " + oneLineValue(v) + "\n")
+}
+
+func hasObject(v *node) bool {
+	for _, item := range v.vals {
+		if item.kind != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// oneLineValue renders a value on one line: an object's fields as key=value two spaces apart (nested
+// in braces), a list's items comma-separated in brackets.
+func oneLineValue(n *node) string {
+	switch n.kind {
+	case '{':
+		parts := make([]string, len(n.keys))
+		for i, k := range n.keys {
+			v := n.vals[i]
+			s := oneLineValue(v)
+			if v.kind == '{' {
+				s = "{" + s + "}"
+			}
+			parts[i] = k + "=" + s
+		}
+		return strings.Join(parts, "  ")
+	case '[':
+		parts := make([]string, len(n.vals))
+		for i, item := range n.vals {
+			parts[i] = oneLineValue(item)
+			if item.kind == '{' {
+				parts[i] = "{" + parts[i] + "}"
+			}
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return n.scalar
 }
 
 // scalar renders a JSON scalar token: strings as they are (one line), null as -.

@@ -3,8 +3,8 @@
 // pays per token (an agent) or a terminal.
 //
 // The state, breakpoint lists, eval results, errors, sessions and events have their own layouts;
-// any other answer falls back to indented `key: value` lines of its JSON, so a new route has a
-// text form without doing anything. The text is always valid UTF-8: bytes a program wrote that
+// any other answer falls back to a compact form of its JSON (`key: value` lines, a list item a
+// line of key=value pairs), so a new route has a text form without doing anything. The text is always valid UTF-8: bytes a program wrote that
 // are not (binary output, a line cut inside a character) read as U+FFFD.
 package textform
 
@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"traced/api"
+	"traced/internal/heapsnap"
 )
 
 // Event kinds the text form marks; api.Kind names the wire value.
@@ -56,7 +57,39 @@ func Answer(v any) string {
 		b.WriteString(Session(v.Session) + "\n")
 		if v.State != nil {
 			stateText(&b, *v.State)
+		} else {
+			outputText(&b, v.Output)
 		}
+	case api.HistoryResponse:
+		consoleText(&b, v)
+	case api.VarsResponse:
+		varsText(&b, v)
+	case api.StackResponse:
+		stackText(&b, v.Stack)
+	case api.HotpatchResult:
+		hotpatchText(&b, v)
+	case api.RestartResponse:
+		restartText(&b, v)
+	case api.SnapshotInfo:
+		snapshotText(&b, v)
+	case heapsnap.Diff:
+		diffText(&b, v)
+	case api.HeapSampling:
+		samplingText(&b, v)
+	case api.SamplingStartRequest:
+		fmt.Fprintf(&b, "heap sampling on, a sample every %d bytes\nnext: traced heap sample stop answers the top allocation sites\n", v.IntervalBytes)
+	case api.JobResponse:
+		jobText(&b, v)
+	case api.SourceView:
+		fmt.Fprintf(&b, "%s (%d lines)\n", v.File, v.Total)
+		sourceText(&b, v.Lines)
+		if v.Truncated {
+			b.WriteString("… cut: ask for fewer lines or a --line\n")
+		}
+	case api.Props:
+		propsText(&b, v)
+	case api.Instances:
+		instancesText(&b, v)
 	default:
 		genericText(&b, v)
 	}

@@ -43,7 +43,7 @@ func TestTextForms(t *testing.T) {
 		{"error without hint", api.ErrorBody{Error: api.ErrorDetail{Code: "c", Message: "gone"}}, "error: gone\n"},
 		{"generic", api.LogpointsResponse{Logpoints: []api.Logpoint{}}, "logpoints: []\n"},
 		{"generic nested", map[string]any{"a": []any{map[string]any{"k": 1, "m": "x\ny"}, "s", []any{}}, "n": nil, "o": map[string]any{}},
-			"a:\n  - k: 1\n    m: x\\ny\n  - s\n  - []\nn: -\no: {}\n"},
+			"a:\n  k=1  m=x\\ny\n  s\n  []\nn: -\no: {}\n"},
 		{"generic scalar", 3, "3\n"},
 		{"no sessions", api.ListResponse{Sessions: []api.Summary{}}, "no sessions\n"},
 		{"sessions", api.ListResponse{Sessions: []api.Summary{

@@ -1,0 +1,24 @@
+package engine
+
+import (
+	"context"
+	"time"
+)
+
+// FirstOutputWait bounds how long a start waits for the program's first line of output, so that
+// a server's "listening on :PORT" is in the start's answer; a program that prints nothing costs
+// the start this much.
+const FirstOutputWait = time.Second
+
+// startOutputKinds end the wait for a first line: output, or the exit of a program that printed
+// nothing.
+var startOutputKinds = KindSet{KindConsole: true, KindStdout: true, KindStderr: true, KindException: true, KindExit: true}
+
+// StartOutput is what the program printed and threw since it started (bounded as an execution
+// answer's output), after waiting up to wait for the first of it; nil when it printed nothing.
+func (s *Session) StartOutput(ctx context.Context, wait time.Duration) *ExecOutput {
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	_, _ = s.Wait(ctx, 0, Filter{Kinds: startOutputKinds}) // a timeout answers what there is: nothing
+	return s.outputSince(0)
+}
