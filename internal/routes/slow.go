@@ -1,0 +1,34 @@
+package routes
+
+import (
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"traced/api"
+	"traced/api/convert"
+	"traced/internal/engine"
+)
+
+// mountSlow serves the one-call answers of why a program is slow and why it will not exit.
+func (a *app) mountSlow(r chi.Router) {
+	r.Post(debugRoutes+"/slow", a.slow) // sample every target for a window: a category each
+}
+
+func (a *app) slow(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeValid[api.SlowRequest](r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	window := time.Duration(cmpOr(req.WindowMs, engine.DefaultSlowWindowMs)) * time.Millisecond
+	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
+		res, err := t.Session().Slow(r.Context(), window)
+		if errors.Is(err, engine.ErrBusy) {
+			return nil, newError(http.StatusConflict, "busy", err.Error(), "POST "+debugPath(r, "cpu/stop")+" ends the profile you started; then ask again")
+		}
+		return convert.FromSlowReport(res), err
+	})
+}

@@ -1,0 +1,65 @@
+package tests
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"traced/api"
+)
+
+// slowWindowMs is each diagnosis's window: several of stall.js's intervals, and enough samples
+// on a 2-core machine shared with other tests.
+const slowWindowMs = 1500
+
+// TestSlowFixtures: one call samples every target of a running program and names its category
+// in each target's first line: a hot function V8 inlines named at its own line, GC churn, a
+// 200 ms stall inside an interval, a program waiting on reads, hot work in a worker thread.
+func TestSlowFixtures(t *testing.T) {
+	h := newHarness(t)
+	for _, c := range []struct {
+		script string
+		target string   // the target whose line is checked
+		want   string   // its category
+		first  []string // in its first line
+	}{
+		{"slow/inline.js", "t0", "cpu-user", []string{"hottest mix (slow/inline.js:6"}},
+		{"slow/gc.js", "t0", "gc", []string{"garbage collector"}},
+		{"slow/stall.js", "t0", "event-loop-blocked", []string{"stall", "in blockFor slow/stall.js:4"}},
+		{"slow/io.js", "t0", "io-wait", []string{"the loop mostly waits"}},
+		{"slow/hotworker.js", "t1", "cpu-user", []string{"t1 worker inline.js: cpu-user", "hottest mix (slow/inline.js:6"}},
+	} {
+		t.Run(c.script, func(t *testing.T) {
+			h := h.with(t)
+			s := h.debug(api.StartRequest{Target: c.script})
+			if w := h.waitFor(s.ID, 0, "stdout"); w.Event == nil {
+				t.Fatalf("%s ended before it was ready", c.script)
+			}
+			var rep api.SlowReport
+			if status := h.call("POST", "/api/debug/"+s.ID+"/slow", api.SlowRequest{WindowMs: slowWindowMs}, &rep); status != http.StatusOK {
+				t.Fatalf("slow: status %d", status)
+			}
+			t.Logf("%d bytes:\n%s", len(rep.Text), rep.Text)
+			if len(rep.Text) > 2048 {
+				t.Errorf("text of %d bytes, more than 2 KB", len(rep.Text))
+			}
+			var got *api.SlowTarget
+			for i := range rep.Targets {
+				if rep.Targets[i].Target == c.target {
+					got = &rep.Targets[i]
+				}
+			}
+			if got == nil {
+				t.Fatalf("no diagnosis of %s in %+v", c.target, rep.Targets)
+			}
+			if got.Category != c.want || !strings.Contains(rep.Text, got.Headline) || got.Headline == "" {
+				t.Fatalf("%s: category %q headline %q, want %s", c.target, got.Category, got.Headline, c.want)
+			}
+			for _, s := range c.first {
+				if !strings.Contains(got.Headline, s) {
+					t.Errorf("first line %q lacks %q", got.Headline, s)
+				}
+			}
+		})
+	}
+}
