@@ -30,3 +30,39 @@ type SlowReport struct {
 	Targets  []SlowTarget `json:"targets"`
 	Text     string       `json:"text"` // at most 2 KB, each target's first line naming its category
 }
+
+// AliveHandle is one handle or request of a target's event loop.
+type AliveHandle struct {
+	// Kind is server, socket, pipe, child, child-stdio, message-port, stdio, timeout, interval,
+	// immediate, worker, request or other.
+	Kind     string  `json:"kind"`
+	Type     string  `json:"type,omitempty"` // the JS constructor's name
+	Ref      bool    `json:"ref"`            // false: unref'd, it lets the process exit
+	FD       *int    `json:"fd,omitempty"`
+	Address  string  `json:"address,omitempty"`  // a server's host:port or pipe path
+	Peer     string  `json:"peer,omitempty"`     // a socket's remote end
+	Local    string  `json:"local,omitempty"`    // a socket's own end
+	PID      int     `json:"pid,omitempty"`      // a child process's (a stdio pipe's: its child's)
+	Command  string  `json:"command,omitempty"`  // a child process's command line
+	DelayMs  float64 `json:"delayMs,omitempty"`  // a timer's
+	Callback string  `json:"callback,omitempty"` // a timer's callback's name
+	Location string  `json:"location,omitempty"` // a timer's callback's file:line
+	ThreadID int     `json:"threadId,omitempty"` // a worker's
+}
+
+// AliveTarget is what keeps one target's event loop alive.
+type AliveTarget struct {
+	Target     string        `json:"target"`
+	Kind       string        `json:"kind"`
+	PID        int           `json:"pid,omitempty"`
+	ThreadID   int           `json:"threadId,omitempty"`
+	Keeping    []AliveHandle `json:"keeping"`
+	NotKeeping []AliveHandle `json:"notKeeping"`
+	Error      string        `json:"error,omitempty"`
+}
+
+// AliveReport answers GET /api/debug/{session}/alive: why the program does not exit.
+type AliveReport struct {
+	Targets []AliveTarget `json:"targets"`
+	Text    string        `json:"text"` // at most 2 KB; each target's first line says what keeps it
+}

@@ -2,6 +2,7 @@ package tests
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,5 +62,30 @@ func TestSlowFixtures(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCPUProfileHotLines: cpu/stop names a function V8 inlined into its caller at its own
+// lines, with its share, the caller it was inlined into, and a text of at most 2 KB.
+func TestCPUProfileHotLines(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "slow/inline.js"})
+	if w := h.waitFor(s.ID, 0, "stdout"); w.Event == nil {
+		t.Fatalf("inline.js ended before it was ready")
+	}
+	h.post(s.ID, "cpu/start", api.CPUStartRequest{}, &api.CPUStartResponse{})
+	h.evalWith(s.ID, api.EvalRequest{Expression: "run(3e6)", TimeoutMs: 30000})
+	var prof api.CPUProfile
+	h.post(s.ID, "cpu/stop", api.CPUStopRequest{}, &prof)
+	t.Logf("%s", prof.Text)
+	mix := prof.Self[0]
+	if mix.Function != "mix" || mix.File != "slow/inline.js" || mix.Line != 4 || len(mix.Lines) == 0 || mix.Lines[0].Line != 6 {
+		t.Fatalf("hottest %+v, want mix at slow/inline.js:4, its line 6 first", mix)
+	}
+	if !slices.Contains(mix.InlinedInto, "run") {
+		t.Errorf("mix inlined into %q, want run", mix.InlinedInto)
+	}
+	if !strings.Contains(prof.Text, "mix slow/inline.js:4 self") || len(prof.Text) > 2048 {
+		t.Errorf("text %q", prof.Text)
 	}
 }

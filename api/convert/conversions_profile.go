@@ -146,3 +146,37 @@ func FromSlowReport(x engine.SlowReport) api.SlowReport {
 	}
 	return out
 }
+
+// FromAliveHandle converts engine.AliveHandle to its wire type.
+func FromAliveHandle(x engine.AliveHandle) api.AliveHandle {
+	return api.AliveHandle{
+		Kind: x.Kind, Type: x.Type, Ref: x.Ref, FD: x.FD, Address: x.Address, Peer: x.Peer, Local: x.Local, PID: x.PID,
+		Command: x.Command, DelayMs: x.DelayMs, Callback: x.Callback, Location: x.Location, ThreadID: x.ThreadID,
+	}
+}
+
+// fromAliveHandles converts []engine.AliveHandle, never nil: an empty list is an answer.
+func fromAliveHandles(x []engine.AliveHandle) []api.AliveHandle {
+	out := make([]api.AliveHandle, len(x))
+	for i := range x {
+		out[i] = FromAliveHandle(x[i])
+	}
+	return out
+}
+
+// FromAliveTarget converts engine.AliveTarget to its wire type.
+func FromAliveTarget(x engine.AliveTarget) api.AliveTarget {
+	return api.AliveTarget{
+		Target: x.Target, Kind: x.Kind, PID: x.PID, ThreadID: x.ThreadID,
+		Keeping: fromAliveHandles(x.Keeping), NotKeeping: fromAliveHandles(x.NotKeeping), Error: x.Error,
+	}
+}
+
+// FromAliveReport converts engine.AliveReport to its wire type.
+func FromAliveReport(x engine.AliveReport) api.AliveReport {
+	out := api.AliveReport{Targets: make([]api.AliveTarget, len(x.Targets)), Text: x.Text}
+	for i := range x.Targets {
+		out.Targets[i] = FromAliveTarget(x.Targets[i])
+	}
+	return out
+}

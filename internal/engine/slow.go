@@ -227,10 +227,10 @@ func targetName(info TargetInfo) string {
 // shortTitle is a script's file name alone: the text has 2 KB for every target.
 func shortTitle(s string) string {
 	s = strings.TrimPrefix(s, "file://")
-	if i := strings.LastIndexAny(s, "/ "); i >= 0 && i < len(s)-1 {
+	if i := strings.LastIndex(s, "/"); i >= 0 && i < len(s)-1 {
 		return s[i+1:]
 	}
-	return s
+	return s[:min(len(s), 40)]
 }
 
 // headlineOf finds the line of text that starts a target's diagnosis.

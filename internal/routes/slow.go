@@ -14,7 +14,8 @@ import (
 
 // mountSlow serves the one-call answers of why a program is slow and why it will not exit.
 func (a *app) mountSlow(r chi.Router) {
-	r.Post(debugRoutes+"/slow", a.slow) // sample every target for a window: a category each
+	r.Post(debugRoutes+"/slow", a.slow)  // sample every target for a window: a category each
+	r.Get(debugRoutes+"/alive", a.alive) // what keeps each target's event loop alive
 }
 
 func (a *app) slow(w http.ResponseWriter, r *http.Request) {
@@ -30,5 +31,12 @@ func (a *app) slow(w http.ResponseWriter, r *http.Request) {
 			return nil, newError(http.StatusConflict, "busy", err.Error(), "POST "+debugPath(r, "cpu/stop")+" ends the profile you started; then ask again")
 		}
 		return convert.FromSlowReport(res), err
+	})
+}
+
+func (a *app) alive(w http.ResponseWriter, r *http.Request) {
+	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
+		res, err := t.Session().Alive(r.Context())
+		return convert.FromAliveReport(res), err
 	})
 }

@@ -54,6 +54,8 @@ func Answer(v any) string {
 		fmt.Fprintf(&b, "%s (%s)\n%s", v.Ref, v.Download, v.Text)
 	case api.SlowReport:
 		b.WriteString(v.Text)
+	case api.AliveReport:
+		b.WriteString(v.Text)
 	case api.EvidenceResponse:
 		evidenceText(&b, v)
 	case api.SessionResponse:
