@@ -55,8 +55,11 @@ type CPUProfile struct {
 // function ranges and source maps) and keeps the top ones by self and by total time.
 func (t *Target) summarizeProfile(ctx context.Context, c clientCaller, p *cpuprofile.Profile, top int) CPUProfile {
 	sum := cpuprofile.Summarize(p, t.profileOptions(ctx, c))
+	// The text lists the top functions by self time: the callers' totals are in Total.
+	shown := sum
+	shown.Functions = slices.DeleteFunc(slices.Clone(sum.Functions[:min(top, len(sum.Functions))]), func(f cpuprofile.Function) bool { return f.SelfMs <= 0 })
 	out := CPUProfile{DurationMs: round1(sum.WallMs), Samples: sum.Samples, IdleMs: round1(sum.IdleMs), GCMs: round1(sum.GCMs), ProgramMs: round1(sum.ProgramMs),
-		Self: []FunctionTime{}, Total: []FunctionTime{}, Text: cpuprofile.RenderSummary(sum, 0)}
+		Self: []FunctionTime{}, Total: []FunctionTime{}, Text: cpuprofile.RenderSummary(shown, 0)}
 	all := make([]FunctionTime, 0, len(sum.Functions))
 	for _, f := range sum.Functions {
 		all = append(all, t.functionTime(f))

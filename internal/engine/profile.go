@@ -37,8 +37,33 @@ func (t *Target) StartCPUProfile(ctx context.Context, intervalUs int) error {
 			return fmt.Errorf("cpu start: %w", err)
 		}
 	}
+	t.deoptimizeForProfile(ctx, c)
 	_, err = t.setFlag(profilingFlag, true)
 	return err
+}
+
+// deoptimizeForProfile makes V8 compile the program's hot code again while the profiler runs.
+// From node 22, code optimised before Profiler.start is missing from the profiler's code map:
+// its samples land on the caller that is known (node's processImmediate, say) and the hot
+// function vanishes from the profile. Switching precise coverage on deoptimises every function
+// (V8's Coverage::SelectMode), and off again at once: the code optimised anew is logged. The
+// cost is a re-warm-up of a few ms at the profile's start. Coverage the user runs is left
+// alone (switching it would reset its counts).
+func (t *Target) deoptimizeForProfile(ctx context.Context, c clientCaller) {
+	h, err := t.dataDir()
+	if err != nil {
+		return
+	}
+	h.mu.Lock()
+	covering := h.covering
+	h.mu.Unlock()
+	if covering {
+		return
+	}
+	// Best effort: a profile without it is still right on node 20, and about cold code.
+	if c.Call(ctx, "Profiler.startPreciseCoverage", map[string]any{"callCount": false, "detailed": false}, nil) == nil {
+		_ = c.Call(ctx, "Profiler.stopPreciseCoverage", nil, nil)
+	}
 }
 
 // StopCPUProfile stops the profiler (Profiler.stop), keeps the whole profile as a .cpuprofile

@@ -124,6 +124,12 @@ func (r *sampling) start(ctx context.Context) error {
 		return &BusyError{Op: "CPU profile of " + r.info.Ref + " (POST cpu/stop ends it)", Job: "cpu"}
 	}
 	r.c = c
+	// The loop figures are evidence, not the diagnosis: a node without getBuiltinModule
+	// (before 20.16) answers without them. Started before the profiler, so that loading
+	// perf_hooks is not in the profile.
+	if _, err := evalJSON(ctx, c, cpuprofile.LoopMonitorStartJS); err == nil {
+		r.loop = true
+	}
 	for _, step := range []struct {
 		method string
 		params any
@@ -136,11 +142,7 @@ func (r *sampling) start(ctx context.Context) error {
 			return fmt.Errorf("slow: %s on %s: %w", step.method, r.info.Ref, err)
 		}
 	}
-	// The loop figures are evidence, not the diagnosis: a node without getBuiltinModule
-	// (before 20.16) answers without them.
-	if _, err := evalJSON(ctx, c, cpuprofile.LoopMonitorStartJS); err == nil {
-		r.loop = true
-	}
+	r.t.deoptimizeForProfile(ctx, c)
 	return nil
 }
 

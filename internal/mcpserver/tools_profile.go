@@ -45,7 +45,7 @@ type heapIn struct {
 func profileTools() []tool {
 	return []tool{
 		{add: func(s *mcp.Server, c *caller) {
-			add(s, "profile", "Why it is slow (slow: every target sampled, a category each) and why it will not exit (alive: what keeps each event loop alive); CPU profile (top functions, hot lines) and precise coverage; save writes a .cpuprofile to a file.", inSession(c, c.profile))
+			add(s, "profile", "Why slow (slow: a category per target), why it will not exit (alive); CPU profile (hot lines), coverage; save writes a .cpuprofile.", inSession(c, c.profile))
 		}},
 		{add: func(s *mcp.Server, c *caller) {
 			add(s, "heap", "Heap usage, snapshots, diff, sampling; what holds memory (retainers); leak windows (leak-begin, load, leak-end); save.", inSession(c, c.heap))
