@@ -2,7 +2,9 @@ package api
 
 // SlowRequest is the body of POST /api/debug/{session}/slow.
 type SlowRequest struct {
-	WindowMs int `json:"windowMs,omitempty" validate:"omitempty,min=100,max=60000"` // default 2000
+	WindowMs int `json:"windowMs,omitempty" validate:"omitempty,min=100,max=60000"` // default 2000 (60000 with untilExit)
+	// UntilExit answers once the program ends, windowMs at the latest.
+	UntilExit bool `json:"untilExit,omitempty"`
 }
 
 // SlowTarget is one target's diagnosis: its category and the figures behind it.

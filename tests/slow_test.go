@@ -92,3 +92,25 @@ func TestCPUProfileHotLines(t *testing.T) {
 		t.Errorf("text %q", prof.Text)
 	}
 }
+
+// TestSlowUntilExit: a diagnosis until the program ends answers when it ends, before the
+// window, with the main thread's profile read while node waited for traced to hang up; then
+// the program exits.
+func TestSlowUntilExit(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "slow/finite.js"})
+	if w := h.waitFor(s.ID, 0, "stdout"); w.Event == nil {
+		t.Fatalf("finite.js ended before it was ready")
+	}
+	var rep api.SlowReport
+	if status := h.call("POST", "/api/debug/"+s.ID+"/slow", api.SlowRequest{UntilExit: true, WindowMs: 30000}, &rep); status != http.StatusOK {
+		t.Fatalf("slow: status %d", status)
+	}
+	t.Logf("%+v\n%s", rep.Targets, rep.Text)
+	if !rep.Ended || rep.WindowMs >= 30000 || len(rep.Targets) == 0 || rep.Targets[0].Category != "cpu-user" || !strings.Contains(rep.Targets[0].Headline, "hottest mix (slow/finite.js:") {
+		t.Fatalf("report %+v, want the end before the window and t0 cpu-user in mix", rep)
+	}
+	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 0 {
+		t.Fatalf("finite.js after the diagnosis: %+v, want exit 0", sum)
+	}
+}

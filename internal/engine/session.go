@@ -78,6 +78,10 @@ type Session struct {
 
 	discardEvery int           // console events between two discards
 	detach       chan struct{} // the program finished: close the inspector so node can exit
+	// exitHold, under mu, is set while a slow diagnosis waits for the program's end: the main
+	// thread's end is sent on it instead of detaching, and the diagnosis detaches once it has
+	// read the profiles (slow.go).
+	exitHold chan struct{}
 	lost         bool          // the inspector connection ended without a detach: the session fails
 	// callBound bounds an inspector call made for a request with no bound of its own (deadline.go).
 	callBound time.Duration

@@ -64,9 +64,21 @@ type sampling struct {
 // loop with perf_hooks for window, then diagnoses each (cpuprofile.DiagnoseAll). A target
 // whose profiler the user runs answers ErrBusy; one that cannot be reached is reported with
 // its error, the others still diagnosed.
-func (s *Session) Slow(ctx context.Context, window time.Duration) (SlowReport, error) {
+//
+// With untilExit, the answer comes once the main thread's program ends (or at window, its
+// bound): node waits for the debugger to hang up then, so the profiles are read before traced
+// lets it exit.
+func (s *Session) Slow(ctx context.Context, window time.Duration, untilExit bool) (SlowReport, error) {
 	if err := s.debugOnly(); err != nil {
 		return SlowReport{}, err
+	}
+	var exited chan struct{} // the main thread's program ended, node waits for the hang-up
+	if untilExit {
+		exited = make(chan struct{}, 1)
+		s.mu.Lock()
+		s.exitHold = exited
+		s.mu.Unlock()
+		defer s.releaseExit(exited)
 	}
 	started := time.Now()
 	var runs []*sampling
@@ -99,17 +111,37 @@ func (s *Session) Slow(ctx context.Context, window time.Duration) (SlowReport, e
 	defer timer.Stop()
 	select {
 	case <-timer.C:
+	case <-exited:
+		ended = true
+		signal(exited) // for releaseExit: the end came, hang up once the profiles are read
 	case <-s.done:
 		ended = true
 	case <-ctx.Done():
 		return SlowReport{}, ctx.Err()
 	}
+	took := time.Since(started)
 	for _, r := range runs {
 		if r.c != nil {
 			r.stop(ctx)
 		}
 	}
-	return s.slowReport(ctx, runs, time.Since(started), ended), nil
+	rep := s.slowReport(ctx, runs, took, ended)
+	return rep, nil
+}
+
+// releaseExit stops holding the program's end for a diagnosis; an end that came meanwhile is
+// let through now: traced hangs up, node exits.
+func (s *Session) releaseExit(exited chan struct{}) {
+	s.mu.Lock()
+	if s.exitHold == exited {
+		s.exitHold = nil
+	}
+	s.mu.Unlock()
+	select {
+	case <-exited:
+		signal(s.detach)
+	default:
+	}
 }
 
 // start reserves the target's profiler and starts it and the loop monitor.

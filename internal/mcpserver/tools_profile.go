@@ -22,6 +22,7 @@ type profileIn struct {
 	Path      string `json:"path,omitempty" jsonschema:"save: file to write, inside the workspace"`
 	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"save: replace an existing file"`
 	WindowMs  int    `json:"windowMs,omitempty" jsonschema:"slow: how long to sample, ms (default 2000)"`
+	UntilExit bool   `json:"untilExit,omitempty" jsonschema:"slow: until the program ends"`
 }
 
 type heapIn struct {
@@ -70,7 +71,7 @@ func (c *caller) profile(ctx context.Context, sid string, in profileIn) *mcp.Cal
 	case "save":
 		return c.save(ctx, sid, "cpu/profiles/", in.Ref, in.Path, ".cpuprofile", in.Overwrite)
 	case "slow":
-		return answer(c.text(ctx, "POST", debugPath(sid, "slow"), nil, api.SlowRequest{WindowMs: in.WindowMs}))
+		return answer(c.text(ctx, "POST", debugPath(sid, "slow"), nil, api.SlowRequest{WindowMs: in.WindowMs, UntilExit: in.UntilExit}))
 	case "alive":
 		return answer(c.text(ctx, "GET", debugPath(sid, "alive"), nil, nil))
 	}

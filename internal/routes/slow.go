@@ -24,9 +24,13 @@ func (a *app) slow(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	window := time.Duration(cmpOr(req.WindowMs, engine.DefaultSlowWindowMs)) * time.Millisecond
+	def := engine.DefaultSlowWindowMs
+	if req.UntilExit {
+		def = engine.MaxSlowWindowMs
+	}
+	window := time.Duration(cmpOr(req.WindowMs, def)) * time.Millisecond
 	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
-		res, err := t.Session().Slow(r.Context(), window)
+		res, err := t.Session().Slow(r.Context(), window, req.UntilExit)
 		if errors.Is(err, engine.ErrBusy) {
 			return nil, newError(http.StatusConflict, "busy", err.Error(), "POST "+debugPath(r, "cpu/stop")+" ends the profile you started; then ask again")
 		}
