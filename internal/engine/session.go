@@ -82,7 +82,7 @@ type Session struct {
 	// thread's end is sent on it instead of detaching, and the diagnosis detaches once it has
 	// read the profiles (slow.go).
 	exitHold chan struct{}
-	lost         bool          // the inspector connection ended without a detach: the session fails
+	lost     bool // the inspector connection ended without a detach: the session fails
 	// callBound bounds an inspector call made for a request with no bound of its own (deadline.go).
 	callBound time.Duration
 	done      chan struct{} // closed once the exit is recorded and every goroutine is ending
