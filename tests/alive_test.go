@@ -74,3 +74,22 @@ func checkUnref(t *testing.T, rep api.AliveReport) {
 		t.Errorf("text %q: the unref'd timer belongs apart", rep.Text)
 	}
 }
+
+// TestWaitStillRunning: a wait that times out on a running debug session says what keeps the
+// program running, in JSON and in the text form.
+func TestWaitStillRunning(t *testing.T) {
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "alive/interval.js"})
+	if w := h.waitFor(s.ID, 0, "stdout"); w.Event == nil {
+		t.Fatalf("interval.js ended before it was ready")
+	}
+	var w api.WaitResponse
+	h.call("GET", "/api/trace/wait?kinds=pause&timeoutMs=200&id="+s.ID, nil, &w)
+	if !w.TimedOut || !strings.Contains(w.StillRunning, "still running because: interval 1000 ms poll at alive/interval.js:3") {
+		t.Fatalf("wait %+v, want a timeout saying the interval keeps it running", w)
+	}
+	_, text := h.send(h.request("GET", "/api/trace/wait?kinds=pause&timeoutMs=200&format=text&id="+s.ID, nil))
+	if !strings.Contains(string(text), "timed out: no matching event yet\nt0 main interval.js (pid ") {
+		t.Fatalf("text %q", text)
+	}
+}

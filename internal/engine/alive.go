@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"traced/internal/cpuprofile"
 )
@@ -236,4 +237,34 @@ func aliveHandles(hs []cpuprofile.Handle) []AliveHandle {
 			PID: cmp.Or(h.PID, h.Owner), Command: h.Command, DelayMs: h.DelayMs, Callback: h.Callback, Location: h.Location, ThreadID: h.ThreadID})
 	}
 	return out
+}
+
+// stillRunningBound bounds the alive question a timed-out wait adds to its answer: the wait
+// has already taken its time.
+const stillRunningBound = 3 * time.Second
+
+// maxStillRunningBytes caps that addition: each target's first line, not the whole report.
+const maxStillRunningBytes = 600
+
+// StillRunning says, for a wait that timed out, what keeps the program running: each live
+// target's first line of Alive; "" when nothing can be asked.
+func (s *Session) StillRunning(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, stillRunningBound)
+	defer cancel()
+	rep, err := s.Alive(ctx)
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(rep.Text, "\n") {
+		if l == "" || strings.HasPrefix(l, " ") {
+			continue // the unref'd ones: not why it runs
+		}
+		if b.Len()+len(l)+1 > maxStillRunningBytes {
+			b.WriteString("… GET alive answers the rest\n")
+			break
+		}
+		b.WriteString(l + "\n")
+	}
+	return b.String()
 }
