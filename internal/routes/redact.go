@@ -44,7 +44,8 @@ func redactAnswer(s *engine.Session, v any) any {
 }
 
 func redactHandles(s *engine.Session, hs []api.AliveHandle) []api.AliveHandle {
-	out := append([]api.AliveHandle(nil), hs...)
+	out := make([]api.AliveHandle, len(hs)) // never nil: an empty list is an answer
+	copy(out, hs)
 	for i := range out {
 		out[i].Command = s.Redact(out[i].Command)
 	}
