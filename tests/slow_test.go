@@ -2,11 +2,14 @@ package tests
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"traced/api"
+	"traced/internal/service"
 )
 
 // slowWindowMs is each diagnosis's window: several of stall.js's intervals, and enough samples
@@ -112,5 +115,34 @@ func TestSlowUntilExit(t *testing.T) {
 	}
 	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 0 {
 		t.Fatalf("finite.js after the diagnosis: %+v, want exit 0", sum)
+	}
+}
+
+// TestSlowDependency: a regular expression that backtracks in a package is named as the
+// dependency's cost, with the package function that ran it.
+func TestSlowDependency(t *testing.T) {
+	root := t.TempDir()
+	copyFile(t, filepath.Join("testdata", "slow", "regex.js"), filepath.Join(root, "regex.js"))
+	if err := os.MkdirAll(filepath.Join(root, "node_modules", "slowparse"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"index.js", "package.json"} {
+		copyFile(t, filepath.Join("..", "internal", "cpuprofile", "testdata", "slow", "dep", f), filepath.Join(root, "node_modules", "slowparse", f))
+	}
+	h := newHarness(t, func(o *service.Options) { o.Engine.Root = root })
+	s := h.debug(api.StartRequest{Target: "regex.js"})
+	if w := h.waitFor(s.ID, 0, "stdout"); w.Event == nil {
+		t.Fatalf("regex.js ended before it was ready")
+	}
+	var rep api.SlowReport
+	if status := h.call("POST", "/api/debug/"+s.ID+"/slow", api.SlowRequest{WindowMs: slowWindowMs}, &rep); status != http.StatusOK {
+		t.Fatalf("slow: status %d", status)
+	}
+	t.Logf("%d bytes:\n%s", len(rep.Text), rep.Text)
+	first := rep.Targets[0].Headline
+	for _, want := range []string{"t0 main regex.js: cpu-dependency: ", "RegExp: ^(a+)+$", "run by matches node_modules/slowparse/index.js:5"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("first line %q lacks %q", first, want)
+		}
 	}
 }
