@@ -45,24 +45,40 @@ const (
 
 // FunctionTime is one function's share of a CPU profile.
 type FunctionTime struct {
-	Function string  `json:"function"`
-	File     string  `json:"file,omitempty"`
-	Line     int     `json:"line,omitempty"` // 1-based
-	SelfMs   float64 `json:"selfMs"`
-	SelfPct  float64 `json:"selfPct"`
-	TotalMs  float64 `json:"totalMs"`
-	TotalPct float64 `json:"totalPct"`
-	Deopt    string  `json:"deopt,omitempty"` // why V8 deoptimised it, when it says
+	Function    string    `json:"function"`
+	File        string    `json:"file,omitempty"`
+	Line        int       `json:"line,omitempty"` // 1-based
+	SelfMs      float64   `json:"selfMs"`
+	SelfPct     float64   `json:"selfPct"`
+	TotalMs     float64   `json:"totalMs"`
+	TotalPct    float64   `json:"totalPct"`
+	Deopt       string    `json:"deopt,omitempty"`       // why V8 deoptimised it, when it says
+	Lines       []HotLine `json:"lines,omitempty"`       // its hottest lines, hottest first
+	InlinedInto []string  `json:"inlinedInto,omitempty"` // the functions V8 compiled it into
+	RunBy       string    `json:"runBy,omitempty"`       // native code: the script function that ran it
 }
 
-// CPUProfile answers a stopped CPU profile: the top functions by self and by total time.
+// HotLine is one source line's share of a function's self time.
+type HotLine struct {
+	File  string  `json:"file,omitempty"`
+	Line  int     `json:"line"` // 1-based
+	Ticks int     `json:"ticks"`
+	Pct   float64 `json:"pct"` // of the function's self time
+}
+
+// CPUProfile answers a stopped CPU profile: the top functions by self and by total time, and
+// the summary's text (hot lines, inlining, deopt reasons), at most 2 KB.
 type CPUProfile struct {
 	Ref        string         `json:"ref"`
 	Download   string         `json:"download"`
 	DurationMs float64        `json:"durationMs"`
 	Samples    int            `json:"samples"`
+	IdleMs     float64        `json:"idleMs"`
+	GCMs       float64        `json:"gcMs"`
+	ProgramMs  float64        `json:"programMs"`
 	Self       []FunctionTime `json:"self"`
 	Total      []FunctionTime `json:"total"`
+	Text       string         `json:"text"`
 }
 
 // AllocationSite is where sampled allocations were made, with the stack that led there.

@@ -154,6 +154,9 @@ type WaitResponse struct {
 	Next     uint64 `json:"next"`
 	// State is the state at the pause the wait answers, while the target still stands there.
 	State *State `json:"state,omitempty"`
+	// StillRunning is, on a timeout of a running debug session, what keeps its program running:
+	// each target's first line of GET alive.
+	StillRunning string `json:"stillRunning,omitempty"`
 }
 
 // EvidenceResponse answers GET /api/trace/evidence.

@@ -13,7 +13,7 @@ var converters = []any{
 	FromEvalResult, FromExecOutput, FromOutputEntry, FromHook, FromCompileError, FromHotpatchResult,
 	FromLogpoint, FromEvidenceResult, FromEvidence, FromFailure, FromEvidenceItem, FromEvidenceValue,
 	FromRelevantInput, FromSourceView, FromMatch, FromContextView, FromProperty, FromProps,
-	FromInstances, FromSnapshotInfo, FromDeleteSnapshotResponse, FromHeapUsage, FromFunctionTime,
+	FromInstances, FromSnapshotInfo, FromDeleteSnapshotResponse, FromHeapUsage, FromFunctionTime, FromHotLine, FromSlowTarget, FromSlowReport, FromAliveHandle, FromAliveTarget, FromAliveReport,
 	FromCPUProfile, FromAllocationSite, FromHeapSampling, FromSourceMapStatus, FromSourceMapsResponse,
 	FromEvent, FromFrame, FromText, FromContextInfo, FromScriptInfo, FromConsoleInfo,
 	FromExceptionInfo, FromPauseInfo, FromOutputInfo, FromExitInfo, FromLogpointInfo, FromHookInfo,

@@ -27,6 +27,20 @@ func profileCommands() []*command {
 			run: func(c *call) error {
 				return c.postNum("/api/debug/{session}/cpu/stop", "top", func(n int) any { return api.CPUStopRequest{Top: n} })
 			}},
+		{name: "slow", usage: "[--window 2s] [--until-exit]", routes: []string{dbg("POST", "slow")},
+			help: "why it is slow: every target sampled for a window, a category each with its evidence", group: gProfile, core: true,
+			flags: []flagDef{{name: "window", kind: kindString, help: "how long to sample (100ms to 60s, default 2s)"},
+				{name: "until-exit", kind: kindBool, help: "sample until the program ends (--window at the latest, default 60s)"}},
+			run: func(c *call) error {
+				ms, _, err := c.ms("window")
+				if err != nil {
+					return err
+				}
+				return c.post("/api/debug/{session}/slow", api.SlowRequest{WindowMs: int(ms), UntilExit: c.flag("until-exit")})
+			}},
+		{name: "alive", routes: []string{dbg("GET", "alive")},
+			help: "why it will not exit: what keeps each target's event loop alive", group: gProfile, core: true,
+			run: func(c *call) error { return c.get("/api/debug/{session}/alive", nil) }},
 		{name: "cpu save", usage: "REF [-o FILE]", routes: []string{dbg("GET", "cpu/profiles/{ref}")},
 			help: "the .cpuprofile (for DevTools)", group: gProfile, minArgs: 1, maxArgs: 1, flags: []flagDef{outFlag},
 			run: func(c *call) error {

@@ -43,8 +43,9 @@ const AliveJS = `(() => {
     if (fd !== undefined) d.fd = fd;
     if (h === process.stdin || h === process.stdout || h === process.stderr) {
       d.kind = 'stdio';
-      // A ref'd stdio stream keeps the loop alive only while active: reading, or writing.
-      d.ref = d.ref && ((h._handle && h._handle.reading === true) || h.writableLength > 0);
+      // A ref'd stdio stream keeps the loop alive only while it reads. A write its reader has
+      // not drained yet (traced's own pipe, say) ends once read, and node flushes at exit.
+      d.ref = d.ref && h._handle !== undefined && h._handle !== null && h._handle.reading === true;
     } else if (children.has(h)) {
       d.kind = 'child-stdio';
       d.owner = children.get(h);

@@ -26,12 +26,16 @@
 //
 // V8 puts the ticks of a function it inlined on its caller's node, but its position ticks
 // keep the inlined code's own lines. Given each script's function ranges (Options.Ranges, from
-// Debugger.getScriptSource and a scanner: internal/jsscan finds no function ranges yet), a
+// Debugger.getScriptSource and jsscan.FunctionRanges, as the engine does), a
 // line's ticks go to the innermost function whose range holds the line, which is then named
 // at its own line with InlinedInto set. Position ticks carry lines only, so a line holding
 // two functions goes to the inner one; lines of code inlined from another script cannot be
 // told apart and stay with the node. Node 20 to 26 put no deoptReason in their profiles
 // (checked with --cpu-prof on a deoptimising fixture); Function.Deopt holds it where V8 does.
+// From node 22, code V8 optimised before Profiler.start is missing from the profiler's code
+// map and its samples land on the nearest known caller: the engine switches precise coverage
+// on and off after the start, which deoptimises everything, so the hot code is compiled (and
+// logged) anew.
 //
 // # Why it will not exit
 //

@@ -40,7 +40,15 @@ func (t *Target) onEvent(ev cdp.Event) {
 		}
 	case "NodeRuntime.waitingForDisconnect":
 		if t.main() { // a child's connection watches for it itself (children.go)
-			signal(t.s.detach) // the program has ended: hang up so node can exit
+			t.s.mu.Lock()
+			hold := t.s.exitHold
+			if hold != nil { // under mu: releaseExit either sees this signal or no hold was set
+				signal(hold) // a slow diagnosis reads its profiles first, then hangs up
+			}
+			t.s.mu.Unlock()
+			if hold == nil {
+				signal(t.s.detach) // the program has ended: hang up so node can exit
+			}
 		}
 	case "NodeRuntime.waitingForDebugger":
 		t.s.mu.Lock()

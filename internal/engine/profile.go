@@ -8,8 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
+
+	"traced/internal/cpuprofile"
 )
 
 // DefaultSamplingInterval is the CPU profiler's sampling interval unless asked, in µs.
@@ -36,44 +37,33 @@ func (t *Target) StartCPUProfile(ctx context.Context, intervalUs int) error {
 			return fmt.Errorf("cpu start: %w", err)
 		}
 	}
+	t.deoptimizeForProfile(ctx, c)
 	_, err = t.setFlag(profilingFlag, true)
 	return err
 }
 
-// FunctionTime is one function's share of a CPU profile.
-type FunctionTime struct {
-	Function string
-	File     string
-	Line     int // 1-based
-	SelfMs   float64
-	SelfPct  float64
-	TotalMs  float64
-	TotalPct float64
-	Deopt    string // why V8 deoptimised it, when it says
-}
-
-// CPUProfile answers a stopped CPU profile: the top functions by self and by total time.
-type CPUProfile struct {
-	Ref        string
-	Download   string
-	DurationMs float64
-	Samples    int
-	Self       []FunctionTime
-	Total      []FunctionTime
-}
-
-// cpuProfile is the part of a .cpuprofile the summary reads.
-type cpuProfile struct {
-	Nodes []struct {
-		ID        int       `json:"id"`
-		CallFrame callFrame `json:"callFrame"`
-		HitCount  int       `json:"hitCount"`
-		Children  []int     `json:"children"`
-		Deopt     string    `json:"deoptReason"`
-	} `json:"nodes"`
-	StartTime float64 `json:"startTime"` // µs
-	EndTime   float64 `json:"endTime"`
-	Samples   []int   `json:"samples"`
+// deoptimizeForProfile makes V8 compile the program's hot code again while the profiler runs.
+// From node 22, code optimised before Profiler.start is missing from the profiler's code map:
+// its samples land on the caller that is known (node's processImmediate, say) and the hot
+// function vanishes from the profile. Switching precise coverage on deoptimises every function
+// (V8's Coverage::SelectMode), and off again at once: the code optimised anew is logged. The
+// cost is a re-warm-up of a few ms at the profile's start. Coverage the user runs is left
+// alone (switching it would reset its counts).
+func (t *Target) deoptimizeForProfile(ctx context.Context, c clientCaller) {
+	h, err := t.dataDir()
+	if err != nil {
+		return
+	}
+	h.mu.Lock()
+	covering := h.covering
+	h.mu.Unlock()
+	if covering {
+		return
+	}
+	// Best effort: a profile without it is still right on node 20, and about cold code.
+	if c.Call(ctx, "Profiler.startPreciseCoverage", map[string]any{"callCount": false, "detailed": false}, nil) == nil {
+		_ = c.Call(ctx, "Profiler.stopPreciseCoverage", nil, nil)
+	}
 }
 
 // StopCPUProfile stops the profiler (Profiler.stop), keeps the whole profile as a .cpuprofile
@@ -92,9 +82,9 @@ func (t *Target) StopCPUProfile(ctx context.Context, top int) (CPUProfile, error
 	if err := c.Call(ctx, "Profiler.stop", nil, &res); err != nil {
 		return CPUProfile{}, fmt.Errorf("cpu stop: %w", err)
 	}
-	var p cpuProfile
-	if err := json.Unmarshal(res.Profile, &p); err != nil {
-		return CPUProfile{}, fmt.Errorf("cpu profile: %w", err)
+	p, err := cpuprofile.Parse(res.Profile)
+	if err != nil {
+		return CPUProfile{}, err
 	}
 	h, err := t.dataDir()
 	if err != nil {
@@ -107,110 +97,9 @@ func (t *Target) StopCPUProfile(ctx context.Context, top int) (CPUProfile, error
 	if err := os.WriteFile(filepath.Join(h.dir, ref+".cpuprofile"), res.Profile, 0o600); err != nil {
 		return CPUProfile{}, fmt.Errorf("cpu profile: %w", err)
 	}
-	out := t.summarizeProfile(&p, top)
+	out := t.summarizeProfile(ctx, c, p, top)
 	out.Ref, out.Download = ref, "GET cpu/profiles/"+ref
 	return out, nil
-}
-
-// summarizeProfile aggregates a profile's nodes by function: self time from its samples, total
-// time from its subtree, a recursive function counted once per path.
-func (t *Target) summarizeProfile(p *cpuProfile, top int) CPUProfile {
-	out := CPUProfile{DurationMs: (p.EndTime - p.StartTime) / 1000, Samples: len(p.Samples), Self: []FunctionTime{}, Total: []FunctionTime{}}
-	if len(p.Samples) == 0 {
-		return out
-	}
-	msPerSample := out.DurationMs / float64(len(p.Samples))
-	index := make(map[int]int, len(p.Nodes))
-	hasParent := map[int]bool{}
-	for i, n := range p.Nodes {
-		index[n.ID] = i
-		for _, ch := range n.Children {
-			hasParent[ch] = true
-		}
-	}
-	type key struct {
-		fn, url string
-		line    int
-	}
-	funcs := map[key]*FunctionTime{}
-	keyOf := func(i int) key {
-		f := p.Nodes[i].CallFrame
-		return key{f.FunctionName, f.URL, f.LineNumber}
-	}
-	entry := func(k key, i int) *FunctionTime {
-		ft := funcs[k]
-		if ft == nil {
-			name := k.fn
-			if name == "" {
-				name = "(anonymous)"
-			}
-			f := p.Nodes[i].CallFrame
-			fr := t.place(name, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber)
-			ft = &FunctionTime{Function: name, File: fr.File, Line: fr.Line}
-			if f.URL == "" {
-				ft.Line = 0
-			}
-			funcs[k] = ft
-		}
-		return ft
-	}
-	// Subtree hit counts, then totals, walking from each root with the functions on the path.
-	var walk func(i int, onPath map[key]int) int
-	walk = func(i int, onPath map[key]int) int {
-		n := p.Nodes[i]
-		k := keyOf(i)
-		ft := entry(k, i)
-		ft.SelfMs += float64(n.HitCount) * msPerSample
-		if n.Deopt != "" {
-			ft.Deopt = n.Deopt
-		}
-		onPath[k]++
-		hits := n.HitCount
-		for _, ch := range n.Children {
-			if j, ok := index[ch]; ok {
-				hits += walk(j, onPath)
-			}
-		}
-		onPath[k]--
-		if onPath[k] == 0 { // the outermost call of a recursion holds its total
-			ft.TotalMs += float64(hits) * msPerSample
-		}
-		return hits
-	}
-	for i, n := range p.Nodes {
-		if !hasParent[n.ID] {
-			walk(i, map[key]int{})
-		}
-	}
-	var all []FunctionTime
-	for k, ft := range funcs {
-		switch k.fn {
-		case "(root)", "(idle)", "(program)":
-			continue // not code of the program
-		}
-		ft.SelfPct = round1(100 * ft.SelfMs / out.DurationMs)
-		ft.TotalPct = round1(100 * ft.TotalMs / out.DurationMs)
-		ft.SelfMs, ft.TotalMs = round1(ft.SelfMs), round1(ft.TotalMs)
-		all = append(all, *ft)
-	}
-	bySelf := slices.Clone(all)
-	slices.SortFunc(bySelf, func(a, b FunctionTime) int {
-		return cmp.Or(cmp.Compare(b.SelfMs, a.SelfMs), cmp.Compare(a.Function, b.Function))
-	})
-	// Callers share their callee's total: at equal totals the program's own functions come
-	// before node's anonymous plumbing (an eval's wrapper, the module loader under a startup).
-	noFile := func(f FunctionTime) int {
-		if f.File == "" {
-			return 1
-		}
-		return 0
-	}
-	slices.SortFunc(all, func(a, b FunctionTime) int {
-		return cmp.Or(cmp.Compare(b.TotalMs, a.TotalMs), cmp.Compare(noFile(a), noFile(b)), cmp.Compare(a.Function, b.Function))
-	})
-	out.Self = bySelf[:min(top, len(bySelf))]
-	out.Total = all[:min(top, len(all))]
-	return out
 }
 
 // cpuRefRE is a CPU profile's ref: it names a file, so nothing else may pass.

@@ -1,24 +1,27 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
+
+	"traced/internal/cpuprofile"
 )
 
 // TestSummarizeProfile: self time from each node's samples, total time from its subtree, a
 // recursive function counted once per path, and the profiler's own nodes left out.
 func TestSummarizeProfile(t *testing.T) {
-	var p cpuProfile
-	if err := jsonUnmarshal(`{"startTime":0,"endTime":10000,"samples":[1,2,3,3,4,4,4,4,5,5],"nodes":[
+	p, err := cpuprofile.Parse([]byte(`{"startTime":0,"endTime":10000,"samples":[1,2,3,3,4,4,4,4,5,5],"nodes":[
 		{"id":1,"callFrame":{"functionName":"(root)","url":""},"hitCount":1,"children":[2,5]},
 		{"id":2,"callFrame":{"functionName":"walk","url":"file:///w/a.js","lineNumber":3},"hitCount":1,"children":[3]},
 		{"id":3,"callFrame":{"functionName":"walk","url":"file:///w/a.js","lineNumber":3},"hitCount":2,"children":[4]},
 		{"id":4,"callFrame":{"functionName":"leaf","url":"file:///w/a.js","lineNumber":9},"hitCount":4,"deoptReason":"wrong map"},
-		{"id":5,"callFrame":{"functionName":"(idle)","url":""},"hitCount":2}]}`, &p); err != nil {
+		{"id":5,"callFrame":{"functionName":"(idle)","url":""},"hitCount":2}]}`))
+	if err != nil {
 		t.Fatal(err)
 	}
 	s := &Target{s: &Session{cwd: "/w"}}
-	out := s.summarizeProfile(&p, 5)
+	out := s.summarizeProfile(context.Background(), nil, p, 5)
 	if out.Samples != 10 || out.DurationMs != 10 {
 		t.Fatalf("profile %+v", out)
 	}

@@ -82,6 +82,11 @@ type Session struct {
 	// callBound bounds an inspector call made for a request with no bound of its own (deadline.go).
 	callBound time.Duration
 	done      chan struct{} // closed once the exit is recorded and every goroutine is ending
+
+	// exitHold, under mu, is set while a slow diagnosis waits for the program's end: the main
+	// thread's end is sent on it instead of detaching, and the diagnosis detaches once it has
+	// read the profiles (slow.go).
+	exitHold chan struct{}
 	// attached is set, under mu, for a session on a process traced did not spawn (attach.go):
 	// it has no child, and a stop detaches instead of killing.
 	attached *attachment

@@ -1,7 +1,7 @@
 // Package jsscan reads JavaScript source lines just enough to find where a let, const or class
-// declaration binds a name: a light token scan that skips strings, templates and comments, with
-// no parser and nothing of the running program. Positions are V8's: lines 0-based, columns
-// 0-based in UTF-16 code units.
+// declaration binds a name, and where each function starts and ends: a light token scan that
+// skips strings, templates and comments, with no parser and nothing of the running program.
+// Positions are V8's: lines 0-based, columns 0-based in UTF-16 code units.
 package jsscan
 
 import (

@@ -37,6 +37,8 @@ var routeTools = []struct{ method, path, tool string }{
 	{"GET", "/api/debug/{session}/logpoints", `breakpoints {"action":"list"}`},
 	{"POST", "/api/debug/{session}/logpoints", `breakpoints {"action":"logpoint"}`},
 	{"POST", "/api/debug/{session}/pause-on-exceptions", `breakpoints {"action":"catch"}`},
+	{"POST", "/api/debug/{session}/slow", `profile {"action":"slow"}`},
+	{"GET", "/api/debug/{session}/alive", `profile {"action":"alive"}`},
 	{"POST", "/api/debug/{session}/cpu/start", `profile {"action":"cpu-start"}`},
 	{"POST", "/api/debug/{session}/cpu/stop", `profile {"action":"cpu-stop"}`},
 	{"POST", "/api/debug/{session}/coverage/start", `profile {"action":"coverage-start"}`},

@@ -21,6 +21,8 @@ type profileIn struct {
 	Ref       string `json:"ref,omitempty" jsonschema:"save: the profile's ref (cpu1)"`
 	Path      string `json:"path,omitempty" jsonschema:"save: file to write, inside the workspace"`
 	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"save: replace an existing file"`
+	WindowMs  int    `json:"windowMs,omitempty" jsonschema:"slow: how long to sample, ms (default 2000)"`
+	UntilExit bool   `json:"untilExit,omitempty" jsonschema:"slow: until the program ends"`
 }
 
 type heapIn struct {
@@ -44,7 +46,7 @@ type heapIn struct {
 func profileTools() []tool {
 	return []tool{
 		{add: func(s *mcp.Server, c *caller) {
-			add(s, "profile", "CPU profile (top functions) and precise coverage; save writes a .cpuprofile to a file.", inSession(c, c.profile))
+			add(s, "profile", "Why slow (slow: a category per target), why it will not exit (alive); CPU profile (hot lines), coverage; save writes a .cpuprofile.", inSession(c, c.profile))
 		}},
 		{add: func(s *mcp.Server, c *caller) {
 			add(s, "heap", "Heap usage, snapshots, diff, sampling; what holds memory (retainers); leak windows (leak-begin, load, leak-end); save.", inSession(c, c.heap))
@@ -68,8 +70,12 @@ func (c *caller) profile(ctx context.Context, sid string, in profileIn) *mcp.Cal
 		return answer(c.text(ctx, "POST", debugPath(sid, "coverage/stop"), nil, cov))
 	case "save":
 		return c.save(ctx, sid, "cpu/profiles/", in.Ref, in.Path, ".cpuprofile", in.Overwrite)
+	case "slow":
+		return answer(c.text(ctx, "POST", debugPath(sid, "slow"), nil, api.SlowRequest{WindowMs: in.WindowMs, UntilExit: in.UntilExit}))
+	case "alive":
+		return answer(c.text(ctx, "GET", debugPath(sid, "alive"), nil, nil))
 	}
-	return errorResult("action "+quote(in.Action)+" is not one of cpu-start, cpu-stop, coverage-start, coverage-take, coverage-stop, save",
+	return errorResult("action "+quote(in.Action)+" is not one of slow, alive, cpu-start, cpu-stop, coverage-start, coverage-take, coverage-stop, save",
 		`profile {"action":"cpu-start"}, run the code, then {"action":"cpu-stop"}`)
 }
 

@@ -64,7 +64,7 @@ var enums = map[string]map[string][]any{
 	"start":       {"mode": {"debug", "trace"}, "catch": {"none", "uncaught", "caught", "all"}},
 	"step":        {"action": {"over", "into", "out", "continue", "to", "pause", "kill", "restart-frame"}},
 	"breakpoints": {"action": {"set", "remove", "list", "logpoint", "catch", "toggle"}, "mode": {"none", "uncaught", "caught", "all"}},
-	"profile":     {"action": {"cpu-start", "cpu-stop", "coverage-start", "coverage-take", "coverage-stop", "save"}},
+	"profile":     {"action": {"slow", "alive", "cpu-start", "cpu-stop", "coverage-start", "coverage-take", "coverage-stop", "save"}},
 	"heap":        {"action": {"usage", "gc", "snapshot", "diff", "sample-start", "sample-stop", "job", "save", "retainers", "leak-begin", "leak-end", "leak"}},
 	"patch":       {"action": {"hotpatch", "restart"}},
 }

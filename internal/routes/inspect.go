@@ -43,6 +43,7 @@ func (a *app) mountInspect(r chi.Router) {
 	r.Get(debugRoutes+"/sourcemap", a.sourceMaps)   // what source maps the scripts have
 	r.Post(debugRoutes+"/sourcemap", a.setSourceMaps)
 	a.mountProfile(r)
+	a.mountSlow(r)
 	a.mountHeapWhy(r)
 }
 

@@ -29,8 +29,27 @@ func redactAnswer(s *engine.Session, v any) any {
 	case api.Instances:
 		x.Instances = redactProps(s, x.Instances)
 		return x
+	case api.AliveReport: // a child's command line may carry a token
+		x.Text = s.Redact(x.Text)
+		for i := range x.Targets {
+			x.Targets[i].Keeping = redactHandles(s, x.Targets[i].Keeping)
+			x.Targets[i].NotKeeping = redactHandles(s, x.Targets[i].NotKeeping)
+		}
+		return x
+	case api.WaitResponse:
+		x.StillRunning = s.Redact(x.StillRunning)
+		return x
 	}
 	return v
+}
+
+func redactHandles(s *engine.Session, hs []api.AliveHandle) []api.AliveHandle {
+	out := make([]api.AliveHandle, len(hs)) // never nil: an empty list is an answer
+	copy(out, hs)
+	for i := range out {
+		out[i].Command = s.Redact(out[i].Command)
+	}
+	return out
 }
 
 func redactState(s *engine.Session, st *api.State) {

@@ -213,7 +213,10 @@ func (a *app) wait(w http.ResponseWriter, r *http.Request) {
 	p, err := q.session.Wait(ctx, after, q.filter)
 	res := convert.Wait(a.summary(q.session.Summary()), p, err != nil)
 	res.State = a.pauseState(r, q.session, res.Event)
-	render(w, r, http.StatusOK, res)
+	if res.TimedOut && q.session.Mode() == engine.ModeDebug && r.Context().Err() == nil {
+		res.StillRunning = q.session.StillRunning(r.Context())
+	}
+	render(w, r, http.StatusOK, redactAnswer(q.session, res))
 }
 
 // waitFrom is where a wait without a cursor starts: after everything captured so far, so that

@@ -122,6 +122,9 @@ func waitText(b *strings.Builder, v api.WaitResponse) {
 		eventsText(b, []api.Event{*v.Event})
 	case v.TimedOut:
 		b.WriteString("timed out: no matching event yet\n")
+		if v.StillRunning != "" {
+			b.WriteString(v.StillRunning)
+		}
 	case v.Finished:
 		b.WriteString("finished: the session ended without a matching event\n")
 	}

@@ -51,6 +51,12 @@ func Answer(v any) string {
 		fmt.Fprintf(&b, "%s %s %s", v.Session, v.Target, v.Text)
 	case api.LeakBeginResponse:
 		fmt.Fprintf(&b, "%s %s leak window open: %s, watermark id %d, sampling %v\nnext: %s\n", v.Session, v.Target, v.Snapshot, v.Watermark, v.Sampling, v.Next)
+	case api.CPUProfile:
+		fmt.Fprintf(&b, "ref: %s\ndownload: %s\n%s", v.Ref, v.Download, v.Text)
+	case api.SlowReport:
+		b.WriteString(v.Text)
+	case api.AliveReport:
+		b.WriteString(v.Text)
 	case api.EvidenceResponse:
 		evidenceText(&b, v)
 	case api.SessionResponse:

@@ -254,8 +254,16 @@ try {
   check(/busyleak\.js/.test(prof.cpu), "the CPU profile names the program's functions: " + prof.cpu.slice(0, 200));
   check(/Order/.test(prof.heap), "the heap diff names Order: " + prof.heap.slice(0, 200));
   check(/held by: .*kept\[i\]/.test(prof.heap), "the growing Order is shown with what holds it: " + prof.heap.slice(0, 400));
+  check(/hot lines \S*busyleak\.js:\d+ \(\d+(\.\d+)?%\)/.test(prof.cpu), "the CPU profile shows hot lines: " + prof.cpu.slice(0, 300));
+  // The one-call answers: what keeps it running (its interval, at its line), and why it is slow.
+  await page.click("#why-alive");
+  await page.waitForFunction(() => /still running because/.test(document.getElementById("why").textContent), null, { timeout: T });
+  const alive = await page.textContent("#why");
+  check(/interval 10 ms \(anonymous\) at \S*busyleak\.js:15/.test(alive), "the keep-alive panel names the interval at its line: " + alive.slice(0, 300));
+  await page.click("#why-slow");
+  await page.waitForFunction(() => /^t0 main busyleak\.js: [a-z-]+: /.test(document.getElementById("why").textContent), null, { timeout: T });
   check(!(await page.textContent("#prof-error")), "profile error: " + (await page.textContent("#prof-error")));
-  say({ step: "profiles", session: busy });
+  say({ step: "profiles", session: busy, why: (await page.textContent("#why")).split("\n")[0] });
   await shot(page, "profiles");
   await axeCheck(page, "profiles");
 

@@ -1,5 +1,6 @@
-// profiles.js: a debug session's CPU profile (top functions by self time, as bars) and heap diff
-// (top constructors by size change). The page keeps what it took per session while open.
+// profiles.js: a debug session's CPU profile (top functions by self time, as bars, with their hot
+// lines), heap diff (top constructors by size change), and the one-call answers of why it is slow
+// and what keeps it running. The page keeps what it took per session while open.
 
 import { call, debugPath } from "./api.js";
 import { el, bytes, where } from "./format.js";
@@ -8,6 +9,8 @@ import { live } from "./sessions.js";
 const TOP = 10;
 // HELD is how many growing constructors the diff asks what holds them (one call each).
 const HELD = 3;
+// SLOW_MS is the window of "Why slow?": long enough for a few stalls, short enough to wait for.
+const SLOW_MS = 2000;
 
 export class Profiles {
   constructor() {
@@ -15,8 +18,20 @@ export class Profiles {
     this.heap = document.getElementById("heap");
     this.err = document.getElementById("prof-error");
     this.note = document.getElementById("prof-note");
-    this.buttons = ["cpu-start", "cpu-stop", "heap-snap", "heap-diff"].map((id) => document.getElementById(id));
-    const [start, stop, snap, diff] = this.buttons;
+    this.why = document.getElementById("why");
+    this.buttons = ["cpu-start", "cpu-stop", "heap-snap", "heap-diff", "why-slow", "why-alive"].map((id) => document.getElementById(id));
+    const [start, stop, snap, diff, slow, alive] = this.buttons;
+    slow.onclick = () => this.run(slow, async () => {
+      this.why.textContent = `Sampling every process and worker for ${SLOW_MS / 1000} s…`;
+      const r = await call("POST", debugPath(this.id, "slow"), { windowMs: SLOW_MS });
+      this.kept().why = r.text;
+      this.why.textContent = r.text;
+    });
+    alive.onclick = () => this.run(alive, async () => {
+      const r = await call("GET", debugPath(this.id, "alive"));
+      this.kept().why = r.text;
+      this.why.textContent = r.text;
+    });
     start.onclick = () => this.run(start, async () => {
       await call("POST", debugPath(this.id, "cpu/start"), {});
       this.note.textContent = "CPU profiler running: stop it to see the top functions.";
@@ -46,7 +61,7 @@ export class Profiles {
   }
 
   kept() {
-    if (!this.byId.has(this.id)) this.byId.set(this.id, { cpu: null, heap: null, snaps: [] });
+    if (!this.byId.has(this.id)) this.byId.set(this.id, { cpu: null, heap: null, snaps: [], why: "" });
     return this.byId.get(this.id);
   }
 
@@ -63,6 +78,7 @@ export class Profiles {
     else this.cpu.replaceChildren(el("p", { className: "muted" }, "No CPU profile yet."));
     if (k.heap) this.drawHeap(k.heap);
     else this.heap.replaceChildren(el("p", { className: "muted" }, "No heap diff yet."));
+    this.why.textContent = k.why || "Ask why the program is slow (every target sampled for 2 s) or what keeps it running.";
   }
 
   async run(button, f) {
@@ -82,8 +98,9 @@ export class Profiles {
     const rows = (p.self || []).slice(0, TOP);
     this.cpu.replaceChildren(
       el("p", { className: "muted" }, `${p.ref}: ${p.durationMs.toFixed(1)} ms, ${p.samples} samples (download: ${p.download})`),
-      ...rows.map((f) => bar(`${f.function || "(anonymous)"} ${f.file ? where(f) : ""}`.trim(),
-        f.selfPct, `${f.selfMs.toFixed(1)} ms self (${f.selfPct}%), ${f.totalPct}% total`)));
+      ...rows.flatMap((f) => [bar(`${f.function || "(anonymous)"} ${f.file ? where(f) : ""}`.trim(),
+        f.selfPct, `${f.selfMs.toFixed(1)} ms self (${f.selfPct}%), ${f.totalPct}% total`),
+      ...(hotLines(f) ? [el("p", { className: "muted held" }, hotLines(f))] : [])]));
   }
 
   // holders asks, for the constructors that grew most, what holds their instances in the later
@@ -125,4 +142,15 @@ function bar(label, pct, value, negative) {
     el("span", { className: "blabel", title: label }, label),
     el("span", { className: "btrack", "aria-hidden": "true" }, fill),
     el("span", { className: "bval" }, value));
+}
+
+// hotLines says where in a function its time went: its hottest lines, what V8 inlined it into
+// (its lines were found in the caller's code), why V8 deoptimised it, what native code ran for.
+function hotLines(f) {
+  const parts = [];
+  if (f.lines && f.lines.length) parts.push("hot lines " + f.lines.slice(0, 3).map((l) => `${l.file ? where(l) : l.line} (${l.pct}%)`).join(", "));
+  if (f.inlinedInto && f.inlinedInto.length) parts.push("inlined into " + f.inlinedInto.join(", "));
+  if (f.deopt) parts.push("deopt: " + f.deopt);
+  if (f.runBy) parts.push("run by " + f.runBy);
+  return parts.join(" · ");
 }

@@ -1,0 +1,270 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"traced/internal/cpuprofile"
+)
+
+// AliveHandle is one handle or request of a target's event loop (cpuprofile.Handle): what it
+// is, whether it is ref'd, and where it leads (a server's address, a socket's peer, a child's
+// pid and command, a timer's delay and callback's file:line, a worker's thread id).
+type AliveHandle struct {
+	Kind     string
+	Type     string
+	Ref      bool
+	FD       *int
+	Address  string
+	Peer     string
+	Local    string
+	PID      int
+	Command  string
+	DelayMs  float64
+	Callback string
+	Location string
+	ThreadID int
+}
+
+// AliveTarget is what keeps one target's event loop alive.
+type AliveTarget struct {
+	Target     string // t0, t1...
+	Kind       string // main, worker or process
+	PID        int
+	ThreadID   int
+	Keeping    []AliveHandle // ref'd: each one keeps the loop alive
+	NotKeeping []AliveHandle // unref'd or inactive: listed apart
+	Error      string        // why the target could not be asked
+}
+
+// AliveReport answers why a session's program does not exit, every live target in one answer.
+type AliveReport struct {
+	Targets []AliveTarget
+	Text    string // at most cpuprofile.MaxTextBytes; each target's first line says what keeps it
+}
+
+// aliveGroup is the object group of the objects the alive questions hold, released after.
+const aliveGroup = "traced-alive"
+
+// Alive asks every live target what keeps its event loop alive: node's active handles and
+// requests, the pending timers (Runtime.queryObjects on the Timeout prototype, each callback's
+// [[FunctionLocation]]) and the running workers. No preload: all of it is evaluated through
+// the inspector.
+func (s *Session) Alive(ctx context.Context) (AliveReport, error) {
+	if err := s.debugOnly(); err != nil {
+		return AliveReport{}, err
+	}
+	var out AliveReport
+	type answer struct {
+		name string
+		a    *cpuprofile.Alive // nil: not asked, err says why
+		err  string
+	}
+	var answers []answer
+	for _, info := range s.Targets() {
+		t, err := s.On(info.Ref)
+		if err != nil || info.Status == TargetExited || info.Status == TargetReleased {
+			continue
+		}
+		at := AliveTarget{Target: info.Ref, Kind: info.Kind}
+		a, err := t.alive(ctx)
+		if err != nil {
+			at.Error = err.Error()
+			answers = append(answers, answer{name: targetName(info), err: at.Error})
+		} else {
+			at.PID, at.ThreadID = a.PID, a.ThreadID
+			at.Keeping, at.NotKeeping = aliveHandles(a.Keeping()), aliveHandles(a.NotKeeping())
+			answers = append(answers, answer{name: targetName(info), a: &a})
+		}
+		out.Targets = append(out.Targets, at)
+	}
+	if len(answers) == 0 {
+		return AliveReport{}, fmt.Errorf("%w: no target of session %s is live", ErrFinished, s.id)
+	}
+	var b strings.Builder
+	for i, an := range answers { // the targets share the budget; what one leaves, the next may use
+		share := (cpuprofile.MaxTextBytes - b.Len()) / (len(answers) - i)
+		if an.a == nil {
+			line := an.name + ": not asked: " + an.err
+			b.WriteString(line[:min(len(line), max(share-1, 0))] + "\n")
+			continue
+		}
+		b.WriteString(cpuprofile.RenderAlive(an.name, *an.a, share))
+	}
+	out.Text = b.String()
+	return out, nil
+}
+
+// alive asks one target.
+func (t *Target) alive(ctx context.Context) (cpuprofile.Alive, error) {
+	_, c, err := t.pauseNow()
+	if err != nil {
+		return cpuprofile.Alive{}, err
+	}
+	defer c.Call(context.WithoutCancel(ctx), "Runtime.releaseObjectGroup", map[string]any{"objectGroup": aliveGroup}, nil)
+	v, err := evalJSON(ctx, c, cpuprofile.AliveJS)
+	if err != nil {
+		return cpuprofile.Alive{}, fmt.Errorf("alive: %w", err)
+	}
+	a, err := cpuprofile.ParseAlive([]byte(v))
+	if err != nil {
+		return cpuprofile.Alive{}, err
+	}
+	timers, arr, err := queryDescribe(ctx, c, cpuprofile.TimeoutPrototypeJS, cpuprofile.TimersDescribeJS)
+	if err != nil {
+		return cpuprofile.Alive{}, fmt.Errorf("alive timers: %w", err)
+	}
+	t.locateCallbacks(ctx, c, arr, timers)
+	a.Add(timers)
+	// A node without worker_threads' prototype (or a target that is itself torn down) still
+	// answers its handles and timers.
+	if workers, _, err := queryDescribe(ctx, c, cpuprofile.WorkerPrototypeJS, cpuprofile.WorkersDescribeJS); err == nil {
+		a.Add(workers)
+	}
+	return a, nil
+}
+
+// queryDescribe finds every object of the prototype an expression evaluates to
+// (Runtime.queryObjects) and describes them with a function called on their array; it answers
+// the array's object id too.
+func queryDescribe(ctx context.Context, c clientCaller, prototypeJS, describeJS string) ([]cpuprofile.Handle, string, error) {
+	var proto evaluateResult
+	if err := c.Call(ctx, "Runtime.evaluate", map[string]any{"expression": prototypeJS, "objectGroup": aliveGroup, "silent": true}, &proto); err != nil {
+		return nil, "", err
+	}
+	if proto.ExceptionDetails != nil || proto.Result.ObjectID == "" {
+		return nil, "", fmt.Errorf("no prototype from %.40q", prototypeJS)
+	}
+	var q struct {
+		Objects remoteObject `json:"objects"`
+	}
+	if err := c.Call(ctx, "Runtime.queryObjects", map[string]any{"prototypeObjectId": proto.Result.ObjectID, "objectGroup": aliveGroup}, &q); err != nil {
+		return nil, "", err
+	}
+	var res evaluateResult
+	if err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{"objectId": q.Objects.ObjectID, "functionDeclaration": describeJS, "returnByValue": true, "silent": true}, &res); err != nil {
+		return nil, "", err
+	}
+	text, ok := res.Result.Value.(string)
+	if res.ExceptionDetails != nil || !ok {
+		return nil, "", fmt.Errorf("describing %.40q failed", prototypeJS)
+	}
+	hs, err := cpuprofile.ParseHandles([]byte(text))
+	return hs, q.Objects.ObjectID, err
+}
+
+// maxLocatedTimers caps the callbacks located one call each: a program with thousands of
+// timers is named by its first ones.
+const maxLocatedTimers = 50
+
+// locateCallbacks fills each timer's Location with its callback's file:line, from the
+// callback's [[FunctionLocation]]; a timer whose callback cannot be located keeps its name.
+func (t *Target) locateCallbacks(ctx context.Context, c clientCaller, timersID string, timers []cpuprofile.Handle) {
+	var res evaluateResult
+	if err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{"objectId": timersID, "functionDeclaration": cpuprofile.TimerCallbacksJS, "objectGroup": aliveGroup, "silent": true}, &res); err != nil || res.Result.ObjectID == "" {
+		return
+	}
+	var elems struct {
+		Result []struct {
+			Name  string       `json:"name"`
+			Value remoteObject `json:"value"`
+		} `json:"result"`
+	}
+	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": res.Result.ObjectID, "ownProperties": true}, &elems); err != nil {
+		return
+	}
+	for _, e := range elems.Result {
+		i, ok := arrayIndex(e.Name)
+		if !ok || i >= len(timers) || i >= maxLocatedTimers || e.Value.ObjectID == "" {
+			continue
+		}
+		var props struct {
+			Internal []struct {
+				Name  string `json:"name"`
+				Value struct {
+					Value struct {
+						ScriptID     string `json:"scriptId"`
+						LineNumber   int    `json:"lineNumber"`
+						ColumnNumber int    `json:"columnNumber"`
+					} `json:"value"`
+				} `json:"value"`
+			} `json:"internalProperties"`
+		}
+		if err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": e.Value.ObjectID, "ownProperties": true}, &props); err != nil {
+			continue
+		}
+		for _, p := range props.Internal {
+			if p.Name == "[[FunctionLocation]]" {
+				loc := p.Value.Value
+				fr := t.place("", loc.ScriptID, t.scriptURL(loc.ScriptID), loc.LineNumber, loc.ColumnNumber)
+				timers[i].Location = where(cmp.Or(fr.File, fr.URL), fr.Line)
+			}
+		}
+	}
+}
+
+var indexRE = regexp.MustCompile(`^[0-9]+$`)
+
+// arrayIndex reads an array element's property name.
+func arrayIndex(name string) (int, bool) {
+	if !indexRE.MatchString(name) || len(name) > 6 {
+		return 0, false
+	}
+	n := 0
+	for _, r := range name {
+		n = n*10 + int(r-'0')
+	}
+	return n, true
+}
+
+// where renders file:line, the file alone without a line.
+func where(file string, line int) string {
+	if file == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", file, line)
+}
+
+// aliveHandles converts cpuprofile's handles.
+func aliveHandles(hs []cpuprofile.Handle) []AliveHandle {
+	out := make([]AliveHandle, 0, len(hs))
+	for _, h := range hs {
+		out = append(out, AliveHandle{Kind: h.Kind, Type: h.Type, Ref: h.Ref, FD: h.FD, Address: h.Address, Peer: h.Peer, Local: h.Local,
+			PID: cmp.Or(h.PID, h.Owner), Command: h.Command, DelayMs: h.DelayMs, Callback: h.Callback, Location: h.Location, ThreadID: h.ThreadID})
+	}
+	return out
+}
+
+// stillRunningBound bounds the alive question a timed-out wait adds to its answer: the wait
+// has already taken its time.
+const stillRunningBound = 3 * time.Second
+
+// maxStillRunningBytes caps that addition: each target's first line, not the whole report.
+const maxStillRunningBytes = 600
+
+// StillRunning says, for a wait that timed out, what keeps the program running: each live
+// target's first line of Alive; "" when nothing can be asked.
+func (s *Session) StillRunning(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, stillRunningBound)
+	defer cancel()
+	rep, err := s.Alive(ctx)
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(rep.Text, "\n") {
+		if l == "" || strings.HasPrefix(l, " ") {
+			continue // the unref'd ones: not why it runs
+		}
+		if b.Len()+len(l)+1 > maxStillRunningBytes {
+			b.WriteString("… GET alive answers the rest\n")
+			break
+		}
+		b.WriteString(l + "\n")
+	}
+	return b.String()
+}
