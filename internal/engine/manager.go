@@ -301,7 +301,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	args = append(append(args[:len(args)-1:len(args)-1], req.NodeArgs...), s.program)
 	args = append(args, req.Args...)
 	tag := newTag()
-	c, err := spawn(m.cfg.NodePath, args, s.cwd, append(childEnv(os.Environ(), env), tagEnv+"="+tag))
+	c, err := spawn(m.cfg.ShimPath, m.cfg.NodePath, args, s.cwd, append(childEnv(os.Environ(), env), tagEnv+"="+tag))
 	if err != nil {
 		s.closeAnnouncements()
 		return s.unspawned(spawnError(err))
