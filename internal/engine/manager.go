@@ -165,7 +165,7 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (*Session, error)
 		return nil, err
 	}
 	if req.Timeout > 0 {
-		t := time.AfterFunc(req.Timeout, func() { s.kill(StatusStopped, fmt.Sprintf("stopped after timeoutMs=%d", req.Timeout.Milliseconds())) })
+		t := time.AfterFunc(req.Timeout, func() { s.stop(fmt.Sprintf("stopped after timeoutMs=%d", req.Timeout.Milliseconds())) })
 		go func() { <-s.done; t.Stop() }()
 	}
 	return s, nil
@@ -381,6 +381,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	t.conn = client
 	s.mu.Unlock()
 	go t.choresLoop(client)
+	go s.watch()
 
 	// At its end node waits for the debugger to hang up; it says so (the main context's
 	// destruction does not always come first).
@@ -520,14 +521,14 @@ func (m *Manager) List() []Summary {
 	return out
 }
 
-// Stop kills a session's process group and waits (bounded by ctx) until its exit is recorded.
-// A finished session is returned as it is.
+// Stop ends a session's program (SIGTERM, then SIGKILL after StopGrace: stopping.go) and waits
+// (bounded by ctx) until its exit is recorded. A finished session is returned as it is.
 func (m *Manager) Stop(ctx context.Context, idOrName string) (Summary, error) {
 	s, err := m.Get(idOrName)
 	if err != nil {
 		return Summary{}, err
 	}
-	s.kill(StatusStopped, "")
+	go s.stop("")
 	select {
 	case <-s.done:
 	case <-ctx.Done():
@@ -544,7 +545,7 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 	sessions := append([]*Session(nil), m.sessions...)
 	m.mu.Unlock()
 	for _, s := range sessions {
-		s.kill(StatusStopped, "service shut down")
+		go s.stop("service shut down") // each its own grace, side by side
 	}
 	for _, s := range sessions {
 		select {

@@ -47,13 +47,17 @@ type Session struct {
 	pauses    int           // pauses so far, in every target
 	anyPause  chan struct{} // closed at the next pause of any target, then replaced
 	status    Status
-	stopped   bool // a stop was asked: the exit keeps status stopped
+	stopped   bool   // a stop was asked: the exit keeps status stopped
+	stoppedBy string // the signal that ended a stopped program: SIGTERM, or SIGKILL after the grace
 	reason    string
-	exit      *ExitInfo
-	startedAt time.Time
-	endedAt   *time.Time
-	child     *child
-	ws        Workspace // where source files and map files may be read from
+	// unresponsive says why the program cannot answer while it runs (unresponsive.go): "stopped"
+	// (SIGSTOP, a tracer) or "not_answering" (its inspector does not answer); "" when it can.
+	unresponsive string
+	exit         *ExitInfo
+	startedAt    time.Time
+	endedAt      *time.Time
+	child        *child
+	ws           Workspace // where source files and map files may be read from
 
 	// Debugger state (debug sessions), under mu.
 	mode         string
@@ -116,6 +120,10 @@ func (s *Session) Summary() Summary {
 		Error: s.reason, InspectorLost: s.lost && s.endedAt == nil, Counts: counts, Events: retained, Dropped: dropped, LastSeq: last,
 		MaxEvents: s.store.max, StartedAt: s.startedAt, EndedAt: s.endedAt,
 		RestartOf: s.restartOf, RestartedAs: s.restartedAs, ThrowsSkipped: s.throws.skippedTotal, Redacted: s.Redacted(),
+		StoppedBy: s.stoppedBy,
+	}
+	if s.endedAt == nil {
+		sum.Unresponsive = s.unresponsive
 	}
 	if s.child != nil {
 		sum.PID = s.child.pid

@@ -75,6 +75,9 @@ func (a *app) httpErrorOf(r *http.Request, err error) *httpError {
 	case errors.Is(err, engine.ErrLocationTaken):
 		he = newError(http.StatusConflict, "location_taken", err.Error(),
 			"DELETE "+debugPath(r, "breakpoints/{ref}")+" first, or use another column (file:line:col)")
+	case errors.Is(err, engine.ErrFrozen):
+		he = newError(http.StatusConflict, "frozen", err.Error(),
+			"send the process SIGCONT, then retry (GET /api/trace/list shows \"unresponsive\" gone), or POST /api/trace/stop to end it")
 	case errors.Is(err, engine.ErrInspectorTimeout):
 		he = newError(http.StatusGatewayTimeout, "inspector_timeout", err.Error(),
 			"the session is still there and the call may succeed later: retry, GET "+debugPath(r, "state")+
