@@ -95,6 +95,8 @@ type StopRequest struct {
 type SessionResponse struct {
 	Session Summary `json:"session"`
 	State   *State  `json:"state,omitempty"` // a debug session paused as start or attach answers
+	// Note says what the answer means beyond the summary (a stop with nothing live to stop).
+	Note string `json:"note,omitempty"`
 }
 
 // ListResponse answers GET /api/trace/list.

@@ -13,6 +13,7 @@ import (
 
 	"traced/api"
 	"traced/internal/leakcheck"
+	"traced/internal/mcpserver"
 )
 
 // unresponsiveBound is how soon a change of a program's state is announced (issue 29.2).
@@ -98,5 +99,73 @@ func TestStopSignals(t *testing.T) {
 				t.Fatalf("stopped %+v, want by %s, signal %q, code %v", sum, tc.by, tc.signal, tc.code)
 			}
 		})
+	}
+}
+
+// TestEndedSessionsFreeNamesAndDelete: a name whose session has ended is taken by a new start
+// (a live one's is refused), a stop with nothing live says so, and a finished session can be
+// deleted (a live one answers 409 live), through REST, the CLI and MCP.
+func TestEndedSessionsFreeNamesAndDelete(t *testing.T) {
+	h := newHarness(t)
+	first := h.start(api.StartRequest{Target: "onterm.js", Name: "job"})
+	h.waitFor(first.ID, 0, "console")
+	req := h.request("POST", "/api/trace/start", api.StartRequest{Target: "onterm.js", Name: "job"})
+	if e := h.errorOf(req, http.StatusBadRequest); !strings.Contains(e.Message, "still live") {
+		t.Fatalf("a live session's name: %+v, want refused as still live", e)
+	}
+	if e := h.errorOf(h.request("DELETE", "/api/trace?id=job", nil), http.StatusConflict); e.Code != "live" || !strings.Contains(e.Hint, "stop") {
+		t.Fatalf("delete of a live session: %+v, want 409 live naming the stop", e)
+	}
+	var stopped api.SessionResponse
+	h.call("POST", "/api/trace/stop", api.StopRequest{ID: "job"}, &stopped)
+	if stopped.Note != "" {
+		t.Fatalf("stop of a live session says %q", stopped.Note)
+	}
+	h.call("POST", "/api/trace/stop", api.StopRequest{ID: "job"}, &stopped)
+	if !strings.Contains(stopped.Note, "nothing live") {
+		t.Fatalf("second stop: note %q, want it to say nothing was live", stopped.Note)
+	}
+
+	second := h.start(api.StartRequest{Target: "onterm.js", Name: "job"}) // the name is free again
+	var tr api.TraceResponse
+	h.call("GET", "/api/trace?id=job", nil, &tr)
+	if tr.Session.ID != second.ID {
+		t.Fatalf("job is %s, want the new session %s", tr.Session.ID, second.ID)
+	}
+	tr = api.TraceResponse{} // omitted fields keep what a decode before put there
+	h.call("GET", "/api/trace?id="+first.ID, nil, &tr)
+	if tr.Session.Name != "" || tr.Session.Status != api.StatusStopped {
+		t.Fatalf("old session %+v, want it listed under its id without the name", tr.Session)
+	}
+	var deleted api.SessionResponse
+	if st := h.call("DELETE", "/api/trace?id="+first.ID, nil, &deleted); st != http.StatusOK || deleted.Session.ID != first.ID {
+		t.Fatalf("delete: %d %+v", st, deleted)
+	}
+	if st := h.call("GET", "/api/trace?id="+first.ID, nil, nil); st != http.StatusNotFound {
+		t.Fatalf("deleted session answers %d, want 404", st)
+	}
+
+	// The CLI: a stop of an ended session says nothing was live; delete forgets it.
+	c := newCLI(t).against(h)
+	c.ok([]string{"stop", "--session", "job"}, "stopped")
+	c.ok([]string{"stop", "--session", "job"}, "nothing live to stop")
+	c.ok([]string{"delete", "--session", "job"}, "deleted "+second.ID)
+	c.fails(1, []string{"delete", "--session", "job"}, "not found")
+
+	// MCP: the same through the tools.
+	third := h.start(api.StartRequest{Target: "onterm.js", Name: "job"})
+	s, err := mcpserver.New(mcpserver.Options{API: h.svc.Router, Token: testToken, Tools: "all", Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := connectMCP(t, s)
+	if text, isErr := m.call("delete", map[string]any{"session": "job"}); !isErr || !strings.Contains(text, "stop") {
+		t.Fatalf("MCP delete of a live session: %q (error %v), want an error naming the stop", text, isErr)
+	}
+	if text, _ := m.call("stop", map[string]any{"session": "job"}); !strings.Contains(text, "stopped by SIGTERM") {
+		t.Fatalf("MCP stop: %q", text)
+	}
+	if text, isErr := m.call("delete", map[string]any{"session": "job"}); isErr || !strings.Contains(text, third.ID) {
+		t.Fatalf("MCP delete: %q (error %v)", text, isErr)
 	}
 }

@@ -109,6 +109,8 @@ var (
 	ErrBadInput     = errors.New("bad input")
 	ErrShutdown     = errors.New("engine is shutting down")
 	ErrFinished     = errors.New("session has finished")
+	// ErrLive: the call needs a finished session (a delete) and this one still runs.
+	ErrLive = errors.New("session is still live")
 	// ErrStoppedStarting: a stop (or shutdown) reached the session before it finished starting.
 	ErrStoppedStarting = errors.New("session was stopped while starting")
 )

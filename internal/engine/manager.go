@@ -183,9 +183,15 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 			return nil, fmt.Errorf("%w: name %q looks like a session id; pick another", ErrBadInput, req.Name)
 		}
 		for _, s := range m.sessions {
-			if s.name == req.Name {
-				return nil, fmt.Errorf("%w: name %q is taken by session %s", ErrBadInput, req.Name, s.id)
+			if s.name != req.Name {
+				continue
 			}
+			if !s.Summary().Status.Finished() {
+				return nil, fmt.Errorf("%w: name %q is taken by session %s, still live: stop it first, or pick another name", ErrBadInput, req.Name, s.id)
+			}
+			s.mu.Lock() // an ended session gives its name up; it stays listed under its id
+			s.name = ""
+			s.mu.Unlock()
 		}
 	}
 	if len(m.sessions) >= m.cfg.MaxSessions {
@@ -535,6 +541,21 @@ func (m *Manager) Stop(ctx context.Context, idOrName string) (Summary, error) {
 		return s.Summary(), fmt.Errorf("stop %s: %w", s.id, ctx.Err())
 	}
 	return s.Summary(), nil
+}
+
+// Delete forgets a finished session: its events, its directory of heap snapshots and profiles,
+// its name. A live one answers ErrLive: stop it first.
+func (m *Manager) Delete(idOrName string) (Summary, error) {
+	s, err := m.Get(idOrName)
+	if err != nil {
+		return Summary{}, err
+	}
+	sum := s.Summary()
+	if !sum.Status.Finished() {
+		return sum, fmt.Errorf("%w: session %s is %s", ErrLive, s.id, sum.Status)
+	}
+	m.remove(s) // its files went when it ended (heap.go); the rest goes with the last reference
+	return sum, nil
 }
 
 // Shutdown refuses new sessions, kills every live child and waits for them (bounded by ctx).

@@ -85,6 +85,8 @@ func (a *app) httpErrorOf(r *http.Request, err error) *httpError {
 	case errors.Is(err, engine.ErrInspectorLost):
 		he = newError(http.StatusConflict, "inspector_lost", err.Error(),
 			"the program runs on, but no debugger call can reach it (its stdout and stderr are still captured): POST /api/trace/stop ends it")
+	case errors.Is(err, engine.ErrLive):
+		he = newError(http.StatusConflict, "live", err.Error(), "POST /api/trace/stop {\"id\":...} first, then delete it")
 	case errors.Is(err, engine.ErrFinished):
 		he = newError(http.StatusConflict, "finished", err.Error(), "the program has ended; start a new session")
 	case errors.Is(err, engine.ErrTooMany):
