@@ -301,6 +301,14 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		return s.unspawned(&StartError{Stage: "spawn", Err: err})
 	}
 	env := preloadEnv(p, s.announce.path, withChildEnv(req.Env, m.cfg.ChildEnv, s.id))
+	if !runsTests(req.NodeArgs) { // node's test runner loads its files in children, not as main
+		check, err := m.ws.mainCheck(s.program)
+		if err != nil {
+			s.closeAnnouncements()
+			return s.unspawned(err)
+		}
+		env[mainCheckEnv] = check
+	}
 	s.mu.Lock()
 	s.preloadURL = p // its script is traced's, not the program's
 	s.mu.Unlock()
