@@ -83,6 +83,8 @@ type child struct {
 	tag    string // the tree tag its environment carries (proctree.go)
 	record string // its tree record's path, removed once it has exited; "" when none
 	shim   int    // the shim's pid (shimspawn.go), 0 when node is the service's own child
+	// shimExited is closed once the shim has been waited for: its pid may then be another's.
+	shimExited chan struct{}
 }
 
 // spawn starts node, through the shim when shimPath is set (shimspawn.go), and returns once node
@@ -164,10 +166,20 @@ func (c *child) setStatus(st *os.ProcessState) {
 // kill ends the whole process tree: the group, and what left it (proctree.go); with a shim, the
 // shim kills its tree too, which holds what left node's tree.
 func (c *child) kill() {
-	if c.shim != 0 {
+	c.endShim()
+	killTree(c.pid, c.tag)
+}
+
+// endShim has the shim kill what is left of its tree (what outlived node) and exit.
+func (c *child) endShim() {
+	if c.shim == 0 {
+		return
+	}
+	select {
+	case <-c.shimExited:
+	default:
 		_ = syscall.Kill(c.shim, syscall.SIGTERM)
 	}
-	killTree(c.pid, c.tag)
 }
 
 // exitInfo describes how the child ended; call after exited is closed.

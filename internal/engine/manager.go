@@ -575,6 +575,12 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 	m.mu.Unlock()
 	for _, s := range sessions {
 		go s.stop("service shut down") // each its own grace, side by side
+		s.mu.Lock()
+		c := s.child
+		s.mu.Unlock()
+		if c != nil && s.Summary().Status.Finished() {
+			c.endShim() // what outlived a finished program ends with the service
+		}
 	}
 	for _, s := range sessions {
 		select {

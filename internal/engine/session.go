@@ -27,8 +27,10 @@ const callTimeout = 5 * time.Second
 // for (breakpoints and logpoints, exception mode, blackbox, async depth, hooks, throw options)
 // and the targets. The Manager hands out *Session.
 //
-// Goroutines per session: the spawner (owns the child's OS thread and Wait), two output readers,
-// and a supervisor that records the exit (finish); all end when the child has exited.
+// Goroutines per session: the spawner (owns the child's OS thread and Wait; with a shim, the
+// shim's, and a follower of its status pipe), two output readers, a supervisor that records the
+// exit (finish) and a watcher of whether the program can answer (unresponsive.go); all end when
+// the child has exited, but the shim's waiter, which ends with the shim.
 type Session struct {
 	id, name  string
 	program   string // the script the user runs

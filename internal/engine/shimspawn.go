@@ -34,7 +34,12 @@ func (c *child) startShim(shimPath, nodePath string, args []string, dir string, 
 	cmd := exec.Command(shimPath, append([]string{shim.Arg, nodePath}, args...)...)
 	cmd.ExtraFiles = []*os.File{statusW} // fd 3
 	shimDone := make(chan *os.ProcessState, 1)
-	if err = c.start(cmd, dir, env, outW, errW, syscall.SIGTERM, func(st *os.ProcessState) { shimDone <- st }); err != nil {
+	c.shimExited = make(chan struct{})
+	waited := func(st *os.ProcessState) {
+		shimDone <- st
+		close(c.shimExited)
+	}
+	if err = c.start(cmd, dir, env, outW, errW, syscall.SIGTERM, waited); err != nil {
 		return err
 	}
 	c.shim, c.pid = c.pid, 0
@@ -56,7 +61,7 @@ func (c *child) startShim(shimPath, nodePath string, args []string, dir string, 
 		err = fmt.Errorf("the shim did not start node (%q): %w", line, rerr)
 	}
 	if err != nil {
-		_ = syscall.Kill(c.shim, syscall.SIGKILL)
+		c.endShim()                // it has not started node, or could not say so
 		go func() { <-shimDone }() // the waiting goroutine ends with the shim
 		return err
 	}
