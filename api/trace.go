@@ -98,6 +98,8 @@ type SessionResponse struct {
 	// Output is what a started program that did not pause printed first (its first line waited
 	// for briefly): a server's "listening on :PORT".
 	Output *ExecOutput `json:"output,omitempty"`
+	// Note says what the answer means beyond the summary (a stop with nothing live to stop).
+	Note string `json:"note,omitempty"`
 }
 
 // ListResponse answers GET /api/trace/list.

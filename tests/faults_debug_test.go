@@ -41,8 +41,8 @@ func wantTimeout(t *testing.T, what string, status int, raw []byte) {
 	}
 }
 
-// TestDebugFrozenProgramAnswersInTime: eval in a paused program whose process is frozen (SIGSTOP)
-// answers 504 inspector_timeout within its bound, and the session works again once it thaws.
+// TestDebugFrozenProgramAnswersInTime: eval and state in a paused program whose process is frozen
+// (SIGSTOP) answer 409 frozen at once, and the session works again once it thaws.
 func TestDebugFrozenProgramAnswersInTime(t *testing.T) {
 	h := newHarness(t, withInspectorTimeout)
 	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7")})
@@ -54,9 +54,9 @@ func TestDebugFrozenProgramAnswersInTime(t *testing.T) {
 	base := "/api/debug/" + s.ID
 	req := h.request("POST", base+"/eval", api.EvalRequest{Expression: "1 + 1", TimeoutMs: 500})
 	status, raw := h.bounded(req, 10*time.Second)
-	wantTimeout(t, "eval in a frozen program", status, raw)
+	wantFrozen(t, "eval in a frozen program", status, raw)
 	status, raw = h.bounded(h.request("GET", base+"/state", nil), 10*time.Second)
-	wantTimeout(t, "state of a frozen program", status, raw)
+	wantFrozen(t, "state of a frozen program", status, raw)
 
 	if err := syscall.Kill(s.PID, syscall.SIGCONT); err != nil {
 		t.Fatal(err)
@@ -179,7 +179,7 @@ func TestDebugLostInspector(t *testing.T) {
 }
 
 // TestDebugSelfStoppedProgram: a running program that stops itself (SIGSTOP) stays a live
-// session; eval and pause answer the declared 504 naming the stopped process, not a 500.
+// session; eval and pause answer the declared 409 frozen naming the stopped process, not a 500.
 func TestDebugSelfStoppedProgram(t *testing.T) {
 	h := newHarness(t, withInspectorTimeout)
 	s := h.debug(api.StartRequest{Target: "selfstop.js"})
@@ -200,13 +200,22 @@ func TestDebugSelfStoppedProgram(t *testing.T) {
 		if status == http.StatusConflict && json.Unmarshal(raw, &e) == nil && e.Error.Code == "inspector_lost" {
 			continue
 		}
-		wantTimeout(t, c.op+" in a self-stopped program", status, raw)
+		wantFrozen(t, c.op+" in a self-stopped program", status, raw)
 		if !strings.Contains(string(raw), "stopped") {
 			t.Fatalf("%s: %s, want the message to say the process is stopped", c.op, raw)
 		}
 	}
 	if sum := h.trace(s.ID, "").Session; sum.Status.Finished() || (sum.Status != "running" && !sum.InspectorLost) {
 		t.Fatalf("session of a stopped program: %+v, want it live", sum)
+	}
+}
+
+// wantFrozen fails unless an answer is the declared 409 frozen whose hint says to continue it.
+func wantFrozen(t *testing.T, what string, status int, raw []byte) {
+	t.Helper()
+	var e api.ErrorBody
+	if status != http.StatusConflict || json.Unmarshal(raw, &e) != nil || e.Error.Code != "frozen" || !strings.Contains(e.Error.Hint, "SIGCONT") {
+		t.Fatalf("%s answered %d %s, want 409 frozen with a SIGCONT hint", what, status, raw)
 	}
 }
 

@@ -81,7 +81,7 @@ func newHarnessAt(t *testing.T, addr string, opts ...func(*service.Options)) *ha
 		t.Fatal(err)
 	}
 	o := service.Options{
-		Engine:  engine.Config{NodePath: nodeOrSkip(t), Root: root, MaxEvents: 1000, MaxSessions: 8},
+		Engine:  engine.Config{NodePath: nodeOrSkip(t), ShimPath: testShim(t), Root: root, MaxEvents: 1000, MaxSessions: 8},
 		Token:   testToken,
 		Version: "test",
 	}

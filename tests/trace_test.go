@@ -178,7 +178,7 @@ func TestStopKillsProcessGroup(t *testing.T) {
 	if st := h.call("POST", "/api/trace/stop", api.StopRequest{ID: "ticker"}, &res); st != http.StatusOK {
 		t.Fatalf("stop: %d", st)
 	}
-	if res.Session.Status != api.StatusStopped || res.Session.Signal != "SIGKILL" {
+	if res.Session.Status != api.StatusStopped || res.Session.Signal != "SIGTERM" || res.Session.StoppedBy != "SIGTERM" {
 		t.Fatalf("after stop: %+v", res.Session)
 	}
 	if err := syscall.Kill(-s.PID, 0); err != syscall.ESRCH {

@@ -170,6 +170,8 @@ func FromSummary(x engine.Summary) api.Summary {
 		StartedAt:     x.StartedAt,
 		EndedAt:       x.EndedAt,
 		InspectorLost: x.InspectorLost,
+		StoppedBy:     x.StoppedBy,
+		Unresponsive:  x.Unresponsive,
 		RestartOf:     x.RestartOf,
 		RestartedAs:   x.RestartedAs,
 	}

@@ -44,7 +44,8 @@ func (f *engineFlags) validate() error {
 // config is still usable (NodePath empty: starts are refused with that reason).
 func (f *engineFlags) config() (engine.Config, error) {
 	node, err := engine.FindNode(f.node)
-	return engine.Config{NodePath: node, Root: f.root, MaxEvents: f.maxEvents, MaxSessions: f.maxSessions,
+	self, _ := os.Executable() // the shim is this binary; without it node is started directly
+	return engine.Config{NodePath: node, ShimPath: self, Root: f.root, MaxEvents: f.maxEvents, MaxSessions: f.maxSessions,
 		StringCap: f.stringCap, StartTimeout: f.startTimeout, RedactOff: f.redact == "off"}, err
 }
 

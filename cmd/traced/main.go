@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"traced/internal/cli"
+	"traced/internal/shim"
 )
 
 // version is the service version reported by /api/trace/status.
@@ -30,6 +31,9 @@ Usage:
 
 func main() {
 	args := os.Args[1:]
+	if len(args) > 0 && args[0] == shim.Arg { // a session's shim, started by the service
+		os.Exit(shim.Main(args[1:]))
+	}
 	cmd := "serve"
 	if len(args) > 0 && (args[0] == "serve" || args[0] == "run" || args[0] == "mcp" || args[0] == "dap") {
 		cmd, args = args[0], args[1:]

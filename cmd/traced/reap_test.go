@@ -7,19 +7,24 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"traced/internal/leakcheck"
+	"traced/internal/proctab"
 )
 
-// treePids starts spawntree.js and returns the pids of the detached child and the setsid
-// grandchild it prints; they are killed at cleanup should the test fail.
-func (s *server) treePids(t *testing.T) []int {
+// treePids starts target (spawntree.js, deathtree.js) and returns node's pid and the pids of
+// the tree it prints; they are killed at cleanup should the test fail.
+func (s *server) treePids(t *testing.T, target string) (int, []int) {
 	t.Helper()
-	code, body := s.request(t, "POST", "/api/trace/start", s.token, map[string]any{"target": "spawntree.js"})
+	code, body := s.request(t, "POST", "/api/trace/start", s.token, map[string]any{"target": target})
 	if code != http.StatusCreated {
 		t.Fatalf("start: %d %s", code, body)
 	}
 	var started struct {
 		Session struct {
-			ID string `json:"id"`
+			ID  string `json:"id"`
+			PID int    `json:"pid"`
 		} `json:"session"`
 	}
 	if err := json.Unmarshal(body, &started); err != nil {
@@ -39,7 +44,11 @@ func (s *server) treePids(t *testing.T) []int {
 		t.Fatalf("wait: %d %s", code, body)
 	}
 	var pids []int
-	for _, f := range strings.Fields(w.Event.Console.Text.Value)[1:] {
+	fields := strings.Fields(w.Event.Console.Text.Value)
+	if len(fields) < 3 || fields[0] != "tree" {
+		t.Fatalf("console %q, want \"tree\" and pids", w.Event.Console.Text.Value)
+	}
+	for _, f := range fields[1:] {
 		pid, err := strconv.Atoi(f)
 		if err != nil {
 			t.Fatalf("console %q: %v", w.Event.Console.Text.Value, err)
@@ -51,11 +60,39 @@ func (s *server) treePids(t *testing.T) []int {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
-	return pids
+	return started.Session.PID, pids
 }
 
-// A traced that is SIGKILLed leaves the descendants that left the child's process group (Pdeathsig
-// ends only the child): the next traced on the same data dir kills them, as its own.
+// deathBound is how soon every process of a session is gone after the service is SIGKILLed.
+const deathBound = time.Second
+
+// A traced that is SIGKILLed takes every process of its sessions with it, within a second: its
+// shim kills the tree, forks in node's group that ignore SIGTERM and setsid grandchildren too.
+func TestServeKilledTakesTheTree(t *testing.T) {
+	requireNode(t)
+	s := withToken(t, testdata)
+	node, pids := s.treePids(t, "deathtree.js")
+	shim := ppidOf(node)
+	if shim == s.proc.cmd.Process.Pid || shim <= 1 {
+		t.Fatalf("node %d's parent is %d, want a shim between it and traced %d", node, shim, s.proc.cmd.Process.Pid)
+	}
+	all := append([]int{shim, node}, pids...)
+	s.signal(t, syscall.SIGKILL)
+	killed := time.Now()
+	if !leakcheck.WaitUntil(deathBound, func() bool { return allDead(all) }) {
+		var alive []int
+		for _, pid := range all {
+			if !processDead(pid) {
+				alive = append(alive, pid)
+			}
+		}
+		t.Fatalf("%v of %v still alive %s after traced was SIGKILLed", alive, all, time.Since(killed))
+	}
+	s.exit(t, exitBound)
+}
+
+// A tree whose shim and traced are both SIGKILLed keeps what left node's tree (Pdeathsig ends
+// only node): the next traced on the same data dir kills it, as its own.
 func TestServeRestartReapsLeftovers(t *testing.T) {
 	requireNode(t)
 	data := t.TempDir()
@@ -66,7 +103,8 @@ func TestServeRestartReapsLeftovers(t *testing.T) {
 		t.Fatalf("listening line: %v\nstderr:\n%s", err, first.stderr)
 	}
 	s := &server{proc: first, url: listeningRE.FindStringSubmatch(line)[1], token: testToken}
-	pids := s.treePids(t)
+	node, pids := s.treePids(t, "spawntree.js")
+	syscall.Kill(ppidOf(node), syscall.SIGKILL) // the shim first: nothing kills the tree then
 	s.signal(t, syscall.SIGKILL)
 	s.exit(t, exitBound)
 	for _, pid := range pids {
@@ -86,12 +124,27 @@ func TestServeRestartReapsLeftovers(t *testing.T) {
 	}
 }
 
+// ppidOf is pid's parent, 0 when it is gone.
+func ppidOf(pid int) int {
+	st, _ := proctab.Stat(pid)
+	return st.PPID
+}
+
+func allDead(pids []int) bool {
+	for _, pid := range pids {
+		if !processDead(pid) {
+			return false
+		}
+	}
+	return true
+}
+
 // A stop kills the whole tree of the program, also what left its process group: with traced a
 // child subreaper, the orphans are its children, and it reaps them (no zombie is left).
 func TestServeStopKillsAndReapsTheTree(t *testing.T) {
 	requireNode(t)
 	s := withToken(t, testdata)
-	pids := s.treePids(t)
+	_, pids := s.treePids(t, "spawntree.js")
 	code, body := s.request(t, "POST", "/api/trace/stop", s.token, map[string]any{"id": "s1"})
 	if code != http.StatusOK {
 		t.Fatalf("stop: %d %s", code, body)

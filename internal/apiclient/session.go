@@ -57,6 +57,13 @@ func (c *Client) Stop(ctx context.Context, id string) (api.SessionResponse, *Rep
 	return res, r, err
 }
 
+// Delete forgets a finished session (DELETE /api/trace); a live one answers 409 live.
+func (c *Client) Delete(ctx context.Context, id string) (api.SessionResponse, *Reply, error) {
+	var res api.SessionResponse
+	r, err := c.JSON(ctx, "DELETE", "/api/trace", url.Values{"id": {id}}, nil, &res)
+	return res, r, err
+}
+
 // Eval evaluates an expression in a session (POST /api/debug/{session}/eval): in the paused
 // frame, else globally while the program runs.
 func (c *Client) Eval(ctx context.Context, session string, req api.EvalRequest) (api.EvalResult, *Reply, error) {

@@ -50,6 +50,8 @@ func sessionCommands() []*command {
 			run: func(c *call) error { return c.get("/api/trace/list", nil) }},
 		{name: "stop", routes: []string{"POST /api/trace/stop"}, help: "stop the session (an attached one is detached)",
 			group: gSession, core: true, run: runStop},
+		{name: "delete", routes: []string{"DELETE /api/trace"},
+			help: "forget a finished session: its events and its name", group: gSession, run: runDelete},
 		{name: "restart", usage: "[--wait D]", routes: []string{dbg("POST", "restart")},
 			help: "run the program again from the start, breakpoints kept", group: gSession, flags: []flagDef{waitFlag},
 			run: func(c *call) error {
@@ -235,7 +237,34 @@ func runStop(c *call) error {
 	if err != nil {
 		return err
 	}
-	return c.showSession(res.Session, raw.Body)
+	if err := c.showSession(res.Session, raw.Body); err != nil || c.json || res.Note == "" {
+		return err
+	}
+	fmt.Fprintln(c.env.Stdout, res.Note)
+	return nil
+}
+
+// runDelete forgets a finished session.
+func runDelete(c *call) error {
+	sid, err := c.session()
+	if err != nil {
+		return err
+	}
+	var res api.SessionResponse
+	var raw *apiclient.Reply
+	err = c.with(func(ctx context.Context, cl *apiclient.Client) (err error) {
+		res, raw, err = cl.Delete(ctx, sid)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if c.json {
+		c.print(raw.Body)
+		return nil
+	}
+	fmt.Fprintln(c.env.Stdout, "deleted "+textform.Session(res.Session))
+	return nil
 }
 
 func runStatus(c *call) error {

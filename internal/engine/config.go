@@ -12,6 +12,11 @@ import (
 type Config struct {
 	// NodePath is the absolute path of the node binary, resolved once at start-up.
 	NodePath string
+	// ShimPath is the traced binary, which runs a session's shim (internal/shim): the child
+	// subreaper that kills the session's whole tree when the service dies, SIGKILL included.
+	// Empty, node is the service's own child and what left its tree outlives a killed service
+	// until the next start reaps it (ReapLeftovers).
+	ShimPath string
 	// Root is the workspace: targets and working directories must resolve inside it.
 	Root string
 	// MaxEvents is the default per-session ring size (events); a start request may ask for less.
@@ -104,6 +109,8 @@ var (
 	ErrBadInput     = errors.New("bad input")
 	ErrShutdown     = errors.New("engine is shutting down")
 	ErrFinished     = errors.New("session has finished")
+	// ErrLive: the call needs a finished session (a delete) and this one still runs.
+	ErrLive = errors.New("session is still live")
 	// ErrStoppedStarting: a stop (or shutdown) reached the session before it finished starting.
 	ErrStoppedStarting = errors.New("session was stopped while starting")
 )

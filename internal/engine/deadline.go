@@ -49,6 +49,9 @@ func (t *Target) callerOf(c clientCaller) clientCaller {
 }
 
 func (b boundedCaller) Call(ctx context.Context, method string, params, result any) error {
+	if b.s.main() && b.s.s.frozen() { // no answer can come: say so now, not at the bound
+		return b.s.s.frozenError()
+	}
 	ctx, cancel := b.bound(ctx)
 	defer cancel()
 	err := b.s.afterPassing(ctx)
@@ -73,6 +76,8 @@ func (b boundedCaller) outcome(ctx context.Context, method string, err error) er
 	switch {
 	case err == nil:
 		return nil
+	case errors.Is(err, context.DeadlineExceeded) && b.s.main() && b.s.s.frozen(): // it froze during the call
+		return b.s.s.frozenError()
 	case errors.Is(err, context.DeadlineExceeded):
 		return &timeoutError{msg: fmt.Sprintf("%s: %s got no answer in time; %s", ErrInspectorTimeout, method, b.s.s.busyWhy()), cause: err}
 	case errors.Is(err, cdp.ErrClosed) && ctx.Err() == nil:

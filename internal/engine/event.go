@@ -232,6 +232,12 @@ type Summary struct {
 	// InspectorLost: the inspector connection ended while the program runs on (it closed its
 	// inspector): stdout and stderr are still captured, debugger calls answer inspector_lost.
 	InspectorLost bool
+	// StoppedBy is the signal that ended a stopped program: SIGTERM, or SIGKILL when SIGTERM did
+	// not end it within the stop's grace.
+	StoppedBy string
+	// Unresponsive says why a live program cannot answer the debugger: UnresponsiveStopped or
+	// UnresponsiveNotAnswering; "" when it can.
+	Unresponsive string
 
 	// RestartOf is the session this one re-ran (POST restart); RestartedAs the one that re-ran
 	// this one, which took its name.

@@ -77,20 +77,21 @@ func inspectorChatter(line string) bool {
 
 // child is a spawned node process with its output pipes.
 type child struct {
-	cmd    *exec.Cmd
 	pid    int
 	stdout *os.File // read ends
 	stderr *os.File
-	exited chan struct{} // closed after Wait returned; state is then set
-	state  *os.ProcessState
+	exited chan struct{} // closed once node's end is known; status is then set
+	status *syscall.WaitStatus
 	tag    string // the tree tag its environment carries (proctree.go)
 	record string // its tree record's path, removed once it has exited; "" when none
+	shim   int    // the shim's pid (shimspawn.go), 0 when node is the service's own child
+	// shimExited is closed once the shim has been waited for: its pid may then be another's.
+	shimExited chan struct{}
 }
 
-// spawn starts node in its own process group with Pdeathsig, so that it dies with the service,
-// and returns once the process exists. Start and Wait run on one locked OS thread: Linux sends
-// Pdeathsig when the thread that forked dies, not the process (go.dev/issue/27505).
-func spawn(nodePath string, args []string, dir string, env []string) (*child, error) {
+// spawn starts node, through the shim when shimPath is set (shimspawn.go), and returns once node
+// exists. Without a shim node is the service's child, in its own process group, with Pdeathsig.
+func spawn(shimPath, nodePath string, args []string, dir string, env []string) (*child, error) {
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("stdout pipe: %w", err)
@@ -101,14 +102,30 @@ func spawn(nodePath string, args []string, dir string, env []string) (*child, er
 		outW.Close()
 		return nil, fmt.Errorf("stderr pipe: %w", err)
 	}
-	cmd := exec.Command(nodePath, args...)
+	c := &child{stdout: outR, stderr: errR, exited: make(chan struct{})}
+	if shimPath != "" {
+		err = c.startShim(shimPath, nodePath, args, dir, env, outW, errW)
+	} else {
+		err = c.start(exec.Command(nodePath, args...), dir, env, outW, errW, syscall.SIGKILL, nil)
+	}
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return nil, fmt.Errorf("spawn %s: %w", nodePath, err)
+	}
+	return c, nil
+}
+
+// start starts cmd in its own process group with Pdeathsig deathSig and returns once the
+// process exists; waited (when not nil) is called with its exit status after Wait, on nil the
+// status is node's own. Start and Wait run on one locked OS thread: Linux sends Pdeathsig when
+// the thread that forked dies, not the process (go.dev/issue/27505).
+func (c *child) start(cmd *exec.Cmd, dir string, env []string, outW, errW *os.File, deathSig syscall.Signal, waited func(*os.ProcessState)) error {
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.Stdout = outW // *os.File: handed to the child as is, no copying goroutine
 	cmd.Stderr = errW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-
-	c := &child{cmd: cmd, stdout: outR, stderr: errR, exited: make(chan struct{})}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: deathSig}
 	started := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
@@ -116,38 +133,66 @@ func spawn(nodePath string, args []string, dir string, env []string) (*child, er
 		err := owned.start(cmd)
 		outW.Close() // the child holds its own copies now
 		errW.Close()
+		for _, f := range cmd.ExtraFiles {
+			f.Close()
+		}
 		started <- err
 		if err != nil {
 			return
 		}
 		cmd.Wait() // the exit status is read from ProcessState
 		owned.done(cmd.Process.Pid)
-		c.state = cmd.ProcessState
-		close(c.exited)
+		if waited != nil {
+			waited(cmd.ProcessState)
+			return
+		}
+		c.setStatus(cmd.ProcessState)
 	}()
 	if err := <-started; err != nil {
-		outR.Close()
-		errR.Close()
-		return nil, fmt.Errorf("spawn %s: %w", nodePath, err)
+		return err
 	}
 	c.pid = cmd.Process.Pid
-	return c, nil
+	return nil
 }
 
-// kill ends the whole process tree: the group, and what left it (proctree.go).
+// setStatus records node's end from a process state (nil: unknown) and closes exited.
+func (c *child) setStatus(st *os.ProcessState) {
+	if st != nil {
+		if ws, ok := st.Sys().(syscall.WaitStatus); ok {
+			c.status = &ws
+		}
+	}
+	close(c.exited)
+}
+
+// kill ends the whole process tree: the group, and what left it (proctree.go); with a shim, the
+// shim kills its tree too, which holds what left node's tree.
 func (c *child) kill() {
+	c.endShim()
 	killTree(c.pid, c.tag)
+}
+
+// endShim has the shim kill what is left of its tree (what outlived node) and exit.
+func (c *child) endShim() {
+	if c.shim == 0 {
+		return
+	}
+	select {
+	case <-c.shimExited:
+	default:
+		_ = syscall.Kill(c.shim, syscall.SIGTERM)
+	}
 }
 
 // exitInfo describes how the child ended; call after exited is closed.
 func (c *child) exitInfo() ExitInfo {
-	if c.state == nil {
+	if c.status == nil {
 		return ExitInfo{}
 	}
-	if ws, ok := c.state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+	if ws := *c.status; ws.Signaled() {
 		return ExitInfo{Signal: signalName(ws.Signal())}
 	}
-	code := c.state.ExitCode()
+	code := c.status.ExitStatus()
 	return ExitInfo{Code: &code}
 }
 

@@ -165,7 +165,7 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (*Session, error)
 		return nil, err
 	}
 	if req.Timeout > 0 {
-		t := time.AfterFunc(req.Timeout, func() { s.kill(StatusStopped, fmt.Sprintf("stopped after timeoutMs=%d", req.Timeout.Milliseconds())) })
+		t := time.AfterFunc(req.Timeout, func() { s.stop(fmt.Sprintf("stopped after timeoutMs=%d", req.Timeout.Milliseconds())) })
 		go func() { <-s.done; t.Stop() }()
 	}
 	return s, nil
@@ -183,9 +183,15 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 			return nil, fmt.Errorf("%w: name %q looks like a session id; pick another", ErrBadInput, req.Name)
 		}
 		for _, s := range m.sessions {
-			if s.name == req.Name {
-				return nil, fmt.Errorf("%w: name %q is taken by session %s", ErrBadInput, req.Name, s.id)
+			if s.name != req.Name {
+				continue
 			}
+			if !s.Summary().Status.Finished() {
+				return nil, fmt.Errorf("%w: name %q is taken by session %s, still live: stop it first, or pick another name", ErrBadInput, req.Name, s.id)
+			}
+			s.mu.Lock() // an ended session gives its name up; it stays listed under its id
+			s.name = ""
+			s.mu.Unlock()
 		}
 	}
 	if len(m.sessions) >= m.cfg.MaxSessions {
@@ -295,13 +301,21 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		return s.unspawned(&StartError{Stage: "spawn", Err: err})
 	}
 	env := preloadEnv(p, s.announce.path, withChildEnv(req.Env, m.cfg.ChildEnv, s.id))
+	if !runsTests(req.NodeArgs) { // node's test runner loads its files in children, not as main
+		check, err := m.ws.mainCheck(s.program)
+		if err != nil {
+			s.closeAnnouncements()
+			return s.unspawned(err)
+		}
+		env[mainCheckEnv] = check
+	}
 	s.mu.Lock()
 	s.preloadURL = p // its script is traced's, not the program's
 	s.mu.Unlock()
 	args = append(append(args[:len(args)-1:len(args)-1], req.NodeArgs...), s.program)
 	args = append(args, req.Args...)
 	tag := newTag()
-	c, err := spawn(m.cfg.NodePath, args, s.cwd, append(childEnv(os.Environ(), env), tagEnv+"="+tag))
+	c, err := spawn(m.cfg.ShimPath, m.cfg.NodePath, args, s.cwd, append(childEnv(os.Environ(), env), tagEnv+"="+tag))
 	if err != nil {
 		s.closeAnnouncements()
 		return s.unspawned(spawnError(err))
@@ -381,6 +395,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	t.conn = client
 	s.mu.Unlock()
 	go t.choresLoop(client)
+	go s.watch()
 
 	// At its end node waits for the debugger to hang up; it says so (the main context's
 	// destruction does not always come first).
@@ -526,20 +541,35 @@ func (m *Manager) List() []Summary {
 	return out
 }
 
-// Stop kills a session's process group and waits (bounded by ctx) until its exit is recorded.
-// A finished session is returned as it is.
+// Stop ends a session's program (SIGTERM, then SIGKILL after StopGrace: stopping.go) and waits
+// (bounded by ctx) until its exit is recorded. A finished session is returned as it is.
 func (m *Manager) Stop(ctx context.Context, idOrName string) (Summary, error) {
 	s, err := m.Get(idOrName)
 	if err != nil {
 		return Summary{}, err
 	}
-	s.kill(StatusStopped, "")
+	go s.stop("")
 	select {
 	case <-s.done:
 	case <-ctx.Done():
 		return s.Summary(), fmt.Errorf("stop %s: %w", s.id, ctx.Err())
 	}
 	return s.Summary(), nil
+}
+
+// Delete forgets a finished session: its events, its directory of heap snapshots and profiles,
+// its name. A live one answers ErrLive: stop it first.
+func (m *Manager) Delete(idOrName string) (Summary, error) {
+	s, err := m.Get(idOrName)
+	if err != nil {
+		return Summary{}, err
+	}
+	sum := s.Summary()
+	if !sum.Status.Finished() {
+		return sum, fmt.Errorf("%w: session %s is %s", ErrLive, s.id, sum.Status)
+	}
+	m.remove(s) // its files went when it ended (heap.go); the rest goes with the last reference
+	return sum, nil
 }
 
 // Shutdown refuses new sessions, kills every live child and waits for them (bounded by ctx).
@@ -550,7 +580,13 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 	sessions := append([]*Session(nil), m.sessions...)
 	m.mu.Unlock()
 	for _, s := range sessions {
-		s.kill(StatusStopped, "service shut down")
+		go s.stop("service shut down") // each its own grace, side by side
+		s.mu.Lock()
+		c := s.child
+		s.mu.Unlock()
+		if c != nil && s.Summary().Status.Finished() {
+			c.endShim() // what outlived a finished program ends with the service
+		}
 	}
 	for _, s := range sessions {
 		select {

@@ -29,6 +29,10 @@ func (m *Manager) preloadFile() (string, error) {
 			m.preloadErr = fmt.Errorf("preload: %w", err)
 			return
 		}
+		if err := os.WriteFile(filepath.Join(dir, "mainguard.cjs"), mainGuardJS, 0o400); err != nil {
+			m.preloadErr = fmt.Errorf("preload: %w", err)
+			return
+		}
 		m.preloadPath = p
 	})
 	return m.preloadPath, m.preloadErr

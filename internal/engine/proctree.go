@@ -11,13 +11,14 @@ import (
 	ossignal "os/signal"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"traced/internal/proctab"
 )
 
 // A session's program may start processes that leave its process group (detached children,
@@ -46,21 +47,8 @@ type procInfo struct {
 
 // readStat parses /proc/PID/stat; ok is false when the process is gone.
 func readStat(pid int) (procInfo, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return procInfo{}, false
-	}
-	i := bytes.LastIndexByte(b, ')') // the command name may hold anything, ')' included
-	if i < 0 {
-		return procInfo{}, false
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 20 {
-		return procInfo{}, false
-	}
-	ppid, _ := strconv.Atoi(f[1])
-	start, _ := strconv.ParseUint(f[19], 10, 64)
-	return procInfo{ppid: ppid, state: f[0][0], start: start}, true
+	st, ok := proctab.Stat(pid)
+	return procInfo{ppid: st.PPID, state: st.State, start: st.Start}, ok
 }
 
 // hasTag reports whether a process's initial environment carries tagEnv=tag.
@@ -75,19 +63,14 @@ func hasTag(pid int, tag string) bool {
 // treeOf lists the live processes of a tree: root's descendants by parent links, and every
 // process carrying the tag (orphans whose parent link is gone).
 func treeOf(root int, tag string) []int {
-	entries, _ := os.ReadDir("/proc")
-	parent := map[int]int{}
+	all, zombie := proctab.Parents()
+	parent := make(map[int]int, len(all))
 	var tagged []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
+	for pid, ppid := range all {
+		if zombie[pid] {
 			continue
 		}
-		st, ok := readStat(pid)
-		if !ok || st.state == 'Z' {
-			continue
-		}
-		parent[pid] = st.ppid
+		parent[pid] = ppid
 		if tag != "" && pid != root && hasTag(pid, tag) {
 			tagged = append(tagged, pid)
 		}

@@ -27,8 +27,10 @@ const callTimeout = 5 * time.Second
 // for (breakpoints and logpoints, exception mode, blackbox, async depth, hooks, throw options)
 // and the targets. The Manager hands out *Session.
 //
-// Goroutines per session: the spawner (owns the child's OS thread and Wait), two output readers,
-// and a supervisor that records the exit (finish); all end when the child has exited.
+// Goroutines per session: the spawner (owns the child's OS thread and Wait; with a shim, the
+// shim's, and a follower of its status pipe), two output readers, a supervisor that records the
+// exit (finish) and a watcher of whether the program can answer (unresponsive.go); all end when
+// the child has exited, but the shim's waiter, which ends with the shim.
 type Session struct {
 	id, name  string
 	program   string // the script the user runs
@@ -47,13 +49,17 @@ type Session struct {
 	pauses    int           // pauses so far, in every target
 	anyPause  chan struct{} // closed at the next pause of any target, then replaced
 	status    Status
-	stopped   bool // a stop was asked: the exit keeps status stopped
+	stopped   bool   // a stop was asked: the exit keeps status stopped
+	stoppedBy string // the signal that ended a stopped program: SIGTERM, or SIGKILL after the grace
 	reason    string
-	exit      *ExitInfo
-	startedAt time.Time
-	endedAt   *time.Time
-	child     *child
-	ws        Workspace // where source files and map files may be read from
+	// unresponsive says why the program cannot answer while it runs (unresponsive.go): "stopped"
+	// (SIGSTOP, a tracer) or "not_answering" (its inspector does not answer); "" when it can.
+	unresponsive string
+	exit         *ExitInfo
+	startedAt    time.Time
+	endedAt      *time.Time
+	child        *child
+	ws           Workspace // where source files and map files may be read from
 
 	// Debugger state (debug sessions), under mu.
 	mode         string
@@ -121,6 +127,10 @@ func (s *Session) Summary() Summary {
 		Error: s.reason, InspectorLost: s.lost && s.endedAt == nil, Counts: counts, Events: retained, Dropped: dropped, LastSeq: last,
 		MaxEvents: s.store.max, StartedAt: s.startedAt, EndedAt: s.endedAt,
 		RestartOf: s.restartOf, RestartedAs: s.restartedAs, ThrowsSkipped: s.throws.skippedTotal, Redacted: s.Redacted(),
+		StoppedBy: s.stoppedBy,
+	}
+	if s.endedAt == nil {
+		sum.Unresponsive = s.unresponsive
 	}
 	if s.child != nil {
 		sum.PID = s.child.pid

@@ -103,7 +103,10 @@ func sessionTools() []tool {
 			})
 		}},
 		{core: true, add: func(s *mcp.Server, c *caller) {
-			add(s, "stop", "Stop a session (an attached one is detached).", inSession(c, c.stop))
+			add(s, "stop", "Stop a session: SIGTERM, SIGKILL after 2 s (an attached one is detached).", inSession(c, c.stop))
+		}},
+		{add: func(s *mcp.Server, c *caller) {
+			add(s, "delete", "Forget a finished session: its events and its name.", inSession(c, c.deleteSession))
 		}},
 		{core: true, add: func(s *mcp.Server, c *caller) {
 			add(s, "wait", "Block (bounded) until the next matching event after a cursor; answers it, or a timeout with the window and any gap.", inSession(c, c.wait))
@@ -197,7 +200,16 @@ func (c *caller) stop(ctx context.Context, sid string, in sessionIn) *mcp.CallTo
 	if err != nil {
 		return failure(err)
 	}
-	return textResult(textform.Answer(api.SessionResponse{Session: res.Session}))
+	return textResult(textform.Answer(api.SessionResponse{Session: res.Session, Note: res.Note}))
+}
+
+// deleteSession is DELETE /api/trace: a finished session is forgotten.
+func (c *caller) deleteSession(ctx context.Context, sid string, in sessionIn) *mcp.CallToolResult {
+	res, _, err := c.api.Delete(ctx, sid)
+	if err != nil {
+		return failure(err)
+	}
+	return textResult(textform.Answer(res))
 }
 
 // wait is GET /api/trace/wait. The timeout answer says what was waited for, how long, from

@@ -79,6 +79,9 @@ func (a *app) httpErrorOf(r *http.Request, err error) *httpError {
 	case errors.Is(err, engine.ErrLocationTaken):
 		he = newError(http.StatusConflict, "location_taken", err.Error(),
 			"DELETE "+debugPath(r, "breakpoints/{ref}")+" first, or use another column (file:line:col)")
+	case errors.Is(err, engine.ErrFrozen):
+		he = newError(http.StatusConflict, "frozen", err.Error(),
+			"send the process SIGCONT, then retry (GET /api/trace/list shows \"unresponsive\" gone), or POST /api/trace/stop to end it")
 	case errors.Is(err, engine.ErrInspectorTimeout):
 		he = newError(http.StatusGatewayTimeout, "inspector_timeout", err.Error(),
 			"the session is still there and the call may succeed later: retry, GET "+debugPath(r, "state")+
@@ -86,6 +89,8 @@ func (a *app) httpErrorOf(r *http.Request, err error) *httpError {
 	case errors.Is(err, engine.ErrInspectorLost):
 		he = newError(http.StatusConflict, "inspector_lost", err.Error(),
 			"the program runs on, but no debugger call can reach it (its stdout and stderr are still captured): POST /api/trace/stop ends it")
+	case errors.Is(err, engine.ErrLive):
+		he = newError(http.StatusConflict, "live", err.Error(), "POST /api/trace/stop {\"id\":...} first, then delete it")
 	case errors.Is(err, engine.ErrFinished):
 		he = newError(http.StatusConflict, "finished", err.Error(), a.finishedHint(r, err))
 	case errors.Is(err, engine.ErrTooMany):

@@ -101,6 +101,7 @@ func New(cfg Config) (chi.Router, error) {
 		r.Post("/api/trace/stop", a.stop)        // kill a run's process group
 		r.Get("/api/trace/list", a.list)         // every retained session
 		r.Get("/api/trace", a.trace)             // one session: summary and events
+		r.Delete("/api/trace", a.deleteTrace)    // forget a finished session
 		r.Get("/api/trace/evidence", a.evidence) // the failure evidence chain
 		r.Get("/api/trace/events", a.events)     // a page of events after a cursor
 		r.Get("/api/trace/wait", a.wait)         // long poll for the next matching event

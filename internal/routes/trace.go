@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -142,12 +143,28 @@ func (a *app) stop(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), stopWait)
 	defer cancel()
+	var note string
+	if s, err := a.cfg.Engine.Get(req.ID); err == nil {
+		if before := s.Summary(); before.Status.Finished() {
+			note = fmt.Sprintf("nothing live to stop: %s had already ended (%s)", before.ID, before.Status)
+		}
+	}
 	sum, err := a.cfg.Engine.Stop(ctx, req.ID)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, api.SessionResponse{Session: a.summary(sum)})
+	writeJSON(w, http.StatusOK, api.SessionResponse{Session: a.summary(sum), Note: note})
+}
+
+// deleteTrace forgets a finished session.
+func (a *app) deleteTrace(w http.ResponseWriter, r *http.Request) {
+	sum, err := a.cfg.Engine.Delete(r.URL.Query().Get("id"))
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	render(w, r, http.StatusOK, api.SessionResponse{Session: a.summary(sum), Note: "deleted " + sum.ID})
 }
 
 func (a *app) list(w http.ResponseWriter, r *http.Request) {

@@ -25,11 +25,24 @@ func Session(s api.Summary) string {
 		id += " " + s.Name
 	}
 	status := string(s.Status)
+	if s.StoppedBy != "" {
+		status += " by " + s.StoppedBy
+		if s.StoppedBy == "SIGKILL" {
+			status += " (SIGTERM did not end it)"
+		}
+	}
+	switch s.Unresponsive {
+	case "stopped":
+		status += ", process stopped (SIGSTOP): kill -CONT " + strconv.Itoa(s.PID)
+	case "not_answering":
+		status += ", not answering the debugger"
+	}
 	switch {
 	case s.ExitCode != nil:
 		status += fmt.Sprintf(" (code %d)", *s.ExitCode)
-	case s.Signal != "":
+	case s.Signal != "" && s.Signal != s.StoppedBy:
 		status += " (" + s.Signal + ")"
+	case s.Signal != "":
 	case s.Error != "":
 		first, _, _ := strings.Cut(s.Error, "\n")
 		status += ": " + first

@@ -61,6 +61,9 @@ func Answer(v any) string {
 		evidenceText(&b, v)
 	case api.SessionResponse:
 		b.WriteString(Session(v.Session) + "\n")
+		if v.Note != "" {
+			b.WriteString(v.Note + "\n")
+		}
 		if v.State != nil {
 			stateText(&b, *v.State)
 		} else {

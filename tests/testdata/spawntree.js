@@ -4,7 +4,7 @@ const { spawn } = require("child_process");
 const child = spawn(process.execPath, ["-e", `
   const { spawn } = require("child_process");
   const g = spawn("setsid", ["sh", "-c", "trap '' TERM; while :; do sleep 1; done"], { stdio: "ignore" });
-  console.log(g.pid);
+  process.stdout.write(g.pid + "\\n"); // not console.log: a followed child's console is an event
   setInterval(() => {}, 1000);
 `], { detached: true, stdio: ["ignore", "pipe", "ignore"] });
 child.stdout.once("data", (d) => console.log("tree", child.pid, String(d).trim()));

@@ -42,3 +42,6 @@ if (isMainThread && announce && !inspector.url()) {
 process.on("uncaughtExceptionMonitor", function tracedUncaught(error, origin) {
   debugger; // eslint-disable-line no-debugger
 });
+
+// The main process checks that its main script is the file traced checked (mainguard.cjs).
+if (isMainThread && process.env.TRACED_MAIN_CHECK) require("./mainguard.cjs");
