@@ -88,7 +88,7 @@ func TestDebugCPUProfile(t *testing.T) {
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "hot.js"})
 	var w api.WaitResponse // the printed line, not the console call: console.log is still running then
-	if h.call("GET", "/api/trace/wait?kinds=stdout&match=ready&timeoutMs=10000&id="+s.ID, nil, &w); w.Event == nil {
+	if h.call("GET", "/api/trace/wait?kinds=stdout&match=ready&after=0&timeoutMs=10000&id="+s.ID, nil, &w); w.Event == nil {
 		t.Fatalf("hot.js ended before it was ready")
 	}
 	if e := h.errorOf(h.request("POST", "/api/debug/"+s.ID+"/cpu/stop", api.CPUStopRequest{}), http.StatusConflict); e.Code != "not_started" {

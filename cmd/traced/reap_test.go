@@ -30,7 +30,7 @@ func (s *server) treePids(t *testing.T, target string) (int, []int) {
 	if err := json.Unmarshal(body, &started); err != nil {
 		t.Fatal(err)
 	}
-	code, body = s.request(t, "GET", "/api/trace/wait?kinds=console&timeoutMs=10000&id="+started.Session.ID, s.token, nil)
+	code, body = s.request(t, "GET", "/api/trace/wait?kinds=console&after=0&timeoutMs=10000&id="+started.Session.ID, s.token, nil)
 	var w struct {
 		Event *struct {
 			Console struct {
