@@ -51,7 +51,7 @@ func (t *Target) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
 	t.s.mu.Unlock()
 	var res evaluateResult
 	if p != nil {
-		f, err := frameOf(p, spec.Frame)
+		f, err := scopedFrameOf(p, spec.Frame)
 		if err != nil {
 			return EvalResult{}, err
 		}

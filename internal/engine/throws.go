@@ -299,6 +299,9 @@ func (tg *Target) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
 		}
 		info.Stack = append(info.Stack, tg.pausedFrame(f))
 	}
+	if o.Subtype == "error" && p.AsyncStack == nil {
+		info.Stack = append(info.Stack, tg.asyncFramesOf(o.Description)...) // the await chain (asyncframes.go)
+	}
 	if user < len(info.Stack) {
 		info.Location = &info.Stack[user]
 	} else {
