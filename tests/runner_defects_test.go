@@ -41,3 +41,57 @@ func TestNodeTestFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestRunnerOutputOnce: a continue answer lists mocha's failure block once (a console call of
+// many lines, whose stdout lines were listed again), vitest's lines carry no terminal codes
+// (its Expected/Received diff is coloured into a pipe too), and jest's failed assertion, which
+// expect throws again from handleError, is one throw event.
+func TestRunnerOutputOnce(t *testing.T) {
+	needRunners(t)
+	t.Run("mocha", func(t *testing.T) {
+		h := newHarness(t)
+		s := h.debug(api.StartRequest{Target: "node_modules/mocha/bin/mocha.js", Args: []string{"failing/mo.test.js"}, Cwd: runnersDir,
+			Breakpoints: api.BreakpointsAt("failing/mo.test.js:8")})
+		h.waitPaused(s.ID, 0)
+		st := h.exec(s.ID, "continue", api.ContinueRequest{})
+		if st.Output == nil {
+			t.Fatalf("continue answered no output: %+v", st)
+		}
+		n := 0
+		for _, e := range st.Output.Entries {
+			n += strings.Count(e.Text, "4 !== 11")
+		}
+		if n != 1 {
+			t.Fatalf("the failure block shows %d times in %+v, want once", n, st.Output.Entries)
+		}
+	})
+	t.Run("vitest", func(t *testing.T) {
+		h := newHarness(t)
+		s := h.start(api.StartRequest{Target: "node_modules/vitest/vitest.mjs", Args: []string{"run", "failing/vi"}, Cwd: runnersDir})
+		h.waitExit(s.ID)
+		diff := false
+		for _, e := range h.trace(s.ID, "stdout,stderr").Events {
+			if strings.Contains(e.Output.Text.Value, "\x1b") {
+				t.Fatalf("line %q has terminal codes", e.Output.Text.Value)
+			}
+			diff = diff || e.Output.Text.Value == "- Expected"
+		}
+		if !diff {
+			t.Fatal("no '- Expected' line: vitest's diff is missing")
+		}
+	})
+	t.Run("jest", func(t *testing.T) {
+		h := newHarness(t)
+		s := h.start(api.StartRequest{Target: "node_modules/jest/bin/jest.js", Args: []string{"--no-cache", "failing/je"}, Cwd: runnersDir})
+		h.waitExit(s.ID)
+		n := 0
+		for _, e := range h.trace(s.ID, "throw").Events {
+			if e.Throw.Class == "JestAssertionError" {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Fatalf("%d throw events of the failed assertion, want one", n)
+		}
+	})
+}

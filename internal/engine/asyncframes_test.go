@@ -25,3 +25,16 @@ func TestParseStack(t *testing.T) {
 		t.Fatalf("parseStack:\n got %+v\nwant %+v", got, want)
 	}
 }
+
+func TestStripANSI(t *testing.T) {
+	for in, want := range map[string]string{
+		"\x1b[32m- Expected\x1b[39m":              "- Expected",
+		"\x1b[1m\x1b[31m FAIL \x1b[22m\x1b[39m x": " FAIL  x",
+		"\x1b]8;;http://x\x07link\x1b]8;;\x07":    "link",
+		"plain ❯ line":                            "plain ❯ line",
+	} {
+		if got := stripANSI(in); got != want {
+			t.Errorf("stripANSI(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

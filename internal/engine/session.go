@@ -244,7 +244,7 @@ func (s *Session) output(kind Kind, line string) {
 		}
 		return
 	}
-	line = maskInspectorURLs(line)
+	line = maskInspectorURLs(stripANSI(line))
 	s.record(Event{Kind: kind, Output: &OutputInfo{Text: CapText(line, s.stringCap)}})
 	if kind == KindStderr {
 		if info := s.main.syntaxOutput(line); info != nil {

@@ -52,6 +52,7 @@ type ThrowInfo struct {
 	Locals   []Variable // the user frame's, shallow; refs are not kept
 	// Skipped counts the throws past the rate cap since the previous throw event.
 	Skipped int
+	user    int // the index of Location in Stack
 }
 
 // throwState is the session's throw options and rate, under mu.
@@ -311,7 +312,32 @@ func (tg *Target) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
 	if user > 0 {
 		info.Thrower = &info.Stack[0]
 	}
+	info.user = user
+	tg.s.mu.Lock()
+	again := rethrown(tg.lastThrow, info)
+	if !again {
+		tg.lastThrow = info
+	}
+	tg.s.mu.Unlock()
+	if again {
+		return nil
+	}
 	return info
+}
+
+// rethrown reports whether a throw is the previous one thrown again by the library it came
+// from, on its way out to the same user call: jest's expect catches its matcher's error and
+// throws it again (from handleError), and the one failed assertion would be two throws. The
+// library frames above the user's differ; a loop throwing the same error again has them equal.
+func rethrown(prev, t *ThrowInfo) bool {
+	if prev == nil || prev.Class != t.Class || prev.Message != t.Message || prev.Value != t.Value ||
+		prev.user <= 0 || t.user <= 0 || prev.user >= len(prev.Stack) || t.user >= len(t.Stack) {
+		return false
+	}
+	same := func(a, b Frame) bool { return a.URL == b.URL && a.Line == b.Line && a.Column == b.Column }
+	below, was := t.Stack[t.user:], prev.Stack[prev.user:]
+	n := min(len(below), len(was))
+	return slices.EqualFunc(below[:n], was[:n], same) && !slices.EqualFunc(t.Stack[:t.user], prev.Stack[:prev.user], same)
 }
 
 // throwSite is the index of the user frame an exception pause came from: the throw's own frame
