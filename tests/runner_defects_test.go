@@ -95,3 +95,61 @@ func TestRunnerOutputOnce(t *testing.T) {
 		}
 	})
 }
+
+// TestJestInBandFirstFile: jest in band (-i), its cache cold then warm: a breakpoint in the
+// code under test stops in every test file that loads it, the first one too, at its line, and
+// binds there (the breakpoint event names that line, not the one before).
+func TestJestInBandFirstFile(t *testing.T) {
+	needRunners(t)
+	h := newHarness(t)
+	cache := t.TempDir()
+	for run := range 2 {
+		s := h.debug(api.StartRequest{Target: "node_modules/jest/bin/jest.js", Args: []string{"-i", "--cacheDirectory", cache, "jest"}, Cwd: runnersDir,
+			Breakpoints: api.BreakpointsAt("src/math.js:8")})
+		files := map[string]bool{}
+		var after uint64
+		for {
+			w := h.waitFor(s.ID, after, "pause,exit")
+			if w.Event == nil || w.Event.Kind == "exit" {
+				break
+			}
+			after = w.Event.Seq
+			st := h.state(s.ID, "")
+			wantPausedIn(t, st, "src/math.js", "scale", 8)
+			if v := local(t, st, "scaled"); v.Value != "6" {
+				t.Fatalf("run %d: scaled = %+v, want 6", run, v)
+			}
+			if len(st.Stack) > 1 {
+				files[st.Stack[1].File] = true
+			}
+			h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)})
+		}
+		if !files["jest/math.test.js"] || !files["jest/more.test.js"] {
+			t.Fatalf("run %d: stopped from %v, want both test files", run, files)
+		}
+		for _, e := range h.trace(s.ID, "breakpoint").Events {
+			if l := e.Breakpoint.Location; l.File != "src/math.js" || l.Line != 8 {
+				t.Fatalf("run %d: breakpoint event at %s:%d, want src/math.js:8", run, l.File, l.Line)
+			}
+		}
+	}
+}
+
+// TestTsxImportStart: tsx as a loader (nodeArgs --import tsx): node's first-line break comes a
+// second time, in code tsx's loader runs; it is start-up, never a pause: the first pause is the
+// user's breakpoint, and the run has that one pause.
+func TestTsxImportStart(t *testing.T) {
+	needRunners(t)
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "tsx/app.ts", NodeArgs: []string{"--import", "tsx"}, Cwd: runnersDir,
+		Breakpoints: api.BreakpointsAt("tsx/app.ts:4")})
+	st, _ := h.waitPaused(s.ID, 0)
+	if st.Reason != "breakpoint" {
+		t.Fatalf("first pause %q at %+v, want the breakpoint", st.Reason, st.Location)
+	}
+	wantPausedIn(t, st, "tsx/app.ts", "total", 4)
+	h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)})
+	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 0 || sum.Counts["pause"] != 1 {
+		t.Fatalf("summary %+v, want exit 0 after the one pause", sum)
+	}
+}

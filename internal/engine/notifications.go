@@ -184,13 +184,16 @@ func (t *Target) onPaused(p *debuggerPaused) {
 	// Node's first-line break, unless V8 reports the user's own pause there instead (a debugger
 	// statement or a breakpoint on the first statement): that one is shown as any other.
 	first := !t.startSeen && (p.Reason == startReason || t.hitsGateOnly(p))
+	// A first-line break after the first (under --import tsx node breaks again, in tsx's code
+	// run through its loader) is node's start-up still, not a pause of the user's.
+	again := t.startSeen && p.Reason == startReason && len(p.HitBreakpoints) == 0
 	if !t.startSeen {
 		t.startSeen = true
 		close(t.startPause)
 	}
 	// A worker's start break, or a test file's under --test (launch does not wait for one there):
 	// it runs on, as it would untraced.
-	if first && (!t.main() || runsTests(t.s.req.NodeArgs)) {
+	if (first && (!t.main() || runsTests(t.s.req.NodeArgs))) || again {
 		t.s.mu.Unlock()
 		go t.passStart(p)
 		return
