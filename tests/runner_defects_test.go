@@ -153,3 +153,17 @@ func TestTsxImportStart(t *testing.T) {
 		t.Fatalf("summary %+v, want exit 0 after the one pause", sum)
 	}
 }
+
+// TestVitestStepInto: a step into the call of an imported function from a vitest test reaches
+// the function at once, not vite-node's export getter in between (it took three steps).
+func TestVitestStepInto(t *testing.T) {
+	needRunners(t)
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "node_modules/vitest/vitest.mjs", Args: []string{"run", "failing/vi"}, Cwd: runnersDir,
+		Breakpoints: api.BreakpointsAt("failing/vi.test.mjs:8")})
+	h.waitPaused(s.ID, 0)
+	st := h.exec(s.ID, "step?target="+h.state(s.ID, "").Target, api.StepRequest{Kind: "into"})
+	if st.Location == nil || st.Location.File != "failing/lib.js" || st.Location.Function != "total" {
+		t.Fatalf("step into stopped at %+v, want total in failing/lib.js", st.Location)
+	}
+}
