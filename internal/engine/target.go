@@ -58,7 +58,7 @@ type Target struct {
 	stoppedUncaught bool
 	// lastThrow is the last throw recorded in this target: its rethrow by a caller is not
 	// another one (throws.go).
-	lastThrow   *ThrowInfo
+	lastThrow   recordedThrow
 	ended       chan struct{} // closed when a worker or child is no longer debugged
 	consoleSeen int           // dispatcher only
 	// Requests to the chores loop, one channel each (buffer 1, sends never block) so that a

@@ -52,7 +52,12 @@ type ThrowInfo struct {
 	Locals   []Variable // the user frame's, shallow; refs are not kept
 	// Skipped counts the throws past the rate cap since the previous throw event.
 	Skipped int
-	user    int // the index of Location in Stack
+}
+
+// recordedThrow is a throw recorded, with the index of its user frame in its stack.
+type recordedThrow struct {
+	info *ThrowInfo
+	user int
 }
 
 // throwState is the session's throw options and rate, under mu.
@@ -312,11 +317,11 @@ func (tg *Target) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
 	if user > 0 {
 		info.Thrower = &info.Stack[0]
 	}
-	info.user = user
+	this := recordedThrow{info, user}
 	tg.s.mu.Lock()
-	again := rethrown(tg.lastThrow, info)
+	again := rethrown(tg.lastThrow, this)
 	if !again {
-		tg.lastThrow = info
+		tg.lastThrow = this
 	}
 	tg.s.mu.Unlock()
 	if again {
@@ -329,15 +334,16 @@ func (tg *Target) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
 // from, on its way out to the same user call: jest's expect catches its matcher's error and
 // throws it again (from handleError), and the one failed assertion would be two throws. The
 // library frames above the user's differ; a loop throwing the same error again has them equal.
-func rethrown(prev, t *ThrowInfo) bool {
+func rethrown(last, this recordedThrow) bool {
+	prev, t := last.info, this.info
 	if prev == nil || prev.Class != t.Class || prev.Message != t.Message || prev.Value != t.Value ||
-		prev.user <= 0 || t.user <= 0 || prev.user >= len(prev.Stack) || t.user >= len(t.Stack) {
+		last.user <= 0 || this.user <= 0 || last.user >= len(prev.Stack) || this.user >= len(t.Stack) {
 		return false
 	}
 	same := func(a, b Frame) bool { return a.URL == b.URL && a.Line == b.Line && a.Column == b.Column }
-	below, was := t.Stack[t.user:], prev.Stack[prev.user:]
+	below, was := t.Stack[this.user:], prev.Stack[last.user:]
 	n := min(len(below), len(was))
-	return slices.EqualFunc(below[:n], was[:n], same) && !slices.EqualFunc(t.Stack[:t.user], prev.Stack[:prev.user], same)
+	return slices.EqualFunc(below[:n], was[:n], same) && !slices.EqualFunc(t.Stack[:this.user], prev.Stack[:last.user], same)
 }
 
 // throwSite is the index of the user frame an exception pause came from: the throw's own frame
