@@ -45,11 +45,8 @@ type Variable struct {
 
 // StackFrame is a frame of the paused stack, with its ref (f0 is the top).
 type StackFrame struct {
-	Ref string `json:"ref"`
-	Frame
-	// Async names the async boundary (await, setTimeout...) a frame of an async parent is past;
-	// such frames have no scopes to read or evaluate in.
-	Async string `json:"async,omitempty"`
+	Ref   string `json:"ref"`
+	Frame        // its Async names the boundary of a frame of an async parent
 }
 
 // State is where a debug session is: its status and, when paused, why, where, the source around,

@@ -56,7 +56,6 @@ func FromStackFrame(x engine.StackFrame) api.StackFrame {
 	return api.StackFrame{
 		Ref:   x.Ref,
 		Frame: FromFrame(x.Frame),
-		Async: x.Async,
 	}
 }
 

@@ -42,6 +42,7 @@ func FromFrame(x engine.Frame) api.Frame {
 		Internal:  x.Internal,
 		Generated: FromGeneratedPtr(x.Generated),
 		Target:    x.Target,
+		Async:     x.Async,
 	}
 }
 

@@ -100,11 +100,8 @@ type Variable struct {
 
 // StackFrame is a frame of the paused stack, with its ref (f0 is the top).
 type StackFrame struct {
-	Ref string
-	Frame
-	// Async names the async boundary (await, setTimeout...) a frame of an async parent is past;
-	// such frames have no scopes to read or evaluate in.
-	Async string
+	Ref   string
+	Frame // its Async names the boundary of a frame of an async parent
 }
 
 // State is where a debug session is: its status and, when paused, why, where, the source around,
@@ -456,7 +453,9 @@ func (t *Target) pausedFrame(f pausedFrame) Frame {
 		url = t.scripts[f.Location.ScriptID].URL
 		t.s.mu.Unlock()
 	}
-	return t.place(f.FunctionName, f.Location.ScriptID, url, f.Location.LineNumber, f.Location.ColumnNumber)
+	fr := t.place(f.FunctionName, f.Location.ScriptID, url, f.Location.LineNumber, f.Location.ColumnNumber)
+	fr.Async = f.async
+	return fr
 }
 
 // maxSourceBytes caps a script source kept for source views.

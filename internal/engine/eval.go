@@ -88,7 +88,7 @@ func (t *Target) evalIn(ctx context.Context, spec EvalSpec) (EvalResult, error) 
 	t.s.mu.Unlock()
 	var res evaluateResult
 	if p != nil {
-		f, err := frameOf(p, spec.Frame)
+		f, err := scopedFrameOf(p, spec.Frame)
 		if err != nil {
 			return EvalResult{}, err
 		}

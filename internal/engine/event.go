@@ -80,6 +80,9 @@ type Frame struct {
 	// Target is the worker or child process a breakpoint's resolved location is in; absent for
 	// the main thread.
 	Target string
+	// Async names the async boundary (await, setTimeout...) a frame of an async parent is past;
+	// such frames have no scopes to read or evaluate in.
+	Async string
 }
 
 // Where renders the frame as file:line for a person, preferring the local path to the URL.

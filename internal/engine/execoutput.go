@@ -47,10 +47,12 @@ func (s *Session) outputAfter(since uint64) func(State, error) (State, error) {
 // outputSince is what the program printed and threw after seq since, nil when nothing.
 func (s *Session) outputSince(since uint64) *ExecOutput {
 	p := s.store.page(since, Filter{Kinds: execOutputKinds}, 0)
-	consoled := map[string]int{} // console texts not yet matched by their stdout or stderr line
+	consoled := map[string]int{} // console lines not yet matched by their stdout or stderr line
 	for _, ev := range p.Events {
-		if ev.Console != nil {
-			consoled[ev.Console.Text.Value]++
+		if ev.Console != nil { // a call printing several lines (mocha's failure block) prints each
+			for _, l := range strings.Split(ev.Console.Text.Value, "\n") {
+				consoled[l]++
+			}
 		}
 	}
 	out := &ExecOutput{Entries: []OutputEntry{}}

@@ -118,6 +118,9 @@ func (t *Target) StateOf(ctx context.Context, o StateOptions) (State, error) {
 	top := t.pausedFrame(p.CallFrames[0])
 	st.Location = &top
 	if o.Sections&SectionStack != 0 {
+		if o.AsyncDepth != 0 {
+			t.awaitChain(ctx, c, p)
+		}
 		st.Stack = t.stackOf(p, o.AsyncDepth)
 	}
 	if o.Sections&SectionCode != 0 {
@@ -167,6 +170,16 @@ func (t *Target) stackOf(p *debuggerPaused, asyncDepth int) []StackFrame {
 		out = append(out, StackFrame{Ref: "f" + strconv.Itoa(i), Frame: t.pausedFrame(f)})
 	}
 	shown := 0
+	t.s.mu.Lock()
+	chain := p.chain // V8 recorded no async parents: the await chain (asyncframes.go)
+	t.s.mu.Unlock()
+	for _, fr := range chain {
+		if shown == asyncDepth || p.AsyncStack != nil {
+			break
+		}
+		out = append(out, StackFrame{Ref: "f" + strconv.Itoa(len(out)), Frame: fr})
+		shown++
+	}
 	for parent := p.AsyncStack; parent != nil && shown < asyncDepth; parent = parent.Parent {
 		label := parent.Description
 		if label == "" {
@@ -176,8 +189,9 @@ func (t *Target) stackOf(p *debuggerPaused, asyncDepth int) []StackFrame {
 			if shown == asyncDepth {
 				break
 			}
-			out = append(out, StackFrame{Ref: "f" + strconv.Itoa(len(out)),
-				Frame: t.place(f.FunctionName, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber), Async: label})
+			fr := t.place(f.FunctionName, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber)
+			fr.Async = label
+			out = append(out, StackFrame{Ref: "f" + strconv.Itoa(len(out)), Frame: fr})
 			shown++
 		}
 	}
@@ -185,10 +199,13 @@ func (t *Target) stackOf(p *debuggerPaused, asyncDepth int) []StackFrame {
 }
 
 // Stack lists the paused stack with its async parents.
-func (t *Target) Stack(asyncDepth int) ([]StackFrame, error) {
-	p, _, err := t.pausedNow("stack")
+func (t *Target) Stack(ctx context.Context, asyncDepth int) ([]StackFrame, error) {
+	p, c, err := t.pausedNow("stack")
 	if err != nil {
 		return nil, err
+	}
+	if asyncDepth != 0 {
+		t.awaitChain(ctx, c, p)
 	}
 	return t.stackOf(p, asyncDepth), nil
 }

@@ -142,8 +142,8 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (*Session, error)
 	if err != nil {
 		return nil, fmt.Errorf("target: %w", err)
 	}
-	if isDir(target) {
-		return nil, fmt.Errorf("target: %w: %s is a directory", ErrBadInput, req.Target)
+	if isDir(target) && !runsTests(req.NodeArgs) { // node --test takes a folder of tests
+		return nil, fmt.Errorf("target: %w: %s is a directory (node --test takes one: nodeArgs [\"--test\"])", ErrBadInput, req.Target)
 	}
 	maxEvents := m.cfg.MaxEvents
 	if req.MaxEvents > 0 {
@@ -231,6 +231,7 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		req:            req,
 		targets:        newRegistry(),
 		inspectorURLs:  make(map[string]bool),
+		mainURLRead:    make(chan struct{}),
 		followChildren: req.Children == nil || *req.Children,
 		followWorkers:  req.Workers == nil || *req.Workers,
 		followMatch:    followRegexp(req.FollowMatch),
@@ -345,6 +346,11 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		defer readers.Done()
 		defer close(urls)
 		found := false
+		defer func() {
+			if !found {
+				close(s.mainURLRead)
+			}
+		}()
 		readLines(c.stderr, func(line string) {
 			if !found {
 				if !inspectorChatter(line) { // the URL runs code: it never leaves the service
@@ -355,6 +361,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 					s.mu.Lock()
 					s.inspectorURLs[u] = true // traced's own: never let run as a child's
 					s.mu.Unlock()
+					close(s.mainURLRead)
 					urls <- u
 				}
 				return

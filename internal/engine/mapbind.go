@@ -265,6 +265,7 @@ type spot struct {
 	inMap  bool // the script has a source map in use
 	asUser bool // a breakpoint or exception stopped it, not the step
 	paused bool
+	user   bool // the frame is user code (not a library's, not node's)
 }
 
 func (t *Target) spotNow() spot {
@@ -275,20 +276,31 @@ func (t *Target) spotNow() spot {
 		return spot{}
 	}
 	top := p.CallFrames[0]
-	return spot{frame: t.pausedFrame(top), depth: len(p.CallFrames), paused: true,
+	fr := t.pausedFrame(top)
+	return spot{frame: fr, depth: len(p.CallFrames), paused: true, user: t.s.isUserURL(t.frameURL(top)),
 		inMap:  t.maps.of(top.Location.ScriptID) != nil,
 		asUser: len(p.HitBreakpoints) > 0 || p.Reason == "exception" || p.Reason == "promiseRejection"}
 }
 
 // stepMapped steps as a user reads the code: in a script with a source map, a step that ends on
 // the original line it started from (in the same frame), or on generated code the map leaves
-// out, is taken again, so that steps move by original lines.
+// out, is taken again, so that steps move by original lines; a step into user code's call
+// passes the library code in between.
 func (t *Target) stepMapped(ctx context.Context, c clientCaller, cmd, method string, wait time.Duration) (State, error) {
 	from := t.spotNow()
 	st, err := t.run(ctx, c, cmd, method, nil, wait)
 	for i := 0; err == nil && i < maxMappedSteps; i++ {
 		at := t.spotNow()
-		if !at.paused || !at.inMap || at.asUser {
+		if !at.paused || at.asUser {
+			break
+		}
+		// A step into from user code that lands in a library's code deeper down (vite-node's
+		// export getter between a test and the function it imports) goes on to the callee.
+		if cmd == ExecInto && from.user && !at.user && at.depth > from.depth {
+			st, err = t.run(ctx, c, cmd, method, nil, wait)
+			continue
+		}
+		if !at.inMap {
 			break
 		}
 		unmapped := at.frame.Generated == nil

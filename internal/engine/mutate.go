@@ -83,7 +83,7 @@ func (t *Target) SetVariable(ctx context.Context, spec SetSpec) (SetResult, erro
 	if err != nil {
 		return SetResult{}, err
 	}
-	f, err := frameOf(p, frame)
+	f, err := scopedFrameOf(p, frame)
 	if err != nil {
 		return SetResult{}, err
 	}

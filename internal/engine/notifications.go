@@ -172,6 +172,9 @@ func (t *Target) onPaused(p *debuggerPaused) {
 	}
 	p.Reason = t.pauseReason(p)
 	t.s.mu.Unlock()
+	if p.Reason == "exception" || p.Reason == "promiseRejection" {
+		t.awaitingPause(p) // node's or traced's frames alone: the user's awaiting frame instead
+	}
 	info := &PauseInfo{Reason: p.Reason}
 	if len(p.CallFrames) > 0 {
 		fr := t.pausedFrame(p.CallFrames[0])
@@ -189,13 +192,16 @@ func (t *Target) onPaused(p *debuggerPaused) {
 	// Node's first-line break, unless V8 reports the user's own pause there instead (a debugger
 	// statement or a breakpoint on the first statement): that one is shown as any other.
 	first := !t.startSeen && (p.Reason == startReason || t.hitsGateOnly(p))
+	// A first-line break after the first (under --import tsx node breaks again, in tsx's code
+	// run through its loader) is node's start-up still, not a pause of the user's.
+	again := t.startSeen && p.Reason == startReason && len(p.HitBreakpoints) == 0
 	if !t.startSeen {
 		t.startSeen = true
 		close(t.startPause)
 	}
 	// A worker's start break, or a test file's under --test (launch does not wait for one there):
 	// it runs on, as it would untraced.
-	if first && (!t.main() || runsTests(t.s.req.NodeArgs)) {
+	if (first && (!t.main() || runsTests(t.s.req.NodeArgs))) || again {
 		t.s.mu.Unlock()
 		go t.passStart(p)
 		return
@@ -312,9 +318,35 @@ func (t *Target) exceptionInfo(p *exceptionThrown) *ExceptionInfo {
 			message = value
 		}
 		info.Value = CapText(value, t.s.stringCap).Value
+		t.addAwaitChain(info, d, o)
 	}
 	info.Message = CapText(message, t.s.stringCap)
 	return info
+}
+
+// addAwaitChain adds the await chain of an error's own stack to an exception's stack, and
+// places a rejection node's own code made at the user's awaiting frame (asyncframes.go).
+func (t *Target) addAwaitChain(info *ExceptionInfo, d *exceptionDetails, o *remoteObject) {
+	if o.Subtype != "error" || (d.StackTrace != nil && d.StackTrace.Parent != nil) {
+		return // V8 recorded the async parents: async-depth is on
+	}
+	chain := t.asyncFramesOf(o.Description)
+	if len(chain) == 0 {
+		return
+	}
+	sync := info.Stack
+	info.Stack = append(sync[:min(len(sync), maxFrames-len(chain)):min(len(sync), maxFrames-len(chain))], chain...)
+	if !InternalURL(info.URL) && info.File != "" {
+		return
+	}
+	for _, f := range sync {
+		if !f.Internal && f.URL != "" {
+			return // a user or library frame on the synchronous stack already says where
+		}
+	}
+	if u := t.firstUserFrame(chain); u != nil {
+		info.URL, info.File, info.Line, info.Column, info.Generated = u.URL, u.File, u.Line, u.Column, u.Generated
+	}
 }
 
 // promisesURL is node's code that reports unhandled rejections.

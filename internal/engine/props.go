@@ -287,7 +287,7 @@ func (t *Target) evalObject(ctx context.Context, expression string, frame int) (
 	t.s.mu.Unlock()
 	var res evaluateResult
 	if p != nil {
-		f, err := frameOf(p, frame)
+		f, err := scopedFrameOf(p, frame)
 		if err != nil {
 			return remoteObject{}, err
 		}

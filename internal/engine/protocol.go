@@ -121,6 +121,10 @@ type debuggerPaused struct {
 	Data           *pauseData    `json:"data,omitempty"` // an exception pause's exception
 	HitBreakpoints []string      `json:"hitBreakpoints"`
 	AsyncStack     *stackTrace   `json:"asyncStackTrace,omitempty"` // the async parents
+	// chain is the await chain read when V8 recorded no async parents (asyncframes.go), once
+	// chainRead; under mu.
+	chain     []Frame
+	chainRead bool
 }
 
 type pausedFrame struct {
@@ -133,6 +137,8 @@ type pausedFrame struct {
 	// a pause needs one frame's at most (a step's state, a throw's locals), often none.
 	ScopeChain jsontext.Value `json:"scopeChain"`
 	This       jsontext.Value `json:"this"`
+	// async marks a frame read from an error's await chain (asyncframes.go): no call frame.
+	async string
 }
 
 // scopes decodes the frame's scope chain (nil if V8 sent none).

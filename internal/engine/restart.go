@@ -20,10 +20,11 @@ func (t *Target) RestartFrame(ctx context.Context, frame int, wait time.Duration
 	if p == nil {
 		return State{}, fmt.Errorf("%w: restart-frame needs a paused program", ErrRunning)
 	}
-	if frame < 0 || frame >= len(p.CallFrames) {
-		return State{}, fmt.Errorf("%w: frame f%d (the stack has %d frames)", ErrNoRef, frame, len(p.CallFrames))
+	f, err := scopedFrameOf(p, frame)
+	if err != nil {
+		return State{}, err
 	}
-	params := map[string]any{"callFrameId": p.CallFrames[frame].CallFrameID, "mode": "StepInto"}
+	params := map[string]any{"callFrameId": f.CallFrameID, "mode": "StepInto"}
 	since := t.s.lastSeq()
 	return t.s.outputAfter(since)(t.run(ctx, c, "restart-frame", "Debugger.restartFrame", params, wait))
 }

@@ -75,9 +75,13 @@ type Session struct {
 	// Worker threads (workers.go) and child processes (children.go): whether they are
 	// followed, the inspectors already taken (the main one too), the FIFO children announce
 	// themselves on.
-	followWorkers  bool
-	preloadURL     string // traced's preload script (preload.go), shown as node's own
-	inspectorURLs  map[string]bool
+	followWorkers bool
+	preloadURL    string // traced's preload script (preload.go), shown as node's own
+	inspectorURLs map[string]bool
+	// mainURLRead is closed once the launcher has read the main inspector's URL from stderr,
+	// or stderr ended: under node 20's --test that URL is the test file's own (the runner opens
+	// none, its child's preload does), and the child's announcement must not attach it again.
+	mainURLRead    chan struct{}
 	announce       announcements
 	followChildren bool
 	followMatch    *regexp.Regexp // nil: every worker and child is followed
@@ -257,7 +261,7 @@ func (s *Session) output(kind Kind, line string) {
 		}
 		return
 	}
-	line = maskInspectorURLs(line)
+	line = maskInspectorURLs(stripANSI(line))
 	s.record(Event{Kind: kind, Output: &OutputInfo{Text: CapText(line, s.stringCap)}})
 	if kind == KindStderr {
 		if info := s.main.syntaxOutput(line); info != nil {

@@ -56,8 +56,11 @@ type Target struct {
 	passed  chan struct{} // closed when that pause has resumed: requests' calls wait for it
 	// stoppedUncaught: the user saw an uncaught exception stop in this target (fatal.go).
 	stoppedUncaught bool
-	ended           chan struct{} // closed when a worker or child is no longer debugged
-	consoleSeen     int           // dispatcher only
+	// lastThrow is the last throw recorded in this target: its rethrow by a caller is not
+	// another one (throws.go).
+	lastThrow   recordedThrow
+	ended       chan struct{} // closed when a worker or child is no longer debugged
+	consoleSeen int           // dispatcher only
 	// Requests to the chores loop, one channel each (buffer 1, sends never block) so that a
 	// pending discard can never crowd out the detach a finished program waits for.
 	discard chan struct{} // Runtime.discardConsoleEntries

@@ -54,6 +54,12 @@ type ThrowInfo struct {
 	Skipped int
 }
 
+// recordedThrow is a throw recorded, with the index of its user frame in its stack.
+type recordedThrow struct {
+	info *ThrowInfo
+	user int
+}
+
 // throwState is the session's throw options and rate, under mu.
 type throwState struct {
 	on        bool
@@ -299,6 +305,9 @@ func (tg *Target) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
 		}
 		info.Stack = append(info.Stack, tg.pausedFrame(f))
 	}
+	if o.Subtype == "error" && p.AsyncStack == nil {
+		info.Stack = append(info.Stack, tg.asyncFramesOf(o.Description)...) // the await chain (asyncframes.go)
+	}
 	if user < len(info.Stack) {
 		info.Location = &info.Stack[user]
 	} else {
@@ -308,7 +317,33 @@ func (tg *Target) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
 	if user > 0 {
 		info.Thrower = &info.Stack[0]
 	}
+	this := recordedThrow{info, user}
+	tg.s.mu.Lock()
+	again := rethrown(tg.lastThrow, this)
+	if !again {
+		tg.lastThrow = this
+	}
+	tg.s.mu.Unlock()
+	if again {
+		return nil
+	}
 	return info
+}
+
+// rethrown reports whether a throw is the previous one thrown again by the library it came
+// from, on its way out to the same user call: jest's expect catches its matcher's error and
+// throws it again (from handleError), and the one failed assertion would be two throws. The
+// library frames above the user's differ; a loop throwing the same error again has them equal.
+func rethrown(last, this recordedThrow) bool {
+	prev, t := last.info, this.info
+	if prev == nil || prev.Class != t.Class || prev.Message != t.Message || prev.Value != t.Value ||
+		last.user <= 0 || this.user <= 0 || last.user >= len(prev.Stack) || this.user >= len(t.Stack) {
+		return false
+	}
+	same := func(a, b Frame) bool { return a.URL == b.URL && a.Line == b.Line && a.Column == b.Column }
+	below, was := t.Stack[this.user:], prev.Stack[last.user:]
+	n := min(len(below), len(was))
+	return slices.EqualFunc(below[:n], was[:n], same) && !slices.EqualFunc(t.Stack[:this.user], prev.Stack[:last.user], same)
 }
 
 // throwSite is the index of the user frame an exception pause came from: the throw's own frame

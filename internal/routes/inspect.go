@@ -148,7 +148,7 @@ func (a *app) stack(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		st, err := s.Stack(depth)
+		st, err := s.Stack(r.Context(), depth)
 		return api.StackResponse{Stack: convert.FromStackFrames(st)}, err
 	})
 }
