@@ -38,8 +38,12 @@ func TestCLIAnswersNameWhatTheyAreAbout(t *testing.T) {
 	c.ok([]string{"wait", "--kinds", "pause", "--target", "t0", "--after", "0"}, "pause")
 	c.ok([]string{"wait", "--kinds", "pause", "--target", "t1", "--after", "0"}, "pause")
 	c.ok([]string{"state", "--target", "t1"}, "s1  paused in t1 at bpcheck.js:7 (bp1", "also paused: t0")
-	c.ok([]string{"vars", "--target", "t1"}, "session: s1", "target: t1", "name: total")
+	c.ok([]string{"vars", "--target", "t1"}, "s1 t1 frame f0:", "total  2")
 	c.ok([]string{"eval", "total", "--target", "t1"}, "2  (number)  in s1 t1")
+	// A module's name tick does not use is not in its frame: the hint names the frame option.
+	if res := c.run("eval", "isMainThread", "--target", "t1"); res.code != 1 || !strings.Contains(res.stdout, "--frame f1") {
+		t.Errorf("eval of a name outside the paused frame's scope: exit %d\n%s", res.code, res.stdout)
+	}
 	res = c.ok([]string{"eval", "new Promise(() => {})", "--await"}, "Promise { <pending> }", "hint: the promise is pending")
 	if strings.Contains(res.stdout, "threw") {
 		t.Errorf("a pending promise reads as a throw:\n%s", res.stdout)
@@ -83,7 +87,9 @@ func TestCLILocalsOneLevelDeep(t *testing.T) {
 		"cfg    { name: 'std', tiers: [ {…}, {…}, {…}, {…} ], limits: { low: 1, high: 9 } }")
 	c.ok([]string{"eval", "cfg"}, "limits: { low: 1, high: 9 }")
 
-	c.ok([]string{"props", "v5", "--internal"}, "name: step\n    kind: context\n    type: number\n    value: 2")
+	if res := c.ok([]string{"props", "v5", "--internal"}, "step (context)"); !regexp.MustCompile(`step \(context\) +2\n`).MatchString(res.stdout) {
+		t.Errorf("props --internal of a closure: the context variable step=2 is missing:\n%s", res.stdout)
+	}
 	for _, ref := range []string{"v5", "v4"} {
 		res := c.ok([]string{"props", ref, "--internal", "--depth", "3"})
 		if strings.Contains(res.stdout, "Global") || strings.Contains(res.stdout, "structuredClone") {
@@ -265,7 +271,7 @@ func TestCLIServiceStop(t *testing.T) {
 	os.WriteFile(outside, []byte("1\n"), 0o644)
 	c.fails(1, []string{"launch", "--", outside}, "outside the workspace root", "serves "+c.dir, "traced service stop")
 
-	c.ok([]string{"service", "stop"}, "stopped the service at "+svc.addr, "with SIGTERM")
+	c.ok([]string{"service", "stop"}, "stopped the service at "+svc.addr, "with SIGTERM", "ended live sessions s1")
 	if !svc.exited(deadline) {
 		t.Fatalf("the service (pid %d) still runs after service stop", svc.pid)
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // TestPauseReasons: a pause says why in a user's words, never V8's catch-all "other": a
-// breakpoint (with its ref), a step, a debugger statement, a pause that was asked for.
+// breakpoint (with its ref), a step, a run-to, a debugger statement, a pause that was asked for.
 func TestPauseReasons(t *testing.T) {
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "reasons.js", Breakpoints: api.BreakpointsAt("reasons.js:4")})
@@ -17,6 +17,9 @@ func TestPauseReasons(t *testing.T) {
 	}
 	if st = h.exec(s.ID, "step", api.StepRequest{Kind: "over"}); st.Reason != "step" {
 		t.Fatalf("after a step: reason %q, want step", st.Reason)
+	}
+	if st = h.exec(s.ID, "run-to", api.RunToRequest{Location: "reasons.js:6"}); st.Reason != "run-to" || st.Location == nil || st.Location.Line != 6 {
+		t.Fatalf("after a run-to: reason %q at %+v, want run-to at line 6", st.Reason, st.Location)
 	}
 	if st = h.exec(s.ID, "continue", api.ContinueRequest{}); st.Reason != "debugger statement" || st.Location == nil || st.Location.Line != 7 {
 		t.Fatalf("at the debugger statement: reason %q at %+v, want debugger statement at line 7", st.Reason, st.Location)

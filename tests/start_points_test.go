@@ -144,7 +144,7 @@ func TestPositionsPastInt32(t *testing.T) {
 	}
 	// The largest accepted line is taken, in a script not loaded (where it cannot be refused as
 	// not breakable): V8 gets it as an int32.
-	bp := h.setBreakpoint(s.ID, api.BreakpointRequest{Location: "later.js:999999999:999999999"})
+	bp := h.setBreakpoint(s.ID, api.BreakpointRequest{Location: "clean.js:999999999:999999999"}) // on disk, never loaded
 	if bp.Ref == "" || len(bp.Resolved) != 0 {
 		t.Fatalf("breakpoint at line 999999999: %+v", bp)
 	}

@@ -45,3 +45,20 @@ func TestStartWaitsForFirstPause(t *testing.T) {
 		t.Fatalf("waitMs on a trace session: %+v, want a refusal naming waitMs and the debug mode", e)
 	}
 }
+
+// TestStartWaitsForAWorkersPause: a breakpoint on a line only a worker runs is the first pause
+// the start answers, with the worker named: not "no pause yet" while the worker stands paused.
+func TestStartWaitsForAWorkersPause(t *testing.T) {
+	h := newHarness(t)
+	wait := int64(20000)
+	var res api.SessionResponse
+	req := api.StartRequest{Target: "bpcheck.js", Mode: api.ModeDebug, WaitMs: &wait,
+		Breakpoints: []api.StartBreakpoint{{Location: "bpcheck.js:12"}}} // console.log("worker up")
+	if st := h.call("POST", "/api/trace/start", req, &res); st != http.StatusCreated {
+		t.Fatalf("start: status %d", st)
+	}
+	h.stopAtCleanup(res.Session.ID)
+	if res.State == nil || res.State.Location == nil || res.State.Location.Line != 12 || res.State.Target == "" || res.State.Target == "t0" {
+		t.Fatalf("start answered %+v, state %+v; want the worker's pause at bpcheck.js:12", res.Session, res.State)
+	}
+}

@@ -26,7 +26,7 @@ func TestWhySurfaces(t *testing.T) {
 		c := connectMCP(t, h.svc.MCP)
 		c.ok("start", map[string]any{"target": "alive/interval.js", "name": "whymcp"}, "whymcp  debug")
 		h.stopAtCleanup("whymcp")
-		c.ok("wait", map[string]any{"kinds": "stdout"}, "ready")
+		c.ok("wait", map[string]any{"kinds": "stdout", "after": 0}, "ready")
 		c.ok("profile", map[string]any{"action": "alive"}, "still running because: interval 1000 ms poll at alive/interval.js:3")
 		c.ok("profile", map[string]any{"action": "slow", "windowMs": 1000}, "t0 main interval.js: idle: ")
 	})

@@ -47,13 +47,25 @@ func runServiceStop(c *call) error {
 		return &cliError{code: ExitRefused, msg: fmt.Sprintf("the recorded service pid %d is not this traced's server: %v", rec.PID, perr),
 			hint: fmt.Sprintf("if it is a traced serve, stop it with kill %d; else remove %s", rec.PID, recPath)}
 	}
+	var live []string // the sessions the stop ends, said in its answer
+	if ss, err := c.sessions(); err == nil {
+		for _, s := range ss {
+			if !s.Status.Finished() {
+				live = append(live, s.ID)
+			}
+		}
+	}
 	how, err := endProcess(rec.PID, stopGrace)
 	if err != nil {
 		return err
 	}
 	RemoveRecord(recPath, rec.PID) // the service removes it as it exits; a killed one cannot
-	fmt.Fprintf(c.env.Stdout, "stopped the service at %s (pid %d, root %s) with %s; the next launch starts one\n",
-		rec.Addr, rec.PID, rec.Root, how)
+	ended := "no live session"
+	if len(live) > 0 {
+		ended = "ended live sessions " + strings.Join(live, ", ")
+	}
+	fmt.Fprintf(c.env.Stdout, "stopped the service at %s (pid %d, root %s) with %s; %s; the next launch starts one\n",
+		rec.Addr, rec.PID, rec.Root, how, ended)
 	return nil
 }
 

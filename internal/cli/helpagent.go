@@ -9,14 +9,16 @@ import (
 const cardHead = `traced: debug Node.js from the shell, one command a step.
 Loop: launch --break FILE:LINE -- app.js (answers the pause) > vars/eval/props > step|continue (each answers the new state) > stop.
 Refs: v1 values, f0 frames (until the program moves on), o1 kept objects, bp1/lp1 breakpoints, hs1 snapshots.
-Session: the newest one (live or ended; answers name it), or --session NAME|ID. Workers and children are targets (traced targets): a command acts in the one paused last, or --target tN; continue --all resumes every paused one. Text by default, --json for JSON.
-Exit: 0 ok, 1 refused or the program failed, 2 usage, 3 no service. A service starts on demand; traced service stop ends it.
+Session: the newest one (live or ended; answers name it), or --session NAME|ID. Workers and children are targets (traced targets): a command acts in the one paused last, or --target tN; continue --all resumes every paused one. Text, or --json.
+Exit: 0 ok, 1 refused or the program failed, 2 usage, 3 no service. A service starts on demand, rooted where it starts (programs outside are refused); traced service stop ends it.
 `
 
 const cardPatterns = `Patterns:
-crash: trace -- app.js (output, exit, evidence: correlation, not cause) > launch --catch uncaught -- app.js (answers the pause at the throw) > eval
-hunt: launch --break 'app.js:47:job.retries > 2' -- app.js > eval job > step > continue > console
-leak: launch -- app.js > leak begin > (load it) > leak end (what was born and stays, the path that holds it) > heap retainers HS --class C
+crash: trace -- app.js (output, exit, evidence: correlation, not cause) > launch --catch uncaught -- app.js (the pause at the throw) > eval
+hunt: launch --break 'app.js:47:job.retries > 2' -- app.js > eval job > step > continue
+tests: trace --node-arg --test -- x.test.js (failing tests, assertion line, expected/received)
+caught: launch --catch caught -- app.js > (trigger it) > wait --kinds pause > eval --frame f1
+leak: launch -- app.js > leak begin > (load it) > leak end (what was born and stays, the path holding it) > heap retainers HS --class C
 More: traced help; traced CMD --help.
 `
 
@@ -44,7 +46,10 @@ func HelpAgent() string {
 // --brk and --break, which the loop needs.
 func cardEntry(cmd *command) string {
 	if cmd.name == "launch" {
-		return "launch [--brk] [--break F:L[:COND]]... -- SCRIPT"
+		return "launch [--brk] [--break F:L[:COND]]... [--node-arg --test] -- SCRIPT"
+	}
+	if cmd.name == "eval" {
+		return "eval EXPR [--frame fN]"
 	}
 	var b strings.Builder
 	depth, skip := 0, false

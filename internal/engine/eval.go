@@ -48,20 +48,23 @@ func (t *Target) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
 var notDefinedRE = regexp.MustCompile(`^ReferenceError: ([\p{L}\p{N}_$]+) is not defined`)
 
 // outOfScopeHint says how to reach a name an evaluation did not find: require is a CommonJS
-// module's own, and while the program runs an evaluation sees only globals.
+// module's own, while the program runs an evaluation sees only globals, and a paused frame sees
+// only the outer names its function uses.
 func outOfScopeHint(exception string, running bool) string {
 	m := notDefinedRE.FindStringSubmatch(exception)
 	switch {
 	case m == nil:
 		return ""
 	case m[1] == "require":
-		return "require is a CommonJS module's own, not a global: process.mainModule.require('x') reaches it " +
+		return "require is a CommonJS module's own, not a global: process.getBuiltinModule('node:fs') reaches a " +
+			"built-in module (node 20.16+), process.mainModule.require('x') a package from the main thread " +
 			"(from an ES module: await import('x') with await)"
 	case running:
 		return m[1] + " is not a global: a module's own names are in scope only while the program is paused " +
 			"in that module; pause it, or stop at a breakpoint there, then evaluate again"
 	}
-	return ""
+	return m[1] + " is not in this frame's scope (a function sees only the outer names it uses): " +
+		"--frame f1 evaluates in its caller"
 }
 
 func (t *Target) evalIn(ctx context.Context, spec EvalSpec) (EvalResult, error) {

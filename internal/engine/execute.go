@@ -92,6 +92,9 @@ func (t *Target) run(ctx context.Context, c clientCaller, cmd, method string, pa
 	if method == "Debugger.pause" {
 		t.pausing = true
 	}
+	if method == "Debugger.continueToLocation" {
+		t.runningTo = true // V8 says "other" at the location: not a debugger statement
+	}
 	if from != nil && method != "Debugger.pause" {
 		t.leavePause()
 	}

@@ -313,6 +313,8 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	s.mu.Lock()
 	s.preloadURL = p // its script is traced's, not the program's
 	s.mu.Unlock()
+	dir := filepath.Dir(p)
+	s.bootDir.Store(&dir)
 	args = append(append(args[:len(args)-1:len(args)-1], req.NodeArgs...), s.program)
 	args = append(args, req.Args...)
 	tag := newTag()

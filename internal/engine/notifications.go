@@ -188,13 +188,14 @@ func (t *Target) onPaused(p *debuggerPaused) {
 		signal(t.gate)
 		return
 	}
-	t.stepping, t.pausing = false, false
+	t.stepping, t.pausing, t.runningTo = false, false, false
 	// Node's first-line break, unless V8 reports the user's own pause there instead (a debugger
 	// statement or a breakpoint on the first statement): that one is shown as any other.
 	first := !t.startSeen && (p.Reason == startReason || t.hitsGateOnly(p))
 	// A first-line break after the first (under --import tsx node breaks again, in tsx's code
 	// run through its loader) is node's start-up still, not a pause of the user's.
-	again := t.startSeen && p.Reason == startReason && len(p.HitBreakpoints) == 0
+	// An attached process's start break is the user's (attach marks the start seen): not again.
+	again := t.startSeen && p.Reason == startReason && len(p.HitBreakpoints) == 0 && t.s.attached == nil
 	if !t.startSeen {
 		t.startSeen = true
 		close(t.startPause)
@@ -365,6 +366,8 @@ func (t *Target) pauseReason(p *debuggerPaused) string {
 		return "step"
 	case t.pausing:
 		return "pause"
+	case t.runningTo:
+		return "run-to"
 	}
 	return "debugger statement"
 }

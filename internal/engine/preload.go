@@ -66,10 +66,10 @@ func preloadEnv(preload, fifo string, extra map[string]string) map[string]string
 	return env
 }
 
-// isPreload says whether a script URL is traced's preload.
+// isPreload says whether a script URL is traced's: the preload or a file beside it in the boot
+// directory (the main guard it requires), shown as node's own, never the program's. It takes
+// no lock: frames are placed under mu.
 func (s *Session) isPreload(url string) bool {
-	s.mu.Lock()
-	p := s.preloadURL
-	s.mu.Unlock()
-	return p != "" && (url == p || url == "file://"+p)
+	dir := s.bootDir.Load()
+	return dir != nil && url != "" && filepath.Dir(strings.TrimPrefix(url, "file://")) == *dir
 }

@@ -201,13 +201,17 @@ func (t *Target) StartState(ctx context.Context) (State, error) {
 }
 
 // FirstStop is the state of a just-started debug session: paused already (at pauseOnStart or a
-// breakpoint on the first statement), else at its first pause within wait, else running.
+// breakpoint on the first statement), else at its first pause within wait (in any target: a
+// breakpoint in a worker's file stops there), else running.
 func (t *Target) FirstStop(ctx context.Context, wait time.Duration) (State, error) {
 	t.s.mu.Lock()
-	paused, next := t.paused != nil, t.nextPause
+	at, next := t, t.s.anyPause // the first pause may come in a worker or a child
+	if t.paused == nil {
+		at = t.s.pausedLast()
+	}
 	t.s.mu.Unlock()
-	if paused {
-		return t.s.outputAfter(0)(t.State(ctx, 0, 0))
+	if at != nil {
+		return t.s.outputAfter(0)(at.State(ctx, 0, 0))
 	}
 	return t.s.outputAfter(0)(t.awaitPause(ctx, next, wait))
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"traced/internal/cdp"
@@ -76,7 +77,8 @@ type Session struct {
 	// followed, the inspectors already taken (the main one too), the FIFO children announce
 	// themselves on.
 	followWorkers bool
-	preloadURL    string // traced's preload script (preload.go), shown as node's own
+	preloadURL    string                 // traced's preload script (preload.go), shown as node's own
+	bootDir       atomic.Pointer[string] // the preload's directory: its scripts' frames are node's own (read without mu)
 	inspectorURLs map[string]bool
 	// mainURLRead is closed once the launcher has read the main inspector's URL from stderr,
 	// or stderr ended: under node 20's --test that URL is the test file's own (the runner opens

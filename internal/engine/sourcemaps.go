@@ -101,6 +101,7 @@ func (sm *sessionMaps) enabled() bool {
 // position where the script has a source map, with the generated one kept beside it.
 func (t *Target) place(function, scriptID, url string, line0, col0 int) Frame {
 	fr := frameAt(function, url, line0, col0, t.s.cwd)
+	fr.Internal = fr.Internal || t.s.isPreload(url)
 	if scriptID == "" || fr.Internal {
 		return fr
 	}

@@ -43,6 +43,7 @@ type Target struct {
 	gatePause  *debuggerPaused          // a pause at the gate the chores loop is to pass
 	stepping   bool                     // a step of the user's is under way: a gate pause is theirs
 	pausing    bool                     // a user's Debugger.pause is under way: its pause says so
+	runningTo  bool                     // a run-to (Debugger.continueToLocation) is under way
 	narrowed   bool                     // V8 has the user's exception state, not "all" (throws.go)
 	prefetch   *prefetch                // the current pause's scopes, read as it came (prefetch.go)
 	// Block coverage on since launch, until the first resume or a user's coverage start

@@ -1,6 +1,7 @@
 package textform
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -47,8 +48,12 @@ func varsText(b *strings.Builder, v api.VarsResponse) {
 		fmt.Fprintf(b, "no variables in %s\n", v.Frame)
 		return
 	}
-	if v.Frame != "" && v.Frame != "f0" {
-		fmt.Fprintf(b, "frame %s:\n", v.Frame)
+	head := "" // in a tree, the session and target the frame is in
+	if v.Target != "" {
+		head = strings.TrimSpace(v.Session+" "+v.Target) + " "
+	}
+	if head != "" || (v.Frame != "" && v.Frame != "f0") {
+		fmt.Fprintf(b, "%sframe %s:\n", head, cmp.Or(v.Frame, "f0"))
 	}
 	localsText(b, v.Variables)
 }

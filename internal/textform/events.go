@@ -1,6 +1,7 @@
 package textform
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -127,7 +128,9 @@ func pageText(b *strings.Builder, v api.EventsResponse) {
 }
 
 func waitText(b *strings.Builder, v api.WaitResponse) {
-	fmt.Fprintf(b, "%s  %s\n", v.Session, v.Status)
+	if v.State == nil || v.State.Session == "" { // a state names the session and status itself
+		fmt.Fprintf(b, "%s  %s\n", v.Session, v.Status)
+	}
 	switch {
 	case v.State != nil:
 		stateText(b, *v.State)
@@ -223,7 +226,7 @@ func throwDetail(t *api.ThrowInfo) string {
 	if t.Caught {
 		caught = "caught"
 	}
-	s += at(t.Location) + "  " + caught
+	s += at(t.Location) + callers(t) + "  " + caught
 	var locals []string
 	for _, v := range t.Locals {
 		locals = append(locals, v.Name+"="+v.Value)
@@ -232,6 +235,38 @@ func throwDetail(t *api.ThrowInfo) string {
 		s += "  " + strings.Join(locals, " ")
 	}
 	return s
+}
+
+// maxCallers is how many calling user frames a throw's line names after its own.
+const maxCallers = 2
+
+// callers is " ← f (file:line)" for the user frames that called the throw's frame: which call
+// of a shared helper threw is the next question a reader asks.
+func callers(t *api.ThrowInfo) string {
+	if t.Location == nil {
+		return ""
+	}
+	from := -1
+	for i, f := range t.Stack {
+		if f.URL == t.Location.URL && f.Line == t.Location.Line {
+			from = i
+			break
+		}
+	}
+	if from < 0 {
+		return ""
+	}
+	var b strings.Builder
+	n := 0
+	for _, f := range t.Stack[from+1:] {
+		if f.Internal || f.Async != "" || n == maxCallers {
+			break
+		}
+		name := cmp.Or(f.Function, "(anonymous)")
+		fmt.Fprintf(&b, " ← %s (%s)", name, frameWhere(f))
+		n++
+	}
+	return b.String()
 }
 
 func exceptionDetail(x *api.ExceptionInfo) string {

@@ -100,3 +100,21 @@ func TestTextIsValidUTF8(t *testing.T) {
 		t.Errorf("cut console line %q, want %q", got, want)
 	}
 }
+
+// A throw's line names the user frames that called the throwing one, up to node's own code.
+func TestThrowNamesItsCallers(t *testing.T) {
+	loc := api.Frame{Function: "discount", File: "pricing.js", URL: "file:///w/pricing.js", Line: 4}
+	ev := api.Event{Kind: "throw", Throw: &api.ThrowInfo{
+		Class: "TypeError", Message: api.Text{Value: "no bulk"}, Caught: true, Location: &loc,
+		Stack: []api.Frame{loc,
+			{Function: "priceOf", File: "pricing.js", URL: "file:///w/pricing.js", Line: 10},
+			{Function: "", File: "server.js", URL: "file:///w/server.js", Line: 10},
+			{Function: "reduce", URL: "node:internal/x", Line: 1, Internal: true},
+			{Function: "handle", File: "server.js", URL: "file:///w/server.js", Line: 9},
+		}}}
+	got := Event(ev)
+	want := "TypeError: no bulk  (pricing.js:4) ← priceOf (pricing.js:10) ← (anonymous) (server.js:10)  caught"
+	if got != want {
+		t.Errorf("throw line:\n got %q\nwant %q", got, want)
+	}
+}
