@@ -76,6 +76,9 @@ type StartRequest struct {
 	// WaitMs (debug) waits at most this long for the program's first pause and answers the state
 	// there, so that "start and stop at the first breakpoint" is one call.
 	WaitMs *int64 `json:"waitMs,omitempty" validate:"omitempty,min=0,max=60000"`
+	// OutputWaitMs bounds how long a start that does not pause waits for the program's first
+	// line of output (default 1000; 0 answers at once).
+	OutputWaitMs *int64 `json:"outputWaitMs,omitempty" validate:"omitempty,min=0,max=10000"`
 }
 
 // ThrowOptions configure throw events: every exception user code throws, caught or not.

@@ -249,6 +249,9 @@ func (h *harness) errorOf(req *http.Request, status int) api.ErrorDetail {
 // start launches a trace of target (relative to tests/testdata) and stops it at cleanup.
 func (h *harness) start(req api.StartRequest) api.Summary {
 	h.t.Helper()
+	if req.OutputWaitMs == nil { // the tests wait for what they need; the CLI's tests keep the default
+		req.OutputWaitMs = new(int64)
+	}
 	var res api.SessionResponse
 	if st := h.call("POST", "/api/trace/start", req, &res); st != http.StatusCreated {
 		h.t.Fatalf("start %s: status %d", req.Target, st)

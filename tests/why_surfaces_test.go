@@ -15,7 +15,7 @@ func TestWhySurfaces(t *testing.T) {
 		h := h.with(t)
 		c := newCLI(t).against(h)
 		s := h.debug(api.StartRequest{Target: "alive/interval.js", Name: "why"})
-		if w := h.waitFor(s.ID, 0, "stdout"); w.Event == nil {
+		if w := h.waitFor(s.ID, 0, "console,stdout"); w.Event == nil {
 			t.Fatalf("interval.js ended before it was ready")
 		}
 		c.ok([]string{"alive", "--session", "why"}, "t0 main interval.js (pid ", "still running because: interval 1000 ms poll at alive/interval.js:3")
@@ -26,7 +26,7 @@ func TestWhySurfaces(t *testing.T) {
 		c := connectMCP(t, h.svc.MCP)
 		c.ok("start", map[string]any{"target": "alive/interval.js", "name": "whymcp"}, "whymcp  debug")
 		h.stopAtCleanup("whymcp")
-		c.ok("wait", map[string]any{"kinds": "stdout", "after": 0}, "ready")
+		c.ok("wait", map[string]any{"kinds": "console,stdout", "after": 0}, "ready")
 		c.ok("profile", map[string]any{"action": "alive"}, "still running because: interval 1000 ms poll at alive/interval.js:3")
 		c.ok("profile", map[string]any{"action": "slow", "windowMs": 1000}, "t0 main interval.js: idle: ")
 	})

@@ -10,9 +10,9 @@ import (
 // the start this much.
 const FirstOutputWait = time.Second
 
-// startOutputKinds end the wait for a first line: output, or the exit of a program that printed
-// nothing.
-var startOutputKinds = KindSet{KindConsole: true, KindStdout: true, KindStderr: true, KindException: true, KindExit: true}
+// startOutputKinds end the wait for a first line: output, or a program that will print nothing
+// more for now: its exit, or a pause (a breakpoint the start set, a debugger statement).
+var startOutputKinds = KindSet{KindConsole: true, KindStdout: true, KindStderr: true, KindException: true, KindExit: true, KindPause: true}
 
 // StartOutput is what the program printed and threw since it started (bounded as an execution
 // answer's output), after waiting up to wait for the first of it; nil when it printed nothing.

@@ -92,7 +92,7 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.Summary().Status != engine.StatusPaused { // running: what it printed first (a server's port)
 		render(w, r, http.StatusCreated, api.SessionResponse{Session: a.summary(s.Summary()),
-			Output: convert.FromExecOutputPtr(s.StartOutput(r.Context(), engine.FirstOutputWait))})
+			Output: convert.FromExecOutputPtr(s.StartOutput(r.Context(), outputWait(req.OutputWaitMs)))})
 		return
 	}
 	a.answerStarted(w, r, s)
@@ -382,4 +382,12 @@ func throwOptions(o *api.ThrowOptions) *engine.ThrowOptions {
 		return nil
 	}
 	return &engine.ThrowOptions{Off: o.Off, PerSecond: o.PerSecond, Classes: o.Classes, UserCode: o.UserCode}
+}
+
+// outputWait is how long a start that does not pause waits for the first output line.
+func outputWait(ms *int64) time.Duration {
+	if ms == nil {
+		return engine.FirstOutputWait
+	}
+	return time.Duration(*ms) * time.Millisecond
 }
