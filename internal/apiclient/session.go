@@ -82,13 +82,15 @@ type WaitQuery struct {
 	// After is the cursor; 0 leaves it out, so the wait answers the next matching event after
 	// the call (or the pause a target stands in now), never an old one.
 	After uint64
+	// FromStart sends a cursor of 0 (every event since the session began) rather than none.
+	FromStart bool
 	// TimeoutMs bounds the wait (0: the route's default); ClampWait bounds it in turn.
 	TimeoutMs int64
 }
 
 func (q WaitQuery) values() url.Values {
 	v := url.Values{"id": {q.Session}}
-	if q.After > 0 {
+	if q.After > 0 || q.FromStart {
 		v.Set("after", strconv.FormatUint(q.After, 10))
 	}
 	for k, s := range map[string]string{"kinds": q.Kinds, "match": q.Match, "target": q.Target} {

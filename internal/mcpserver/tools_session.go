@@ -43,11 +43,11 @@ type attachIn struct {
 
 type waitIn struct {
 	sessionIn
-	Kinds     string `json:"kinds,omitempty" jsonschema:"e.g. pause,exception,console,exit; default any"`
-	Match     string `json:"match,omitempty" jsonschema:"RE2 the event's text line must match"`
-	Target    string `json:"target,omitempty" jsonschema:"t0 main thread, t1... workers and children"`
-	After     uint64 `json:"after,omitempty" jsonschema:"cursor: only events after this seq"`
-	TimeoutMs int64  `json:"timeoutMs,omitempty" jsonschema:"at most 60000 (default 10000)"`
+	Kinds     string  `json:"kinds,omitempty" jsonschema:"e.g. pause,exception,console,exit; default any"`
+	Match     string  `json:"match,omitempty" jsonschema:"RE2 the event's text line must match"`
+	Target    string  `json:"target,omitempty" jsonschema:"t0 main thread, t1... workers and children"`
+	After     *uint64 `json:"after,omitempty" jsonschema:"cursor: only events after this seq (0: from the start); absent: from now"`
+	TimeoutMs int64   `json:"timeoutMs,omitempty" jsonschema:"at most 60000 (default 10000)"`
 }
 
 type eventsIn struct {
@@ -223,14 +223,18 @@ func (c *caller) wait(ctx context.Context, sid string, in waitIn) *mcp.CallToolR
 		return errorResult(fmt.Sprintf("timeoutMs %d is past the bound of %d", total, apiclient.MaxWaitMs),
 			fmt.Sprintf("wait at most %dms a call, then wait again with after=<next>", apiclient.MaxWaitMs))
 	}
+	var after uint64
+	if in.After != nil {
+		after = *in.After
+	}
 	w, _, err := c.api.Wait(ctx, apiclient.WaitQuery{Session: sid, Kinds: in.Kinds, Match: in.Match, Target: in.Target,
-		After: in.After, TimeoutMs: total})
+		After: after, FromStart: in.After != nil, TimeoutMs: total})
 	if err != nil {
 		return failure(err)
 	}
 	out := textform.Answer(w)
 	if w.Event == nil {
-		out += fmt.Sprintf("window: %dms after seq %d for kinds=%s", total, in.After, orAny(in.Kinds))
+		out += fmt.Sprintf("window: %dms after seq %d for kinds=%s", total, after, orAny(in.Kinds))
 		if in.Match != "" {
 			out += fmt.Sprintf(" match=%q", in.Match)
 		}
