@@ -228,12 +228,7 @@ func runStop(c *call) error {
 	if err != nil {
 		return err
 	}
-	var res api.SessionResponse
-	var raw *apiclient.Reply
-	err = c.with(func(ctx context.Context, cl *apiclient.Client) (err error) {
-		res, raw, err = cl.Stop(ctx, sid)
-		return err
-	})
+	res, raw, err := c.sessionCall(sid, (*apiclient.Client).Stop)
 	if err != nil {
 		return err
 	}
@@ -250,12 +245,7 @@ func runDelete(c *call) error {
 	if err != nil {
 		return err
 	}
-	var res api.SessionResponse
-	var raw *apiclient.Reply
-	err = c.with(func(ctx context.Context, cl *apiclient.Client) (err error) {
-		res, raw, err = cl.Delete(ctx, sid)
-		return err
-	})
+	res, raw, err := c.sessionCall(sid, (*apiclient.Client).Delete)
 	if err != nil {
 		return err
 	}
@@ -327,4 +317,13 @@ func runStatus(c *call) error {
 		}
 	}
 	return nil
+}
+
+// sessionCall makes a client call about one session (stop, delete) through the call's client.
+func (c *call) sessionCall(sid string, f func(*apiclient.Client, context.Context, string) (api.SessionResponse, *apiclient.Reply, error)) (res api.SessionResponse, raw *apiclient.Reply, err error) {
+	err = c.with(func(ctx context.Context, cl *apiclient.Client) (err error) {
+		res, raw, err = f(cl, ctx, sid)
+		return err
+	})
+	return res, raw, err
 }
