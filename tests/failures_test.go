@@ -2,9 +2,14 @@ package tests
 
 import (
 	"fmt"
+	"maps"
+	"net/http"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"traced/api"
 	"traced/internal/service"
@@ -127,5 +132,103 @@ func TestFailingTestsPublishedSuite(t *testing.T) {
 				t.Fatalf("failure %+v, want the first failing test", f)
 			}
 		})
+	}
+}
+
+// publishedJestDir holds cron@2.3.0's own jest suite, with its lockfile (jest 29, luxon, sinon).
+const publishedJestDir = "runners/realworld-jest"
+
+func needPublishedJest(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join("testdata", publishedJestDir, "node_modules", ".package-lock.json")); err != nil {
+		t.Fatalf("the published jest suite is not installed (make test runs npm ci in tests/testdata/%s): %v", publishedJestDir, err)
+	}
+}
+
+// suiteWait is how long a whole published suite may take between two events: over 30 s on a
+// busy machine (its coverage instrumentation, 122 tests).
+const suiteWait = 3 * time.Minute
+
+// waitLong is waitFor with suiteWait for its deadline.
+func (h *harness) waitLong(id string, after uint64, kinds string) api.WaitResponse {
+	h.t.Helper()
+	end := time.Now().Add(suiteWait)
+	for time.Now().Before(end) {
+		var w api.WaitResponse
+		path := fmt.Sprintf("/api/trace/wait?id=%s&after=%d&kinds=%s&timeoutMs=10000", id, after, kinds)
+		if st := h.call("GET", path, nil, &w); st != http.StatusOK {
+			h.t.Fatalf("wait: status %d", st)
+		}
+		if w.Event != nil || w.Finished {
+			return w
+		}
+		after = w.Next
+	}
+	h.t.Fatalf("no %s event in session %s within %s", kinds, id, suiteWait)
+	return api.WaitResponse{}
+}
+
+// TestFailingTestsPublishedJest: a published package's own jest suite (cron@2.3.0: 122 tests in
+// two files, its coverage on as its jest config says, dozens expecting throws) runs green under
+// traced, and with a planted bug the evidence names exactly its three failing tests, in both
+// files: the assertion's line, jest's whole message with Expected and Received, the locals.
+func TestFailingTestsPublishedJest(t *testing.T) {
+	needPublishedJest(t)
+	h := newHarness(t, func(o *service.Options) { o.Engine.MaxEvents = 10000 })
+	var printed string
+	run := func(dir string) (api.Summary, *api.EvidenceResult) {
+		// Its utcOffset tests use the machine's zone; the coverage report goes to a temp dir.
+		s := h.start(api.StartRequest{Target: "../node_modules/jest/bin/jest.js", Args: []string{"--no-cache", "--coverageDirectory", t.TempDir()},
+			Cwd: publishedJestDir + "/" + dir, Env: map[string]string{"TZ": "UTC"}})
+		h.waitLong(s.ID, 0, "exit")
+		sum := h.waitExit(s.ID)
+		printed = h.printed(s.ID)
+		var res api.EvidenceResponse
+		h.call("GET", "/api/trace/evidence?id="+s.ID, nil, &res)
+		return sum, &res.EvidenceResult
+	}
+	if sum, res := run("cron"); sum.ExitCode == nil || *sum.ExitCode != 0 || res.Evidence != nil {
+		t.Fatalf("the published suite: exit %+v, evidence %+v, want a green run; it printed (its end):\n%s", sum, res, printed[max(0, len(printed)-3000):])
+	}
+	sum, res := run("cron-planted")
+	if sum.ExitCode == nil || *sum.ExitCode == 0 || res.Evidence == nil {
+		t.Fatalf("planted: exit %+v, evidence %+v, want a failed run", sum, res)
+	}
+	// Each test as the list gives it: name, assertion line, expected and received, a local, and
+	// jest's whole message (toHaveBeenCalledTimes names its values "Expected number of calls").
+	type row struct{ where, exp, got, local, msg string }
+	want := map[string]row{
+		"crontime › should accept -120 as a valid UTC offset": {
+			"tests/crontime.test.js:620", "46800", "32400", "actual=32400", "Expected: 46800\nReceived: 32400"},
+		"cron › with utcOffset › should run a job using cron syntax with number format utcOffset": {
+			"tests/cron.test.js:814", "1", "0", "utcOffset=-60", "Expected number of calls: 1\nReceived number of calls: 0"},
+		"cron › with utcOffset › should run a job using cron syntax with string format utcOffset": {
+			"tests/cron.test.js:849", "1", "0", "utcOffsetString='-01:00'", "Expected number of calls: 1\nReceived number of calls: 0"},
+	}
+	var names []string
+	for _, ft := range res.Evidence.FailingTests {
+		names = append(names, ft.Name)
+		w, ok := want[ft.Name]
+		if !ok {
+			continue
+		}
+		where := ""
+		if ft.Location != nil {
+			where = ft.Location.Where()
+		}
+		name, value, _ := strings.Cut(w.local, "=")
+		if where != w.where || ft.Expected != w.exp || ft.Received != w.got || !hasLocal(ft.Locals, name, value) ||
+			!strings.Contains(ft.Message, w.msg) || ft.ThrowSeq == 0 || ft.Target != "" {
+			t.Errorf("%s: at %s, expected %q received %q, locals %+v, message %q, throw %d, target %q;\nwant at %s, %q and %q, %s, %q, a throw, the main thread",
+				ft.Name, where, ft.Expected, ft.Received, ft.Locals, ft.Message, ft.ThrowSeq, ft.Target, w.where, w.exp, w.got, w.local, w.msg)
+		}
+	}
+	// jest runs the larger file first; the list is in the order the runner reported them.
+	sorted := slices.Sorted(maps.Keys(want))
+	if got := slices.Sorted(slices.Values(names)); !slices.Equal(got, sorted) {
+		t.Fatalf("failing tests\n%s\nwant\n%s\nthe run printed (its end):\n%s", strings.Join(names, "\n"), strings.Join(sorted, "\n"), printed[max(0, len(printed)-3000):])
+	}
+	if f := res.Evidence.Failure; f.Test != names[0] || f.Kind != api.FailureThrow {
+		t.Fatalf("failure %+v, want the first failing test's throw", f)
 	}
 }

@@ -135,6 +135,51 @@ func TestJestInBandFirstFile(t *testing.T) {
 	}
 }
 
+// TestJestInBandPublished: the same on a published package's own suite (cron@2.3.0), whose jest
+// config turns coverage on: jest runs lib/time.js instrumented, its line 159 thousands of lines
+// down. A breakpoint there stops in both test files, the first one jest runs in band too, with
+// its locals, and is named bound at lib/time.js:159 only, never where V8 first bound it by line
+// in the instrumented code (it named lib/time.js:7621).
+func TestJestInBandPublished(t *testing.T) {
+	needPublishedJest(t)
+	h := newHarness(t)
+	s := h.debug(api.StartRequest{Target: "../node_modules/jest/bin/jest.js", Cwd: publishedJestDir + "/cron", Env: map[string]string{"TZ": "UTC"},
+		Args:        []string{"-i", "--cacheDirectory", t.TempDir(), "--coverageDirectory", t.TempDir()},
+		Breakpoints: api.BreakpointsAt("lib/time.js:159")})
+	files := map[string]bool{}
+	var after uint64
+	for {
+		w := h.waitLong(s.ID, after, "pause,exit")
+		if w.Event == nil || w.Event.Kind == "exit" {
+			break
+		}
+		after = w.Event.Seq
+		st := h.state(s.ID, "")
+		wantPausedIn(t, st, "lib/time.js", "sendAt", 159)
+		if v := local(t, st, "offset"); v.Value == "" {
+			t.Fatalf("offset = %+v, want a value", v)
+		}
+		for _, f := range st.Stack {
+			if strings.HasPrefix(f.File, "tests/") {
+				files[f.File] = true
+			}
+		}
+		h.exec(s.ID, "continue", api.ContinueRequest{WaitMs: new(int64)})
+	}
+	if !files["tests/crontime.test.js"] || !files["tests/cron.test.js"] {
+		t.Fatalf("stopped from %v, want both test files", files)
+	}
+	evs := h.trace(s.ID, "breakpoint").Events
+	for _, e := range evs {
+		if l := e.Breakpoint.Location; l.File != "lib/time.js" || l.Line != 159 {
+			t.Fatalf("breakpoint event at %s:%d, want lib/time.js:159", l.File, l.Line)
+		}
+	}
+	if len(evs) == 0 {
+		t.Fatal("no breakpoint event: the breakpoint was never named bound")
+	}
+}
+
 // TestTsxImportStart: tsx as a loader (nodeArgs --import tsx): node's first-line break comes a
 // second time, in code tsx's loader runs; it is start-up, never a pause: the first pause is the
 // user's breakpoint, and the run has that one pause.

@@ -137,6 +137,9 @@ func (t *Target) onEvent(ev cdp.Event) {
 		for _, bp := range t.s.breakpoints {
 			if t.hits(bp, p.BreakpointID) {
 				fr := t.resolvedAt(p.Location)
+				if t.misbound(bp, p.Location, fr) {
+					continue // the binding through the script's map names the place (targetmaps.go)
+				}
 				b := t.bindingOf(bp)
 				b.resolved = append(b.resolved, fr)
 				bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})

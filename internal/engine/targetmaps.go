@@ -262,6 +262,21 @@ func (t *Target) lineBoundHit(p *debuggerPaused, top pausedFrame) (string, int, 
 	return path, want, true
 }
 
+// misbound reports, under mu, whether V8 bound a breakpoint asked on a file's line by URL and
+// line at fr, in a script a runner transformed in place, where fr is not that line: the
+// script's line is another original one, or code the runner added (coverage counters, whose
+// lines number in the thousands). That is no place to name: its first hit is passed as
+// misplaced and the binding through the script's map, at the asked line, replaces it.
+func (t *Target) misbound(bp *breakpoint, l location, fr Frame) bool {
+	file, line, _, err := splitLocation(bp.at)
+	path := fileOf(t.scripts[l.ScriptID].URL, "")
+	if bp.orig != nil || !bp.everywhere() || t.remapped(bp) || err != nil || file != path || fr.Line == line {
+		return false
+	}
+	m := t.maps.of(l.ScriptID)
+	return m != nil && len(m.MatchSource(path)) > 0
+}
+
 // passMisplaced binds the breakpoints of a misplaced hit through the script's map and lets the
 // pause go, unless one now stands right there.
 func (t *Target) passMisplaced(p *debuggerPaused) {

@@ -50,8 +50,8 @@ func TestParseRunners(t *testing.T) {
 		}},
 		{"jest.txt", []string{
 			`jest | Test suite failed to run | t/nt.test.js:0 |  | exp="" got=""`,
-			`jest | math › scales | m/m.test.js:7 |  | exp="" got=""`,
-			`jest | math › nested › deep | m/m.test.js:11 |  | exp="" got=""`,
+			`jest | math › scales | m/m.test.js:7 |  | exp="7" got="6"`,
+			`jest | math › nested › deep | m/m.test.js:11 |  | exp="{\"a\": 1, \"b\": [1, 3]}" got="{\"a\": 1, \"b\": [1, 2]}"`,
 			`jest | math › scales | j/j.test.js:6 |  | exp="7" got="6"`,
 			`jest | math › nested › deep | j/j.test.js:10 |  | exp="" got=""`,
 		}},
@@ -97,5 +97,29 @@ func TestInterleavedStreams(t *testing.T) {
 	got := Parse(lines)
 	if len(got) != 1 || brief(got[0]) != `vitest | math › scales | v/v.test.js:7 | AssertionError | exp="7" got="6"` || strings.Contains(got[0].Message, "Test Files") {
 		t.Fatalf("got %+v", got)
+	}
+}
+
+// TestJestValues: the expected and received values of jest's matchers that name them otherwise
+// than "Expected:" and "Received:" (cron's own suite fails on toHaveBeenCalledTimes).
+func TestJestValues(t *testing.T) {
+	cases := []struct {
+		name, msg, exp, got string
+	}{
+		{"toBe", "expect(received).toBe(expected) // Object.is equality\n\nExpected: 7\nReceived: 6", "7", "6"},
+		{"toHaveBeenCalledTimes", "expect(jest.fn()).toHaveBeenCalledTimes(expected)\n\nExpected number of calls: 1\nReceived number of calls: 0", "1", "0"},
+		{"toHaveLength", "expect(received).toHaveLength(expected)\n\nExpected length: 3\nReceived length: 2\nReceived array:  [1, 2]", "3", "2"},
+		{"toContain", "expect(received).toContain(expected) // indexOf\n\nExpected value: 3\nReceived array: [1, 2]", "3", "[1, 2]"},
+		{"toBeCloseTo", "expect(received).toBeCloseTo(expected)\n\nExpected precision:    2\nExpected difference: < 0.005\nReceived difference:   0.1\n\nExpected value:   0.3\nReceived value:   0.4", "0.3", "0.4"},
+		{"not.toBe", "expect(received).not.toBe(expected) // Object.is equality\n\nExpected: not 7", "not 7", ""},
+		{"node:assert", "assert.strictEqual(received, expected)\n\nExpected value to strictly be equal to:\n  7\nReceived:\n  6", "7", "6"},
+		{"a diff", "expect(received).toEqual(expected) // deep equality\n\n- Expected  - 1\n+ Received  + 1\n\n  Object {\n-   \"a\": 1,\n+   \"a\": 2,\n  }", "", ""},
+		{"many lines", "assert.deepStrictEqual(received, expected)\n\nExpected value to deeply and strictly equal to:\n  {\n    a: 1\n  }\nReceived:\n  {\n    a: 2\n  }", "", ""},
+	}
+	for _, c := range cases {
+		exp, got := jestValues(strings.Split(c.msg, "\n"))
+		if exp != c.exp || got != c.got {
+			t.Errorf("%s: expected %q received %q, want %q and %q", c.name, exp, got, c.exp, c.got)
+		}
 	}
 }
