@@ -131,7 +131,7 @@ func runTrace(c *call) error {
 			if err := c.get("/api/trace/evidence", url.Values{"id": {c.sid}}); err != nil {
 				return err
 			}
-			return &cliError{code: ExitRefused, msg: "the program failed: " + textform.Session(s)}
+			return &cliError{code: ExitRefused, msg: "the program failed"}
 		}
 	}
 	return nil

@@ -20,8 +20,8 @@ const (
 )
 
 // Caveat is attached to every Evidence so that no reader mistakes proximity for proof.
-const Caveat = "These are events observed near the failure: correlation, not causation. " +
-	"The immediate cause is only the closest earlier user event; confirm it before acting on it."
+const Caveat = "Events near the failure: correlation, not causation. " +
+	"The cause named is only the closest earlier user event; confirm it before acting on it."
 
 // rate grades the evidence. ex is the failing exception, nil for an exit failure.
 func rate(f Failure, ex *engine.ExceptionInfo, cause *Item) (Confidence, string) {

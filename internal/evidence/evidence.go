@@ -150,7 +150,11 @@ func Build(in Input) Result {
 	ev.Confidence, ev.ConfidenceReason = rate(*f, ex, ev.ImmediateCause)
 	switch {
 	case f.Test != "" && f.Kind == FailureThrow:
-		ev.ConfidenceReason = fmt.Sprintf("The test runner reported %d failing test(s); the first, %q, failed by this throw at its assertion. ", len(ev.FailingTests)+ev.FailingTestsOmitted, f.Test) + ev.ConfidenceReason
+		// The assertion's place is in the headline; what preceded it is all the reason adds.
+		ev.ConfidenceReason = fmt.Sprintf("The test runner reported %d failing test(s); the first, %q, failed by this throw at its assertion.", len(ev.FailingTests)+ev.FailingTestsOmitted, f.Test)
+		if ev.ImmediateCause == nil {
+			ev.ConfidenceReason += " No user event preceded it."
+		}
 	case f.Test != "":
 		ev.ConfidenceReason = fmt.Sprintf("The test runner reported %d failing test(s); no throw was recorded for the first, %q, so its position is the runner's. ", len(ev.FailingTests)+ev.FailingTestsOmitted, f.Test) + ev.ConfidenceReason
 	case f.Kind == FailureThrow && f.LoggedSeq != 0:

@@ -95,7 +95,11 @@ func cursorText(b *strings.Builder, gap *api.Gap, next uint64, more bool) {
 
 func traceText(b *strings.Builder, v api.TraceResponse) {
 	b.WriteString(Session(v.Session) + "\n")
-	eventsText(b, dropEchoes(v.Events))
+	events, dropped := condenseReport(dropEchoes(v.Events))
+	eventsText(b, events)
+	if dropped > 0 {
+		b.WriteString(reportNote(dropped))
+	}
 }
 
 // dropEchoes leaves out the stdout or stderr line that a console call of the same text printed:

@@ -17,12 +17,15 @@ const maxMessageLines = 8
 //
 //	failure: throw AssertionError in test "cart › totals" at failing/nt.test.js:10 (exit code 1)
 //	  4 !== 11
-//	failing tests (1):
-//	  cart › totals  failing/nt.test.js:10  expected 11, received 4  [t1]
+//	failing tests (1): this one: expected 11, received 4  [t1]
 //	    locals: items=Array(2) [ {…}, {…} ]  sum=4
+//
+// (with more failing tests than the one in the headline, a line each: name, file:line, expected
+// and received or the message's first line, the target, and their locals)
+//
 //	before it: seq 12 console.log: totals (failing/nt.test.js:8)
 //	confidence: high: The failure resolves to ...
-//	caveat: These are events observed near the failure: correlation, not causation. ...
+//	caveat: Events near the failure: correlation, not causation. ...
 func evidenceText(b *strings.Builder, r api.EvidenceResponse) {
 	e := r.Evidence
 	if e == nil {
@@ -52,15 +55,26 @@ func evidenceText(b *strings.Builder, r api.EvidenceResponse) {
 	fmt.Fprintf(b, "%s %s %s\n", r.Session, r.Status, head)
 	message(b, "  ", f.Message)
 	if len(e.FailingTests) > 0 {
-		fmt.Fprintf(b, "failing tests (%d):\n", len(e.FailingTests)+e.FailingTestsOmitted)
+		fmt.Fprintf(b, "failing tests (%d):", len(e.FailingTests)+e.FailingTestsOmitted)
+		only := len(e.FailingTests) == 1 && e.FailingTestsOmitted == 0 && e.FailingTests[0].Name == f.Test
+		if !only {
+			b.WriteString("\n")
+		}
 		for _, t := range e.FailingTests {
 			line := "  " + t.Name
-			if t.Location != nil {
+			switch {
+			case only: // the headline named it and its place
+				line = " this one"
+			case t.Location != nil:
 				line += "  " + frameWhere(*t.Location)
 			}
+			sep := "  "
+			if only {
+				sep = ": "
+			}
 			if t.Expected != "" || t.Received != "" {
-				line += fmt.Sprintf("  expected %s, received %s", t.Expected, t.Received)
-			} else if first, _, _ := strings.Cut(t.Message, "\n"); first != "" {
+				line += fmt.Sprintf("%sexpected %s, received %s", sep, t.Expected, t.Received)
+			} else if first, _, _ := strings.Cut(t.Message, "\n"); first != "" && !only {
 				line += "  " + first
 			}
 			if t.Target != "" {

@@ -23,14 +23,20 @@ func TestEvidenceText(t *testing.T) {
 	got := Answer(api.EvidenceResponse{Session: "s1", Status: "exited", EvidenceResult: api.EvidenceResult{Evidence: ev}})
 	want := `s1 exited failure: throw AssertionError in test "cart › totals" at t/cart.test.js:10 (exit code 1)
   4 !== 11
-failing tests (1):
-  cart › totals  t/cart.test.js:10  expected 11, received 4  [t1]
+failing tests (1): this one: expected 11, received 4  [t1]
     locals: sum=4
 before it: seq 12 console.log: totals (t/cart.test.js:8)
 confidence: high: same file.
 caveat: ` + caveat + "\n"
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	ev.FailingTests = append(ev.FailingTests, api.FailingTest{Name: "cart › empty", Location: &api.Frame{File: "t/cart.test.js", Line: 20},
+		Message: "Expected values to be strictly equal:\n0 !== 1"})
+	got = Answer(api.EvidenceResponse{Session: "s1", Status: "exited", EvidenceResult: api.EvidenceResult{Evidence: ev}})
+	if want := "failing tests (2):\n  cart › totals  t/cart.test.js:10  expected 11, received 4  [t1]\n    locals: sum=4\n" +
+		"  cart › empty  t/cart.test.js:20  Expected values to be strictly equal:\n"; !strings.Contains(got, want) {
+		t.Fatalf("two failing tests: got\n%s\nwant it to hold\n%s", got, want)
 	}
 	clean := Answer(api.EvidenceResponse{Session: "s2", Status: "exited", EvidenceResult: api.EvidenceResult{Reason: "exited with code 0"}})
 	if !strings.HasPrefix(clean, "s2 exited: no failure: exited with code 0") {
