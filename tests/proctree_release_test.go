@@ -102,3 +102,28 @@ func (h *harness) waitExitWithin(id string, d time.Duration) api.Summary {
 	h.t.Fatalf("no exit in session %s within %s", id, d)
 	return api.Summary{}
 }
+
+// TestChildInspectorUnreachable: a child announces an inspector traced cannot connect to (a
+// port nobody listens on); it waits in traced's preload all the same. traced releases it
+// without its inspector and says so on the child's target, and the child runs to its end.
+func TestChildInspectorUnreachable(t *testing.T) {
+	h := newHarness(t)
+	s := h.start(api.StartRequest{Target: "deafchild/main.js"})
+	sum := h.waitExit(s.ID)
+	if sum.ExitCode == nil || *sum.ExitCode != 0 {
+		t.Fatalf("exit %+v, want 0", sum)
+	}
+	out := h.printed(s.ID)
+	if !strings.Contains(out, "deaf child: ran") || !strings.Contains(out, "main: child exited 0") {
+		t.Fatalf("the child did not run to its end: %q", out)
+	}
+	var reason string
+	for _, ev := range h.trace(s.ID, "target").Events {
+		if ev.TargetInfo != nil && ev.TargetInfo.Kind == "process" && ev.TargetInfo.Status == "released" {
+			reason = ev.TargetInfo.Reason
+		}
+	}
+	if !strings.Contains(reason, "set-up failed") || !strings.Contains(reason, "untraced") {
+		t.Fatalf("the child's target was not recorded released untraced: reason %q", reason)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,10 +21,26 @@ const swapTries = 40
 // TestSwappedDirectoryNeverRunsOutside: while a directory of the target's path is swapped again
 // and again for a symlink to a directory outside the root, no start runs the script there: each
 // either runs the checked script, or is refused (at the start, or by the guard before any of
-// the program runs).
+// the program runs). Node reads an ES module main later than a CommonJS one (its own loader, after
+// the preload), where only the guard's module hooks see it.
 func TestSwappedDirectoryNeverRunsOutside(t *testing.T) {
-	root, outside := t.TempDir(), t.TempDir()
-	marker := filepath.Join(outside, "ran")
+	for _, c := range []struct{ name, main, pkg, inside, outside string }{
+		{"commonjs", "x.js", "", `console.log("inside");`, `require("fs").writeFileSync(MARKER, "ran"); console.log("outside");`},
+		{"mjs", "x.mjs", "", `console.log("inside");`, `import fs from "node:fs"; fs.writeFileSync(MARKER, "ran"); console.log("outside");`},
+		{"type-module", "x.js", `{"type":"module"}`, `console.log("inside");`, `import fs from "node:fs"; fs.writeFileSync(MARKER, "ran"); console.log("outside");`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			swapRace(t, c.main, c.pkg, c.inside, c.outside)
+		})
+	}
+}
+
+// swapRace starts d/main again and again while d is swapped for a symlink to a directory that
+// holds main too, whose script (MARKER replaced) leaves a marker when it runs; pkg, when set,
+// is the package.json of both.
+func swapRace(t *testing.T, main, pkg, inside, outside string) {
+	root, elsewhere := t.TempDir(), t.TempDir()
+	marker := filepath.Join(elsewhere, "ran")
 	write := func(path, src string) {
 		t.Helper()
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -34,15 +51,19 @@ func TestSwappedDirectoryNeverRunsOutside(t *testing.T) {
 		}
 	}
 	quoted, _ := json.Marshal(marker)
-	write(filepath.Join(root, "d", "x.js"), `console.log("inside");`+"\n")
-	write(filepath.Join(outside, "x.js"), `require("fs").writeFileSync(`+string(quoted)+`, "ran"); console.log("outside");`+"\n")
+	write(filepath.Join(root, "d", main), inside+"\n")
+	write(filepath.Join(elsewhere, main), strings.ReplaceAll(outside, "MARKER", string(quoted))+"\n")
+	if pkg != "" {
+		write(filepath.Join(root, "d", "package.json"), pkg)
+		write(filepath.Join(elsewhere, "package.json"), pkg)
+	}
 	h := newHarness(t, func(o *service.Options) { o.Engine.Root = root })
 
 	d, parked := filepath.Join(root, "d"), filepath.Join(root, "d.real")
 	stop := make(chan struct{})
 	var swapper sync.WaitGroup
 	swapper.Add(1)
-	go func() { // d is a symlink to outside half of the time
+	go func() { // d is a symlink to elsewhere half of the time
 		defer swapper.Done()
 		defer func() { os.Remove(d); os.Rename(parked, d) }()
 		for {
@@ -53,7 +74,7 @@ func TestSwappedDirectoryNeverRunsOutside(t *testing.T) {
 			}
 			// Each form dwells 2 ms, the attack's shape (nothing waits on it): a check that sees
 			// the directory is often followed by a spawn that meets the link.
-			if os.Rename(d, parked) == nil && os.Symlink(outside, d) == nil {
+			if os.Rename(d, parked) == nil && os.Symlink(elsewhere, d) == nil {
 				time.Sleep(2 * time.Millisecond)
 				os.Remove(d)
 			}
@@ -61,9 +82,9 @@ func TestSwappedDirectoryNeverRunsOutside(t *testing.T) {
 			time.Sleep(2 * time.Millisecond)
 		}
 	}()
-	var inside, refused int
+	var ran, refused int
 	for range swapTries {
-		st, body := h.send(h.request("POST", "/api/trace/start", api.StartRequest{Target: "d/x.js"}))
+		st, body := h.send(h.request("POST", "/api/trace/start", api.StartRequest{Target: "d/" + main}))
 		if st != http.StatusCreated {
 			if refused == 0 {
 				t.Logf("a refused start: %d %s", st, body)
@@ -76,7 +97,7 @@ func TestSwappedDirectoryNeverRunsOutside(t *testing.T) {
 			t.Fatal(err)
 		}
 		if sum := h.waitExit(res.Session.ID); sum.ExitCode != nil && *sum.ExitCode == 0 {
-			inside++
+			ran++
 		} else {
 			refused++
 		}
@@ -87,7 +108,7 @@ func TestSwappedDirectoryNeverRunsOutside(t *testing.T) {
 	close(stop)
 	swapper.Wait()
 	if _, err := os.Stat(marker); err == nil {
-		t.Fatalf("a start ran the script outside the root (%d ran inside, %d refused before)", inside, refused)
+		t.Fatalf("a start ran the script outside the root (%d ran inside, %d refused before)", ran, refused)
 	}
-	t.Logf("%d ran the checked script, %d were refused", inside, refused)
+	t.Logf("%d ran the checked script, %d were refused", ran, refused)
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -40,6 +41,10 @@ type announcement struct {
 	URL  string   `json:"url"`
 	Argv []string `json:"argv"`
 	brk  bool     // it was started with --inspect-brk: it breaks at its first line once let run
+	// waits: it announced itself on the FIFO and waits in traced's preload, which lets it run at
+	// traced's go-ahead (preloadGo) or, when its inspector cannot be reached, at a file of its
+	// pid beside the FIFO (releaseUntraced).
+	waits bool
 }
 
 // announcements is the session's FIFO and its reader.
@@ -77,7 +82,10 @@ func (t *Target) openAnnouncements(path string) error {
 	t.s.announce.wg.Add(1)
 	go func() {
 		defer t.s.announce.wg.Done()
-		readAnnouncements(f, func(a announcement) { t.adopt(a, true) })
+		readAnnouncements(f, func(a announcement) {
+			a.waits = true
+			t.adopt(a, true)
+		})
 	}()
 	return nil
 }
@@ -227,17 +235,39 @@ func (tg *Target) adopt(a announcement, announced bool) {
 	}()
 }
 
-// childFailed records a child released because traced could not set it up.
-func (tg *Target) childFailed(e *targetEntry, follow bool, err error) {
+// childFailed records a child released because traced could not set it up; untraced says it
+// runs on without traced's inspector connection (released through the preload).
+func (tg *Target) childFailed(e *targetEntry, follow bool, err error, untraced bool) {
 	tg.s.mu.Lock()
 	t := &e.info
 	if follow {
 		t.Status, t.Reason = TargetReleased, "set-up failed: "+err.Error()
 	}
+	if untraced {
+		t.Reason += "; it runs on untraced"
+	}
 	ref := t.Ref
 	tg.s.mu.Unlock()
 	tg.s.log.Debug("child process", "session", tg.s.id, "target", ref, "err", err)
 	tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.snapshot(e)})
+}
+
+// releaseFile is the file whose appearance lets a child waiting in traced's preload run
+// without its inspector (boot/preload.cjs).
+func releaseFile(fifo string, pid int) string {
+	return fifo + "." + strconv.Itoa(pid)
+}
+
+// releaseUntraced lets a child that waits in traced's preload run when traced cannot tell it
+// through its inspector. The preload removes the file once it has seen it.
+func (s *Session) releaseUntraced(ref string, pid int) {
+	f, err := os.OpenFile(releaseFile(s.announce.path, pid), os.O_WRONLY|os.O_CREATE, 0o600)
+	if err == nil {
+		err = f.Close()
+	}
+	if err != nil {
+		s.log.Warn("release child", "session", s.id, "target", ref, "err", err)
+	}
 }
 
 // runChild connects to a waiting child, sets it up (a followed one as a target of the session,
@@ -270,7 +300,11 @@ func (tg *Target) runChild(e *targetEntry, a announcement, ending <-chan struct{
 	defer cancel()
 	c, err := cdp.Dial(ctx, a.URL, cdp.Options{OnEvent: onEvent})
 	if err != nil {
-		tg.childFailed(e, follow, err)
+		// Nothing can reach its inspector: released must mean running all the same.
+		tg.childFailed(e, follow, fmt.Errorf("connect to its inspector: %w", err), a.waits)
+		if a.waits {
+			tg.s.releaseUntraced(ref, a.PID)
+		}
 		return
 	}
 	defer func() {
@@ -293,7 +327,7 @@ func (tg *Target) runChild(e *targetEntry, a announcement, ending <-chan struct{
 	}
 	var run []step // what the release adds before letting it run
 	if err != nil {
-		tg.childFailed(e, follow, err)
+		tg.childFailed(e, follow, err, false)
 		if tgt != nil {
 			tgt.undebugged()
 		}
@@ -303,10 +337,16 @@ func (tg *Target) runChild(e *targetEntry, a announcement, ending <-chan struct{
 		// Recorded before it runs: its first events belong to it (its span in the OTLP export).
 		tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.snapshot(e)})
 	}
+	if a.waits {
+		run = append(run, preloadGo)
+	}
 	// A deadline of its own (letRun's): released must mean running, also when the set-up ran
-	// out of time.
+	// out of time. Where the go-ahead may not have reached it, the preload lets it go.
 	if err := letRun(c, run...); err != nil {
 		tg.s.log.Debug("let child run", "session", tg.s.id, "target", ref, "err", err)
+		if a.waits {
+			tg.s.releaseUntraced(ref, a.PID)
+		}
 	}
 	select {
 	case <-waiting: // it has ended and waits for traced to hang up

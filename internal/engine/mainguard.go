@@ -16,6 +16,12 @@ import (
 //go:embed boot/mainguard.cjs
 var mainGuardJS []byte
 
+// mainHooksJS are the guard's module hooks: node resolves and reads the main after the guard's
+// check, and they make it read the checked file (boot/mainhooks.cjs).
+//
+//go:embed boot/mainhooks.cjs
+var mainHooksJS []byte
+
 // mainCheckEnv carries the checked file to the guard; the guard removes it from the environment.
 const mainCheckEnv = "TRACED_MAIN_CHECK"
 

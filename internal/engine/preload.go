@@ -29,9 +29,11 @@ func (m *Manager) preloadFile() (string, error) {
 			m.preloadErr = fmt.Errorf("preload: %w", err)
 			return
 		}
-		if err := os.WriteFile(filepath.Join(dir, "mainguard.cjs"), mainGuardJS, 0o400); err != nil {
-			m.preloadErr = fmt.Errorf("preload: %w", err)
-			return
+		for name, src := range map[string][]byte{"mainguard.cjs": mainGuardJS, "mainhooks.cjs": mainHooksJS} {
+			if err := os.WriteFile(filepath.Join(dir, name), src, 0o400); err != nil {
+				m.preloadErr = fmt.Errorf("preload: %w", err)
+				return
+			}
 		}
 		m.preloadPath = p
 	})
@@ -67,8 +69,8 @@ func preloadEnv(preload, fifo string, extra map[string]string) map[string]string
 }
 
 // isPreload says whether a script URL is traced's: the preload or a file beside it in the boot
-// directory (the main guard it requires), shown as node's own, never the program's. It takes
-// no lock: frames are placed under mu.
+// directory (the main guard it requires, the guard's module hooks), shown as node's own, never
+// the program's. It takes no lock: frames are placed under mu.
 func (s *Session) isPreload(url string) bool {
 	dir := s.bootDir.Load()
 	return dir != nil && url != "" && filepath.Dir(strings.TrimPrefix(url, "file://")) == *dir

@@ -16,6 +16,10 @@ var (
 	skipPauses         = step{"Debugger.setSkipAllPauses", map[string]any{"skip": true}}
 	runIfWaiting       = step{"Runtime.runIfWaitingForDebugger", nil}
 	notifyAtDisconnect = step{"NodeRuntime.notifyWhenWaitingForDisconnect", map[string]any{"enabled": true}}
+	// preloadGo lets a child that waits in traced's preload run (boot/preload.cjs): it waits
+	// there, not in node's waitForDebugger, so that traced can also let it go without its
+	// inspector. Its script has no URL: node's own, never the program's.
+	preloadGo = step{"Runtime.evaluate", map[string]any{"expression": `globalThis[Symbol.for("traced.go")]?.()`, "silent": true}}
 )
 
 // callSteps makes the calls in order and stops at the first that fails, naming it.

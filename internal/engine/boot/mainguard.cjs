@@ -1,10 +1,13 @@
 // traced's guard of a session's main script, required by the preload in the main process only
 // (TRACED_MAIN_CHECK, removed here so that no child inherits it). traced checked the script
 // inside the workspace root and noted its file (dev, ino); a directory of its path swapped for a
-// symlink since would make node load another file. The CommonJS main is compiled only when
-// node resolved it to that path and the file there is that file (a loader such as tsx may have
-// transformed its content); any main is checked here, just before node resolves it. A mismatch
-// ends the process before any of the program runs.
+// symlink since would make node load another file. Any main is checked here, just before node
+// resolves it; a mismatch ends the process before any of the program runs. Node resolves and
+// reads the main after this, so a swap in between is caught where it reads:
+//  - a CommonJS main is compiled only when node resolved it to that path and the file there is
+//    that file (a loader such as tsx may have transformed its content);
+//  - module hooks (mainhooks.cjs) refuse a main node resolved elsewhere and hand node the source
+//    read from the checked file itself, for an ES module main too.
 "use strict";
 const fs = require("node:fs");
 const Module = require("node:module");
@@ -35,11 +38,14 @@ let early = "";
 try { early = fs.realpathSync(process.argv[1]); } catch {}
 if (early !== want.file || !same(early)) refuse(early || process.argv[1]);
 
+const hooks = require("./mainhooks.cjs").guard(want, refuse);
+
 const compile = Module.prototype._compile;
 Module.prototype._compile = function (content, filename, ...rest) {
   if (this.id === ".") { // the main module
     Module.prototype._compile = compile;
     if (filename !== want.file || !same(filename)) refuse(filename);
+    hooks.done(); // its content was read (a module found in it is compiled from that content)
   }
   return compile.call(this, content, filename, ...rest);
 };

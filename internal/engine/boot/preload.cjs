@@ -8,7 +8,10 @@
 //    on loopback, says where on traced's announce FIFO and waits for traced to set it up. When
 //    traced is not reading the FIFO (gone, replaced by a file, or the process left the session),
 //    opening it fails at once and the process runs on untraced: it never waits for a debugger
-//    that will not come.
+//    that will not come. It waits here, not in node's waitForDebugger, which only an inspector
+//    session can end: traced lets it go through its inspector (Runtime.evaluate of the go-ahead
+//    below) or, when that cannot be reached, by creating the release file of its pid beside
+//    the FIFO (children.go).
 // 3. An exception about to end the process: node emits uncaughtExceptionMonitor first, for an
 //    ESM top-level await's rejection too, which V8 predicts caught and so never pauses at. The
 //    debugger statement lets traced stop there when the user's exception mode asks for uncaught
@@ -32,11 +35,25 @@ if (isMainThread && announce && !inspector.url()) {
     fs.writeSync(fd, line + "\n"); // one write under PIPE_BUF: never interleaved with another's
     fs.closeSync(fd);
     fd = -1;
-    inspector.waitForDebugger();
+    waitForTraced(fs, announce + "." + process.pid);
   } catch {
     if (fd >= 0) fs.closeSync(fd);
     if (inspector.url()) inspector.close();
   }
+}
+
+// waitForTraced waits for traced's go-ahead. Atomics.wait sleeps in V8, which wakes it for each
+// inspector message and dispatches it there, as node's waitForDebugger does; the go-ahead ends
+// the wait at once, the release file within a poll. Nothing in it throws: an exception mode of
+// traced's may already stand.
+function waitForTraced(fs, release) {
+  const go = new Int32Array(new SharedArrayBuffer(4));
+  const key = Symbol.for("traced.go");
+  Object.defineProperty(globalThis, key, { configurable: true, value() { Atomics.store(go, 0, 1); Atomics.notify(go, 0); } });
+  let released = false;
+  while (Atomics.load(go, 0) === 0 && !(released = fs.existsSync(release))) Atomics.wait(go, 0, 0, 50);
+  delete globalThis[key];
+  if (released) fs.rmSync(release, { force: true });
 }
 
 process.on("uncaughtExceptionMonitor", function tracedUncaught(error, origin) {
