@@ -136,4 +136,6 @@ type Logpoint struct {
 	Emitted   int     `json:"emitted"`
 	Disabled  bool    `json:"disabled,omitempty"` // the flood guard removed it after Max emissions
 	Resolved  []Frame `json:"resolved"`
+	// Warning, in the answer that set it, says why it may not emit where asked.
+	Warning string `json:"warning,omitempty"`
 }

@@ -19,7 +19,9 @@ func TestCLIBreakpointChecks(t *testing.T) {
 
 	c.ok([]string{"break", "bpcheck.js:4"}, "bp1", "bound in t0, t1",
 		"warning: bpcheck.js:4 is top-level code that already ran in t0, t1; restart to stop there")
-	res := c.ok([]string{"break", "bpcheck.js:6"}, "bp2", "at bpcheck.js:6  bound in t0, t1")
+	c.ok([]string{"logpoint", "bpcheck.js:3", "w=${typeof Worker}"}, "lp2  bpcheck.js:3  w=${typeof Worker}  emitted 0 of 100", "bound in t0, t1",
+		"warning: bpcheck.js:3 is top-level code that already ran in t0, t1; it emits only if that code runs again")
+	res := c.ok([]string{"break", "bpcheck.js:6"}, "bp3", "at bpcheck.js:6  bound in t0, t1")
 	if strings.Contains(res.stdout, "warning") {
 		t.Errorf("a line in a function warns as top-level code:\n%s", res.stdout)
 	}
@@ -29,7 +31,7 @@ func TestCLIBreakpointChecks(t *testing.T) {
 	c.fails(1, []string{"break", "bpcheck.js:7", "--condition", "n ==="}, `condition "n ===" does not parse: SyntaxError`)
 	c.fails(1, []string{"logpoint", "bpcheck.js:7", "n=${n"}, `template "n=${n" does not parse: SyntaxError`)
 	c.fails(1, []string{"logpoint", "bpcheck.js:7", "n=${n}", "--condition", "n >"}, `condition "n >" does not parse`)
-	c.ok([]string{"break-ls"}, "bp1", "bp2")
+	c.ok([]string{"break-ls"}, "bp1", "bp3", "lp2")
 	// The same checks at launch, before the program runs.
 	c.fails(1, []string{"launch", "--break", "nosuch.js:3", "--", "retry.js"}, "breakpoints.0: nosuch.js:3: no file")
 	c.fails(1, []string{"launch", "--break", "retry.js:4:job.retries ===", "--", "retry.js"},

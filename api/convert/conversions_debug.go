@@ -150,5 +150,6 @@ func FromLogpoint(x engine.Logpoint) api.Logpoint {
 		Emitted:   x.Emitted,
 		Disabled:  x.Disabled,
 		Resolved:  FromFrames(x.Resolved),
+		Warning:   x.Warning,
 	}
 }

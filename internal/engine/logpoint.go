@@ -33,6 +33,9 @@ type Logpoint struct {
 	Emitted   int
 	Disabled  bool // the flood guard removed it after Max emissions
 	Resolved  []Frame
+	// Warning, in the answer to setting it only, says why it may not emit where asked: top-level
+	// code that already ran.
+	Warning string
 }
 
 // SetLogpoint binds a logpoint: a breakpoint whose condition hands the interpolated template to
@@ -54,11 +57,15 @@ func (t *Target) SetLogpoint(ctx context.Context, spec LogpointSpec) (Logpoint, 
 	}
 	t.spread(ctx, lp.Ref)
 	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
 	for _, bp := range t.s.breakpoints {
 		if bp.log != nil && bp.log.Ref == lp.Ref {
 			lp.Resolved = t.s.resolvedOf(bp)
 		}
+	}
+	t.s.mu.Unlock()
+	if ran := t.ranAlready(ctx, lp.Ref); len(ran) > 0 {
+		lp.Warning = fmt.Sprintf("%s is top-level code that already ran in %s; it emits only if that code runs again (restart runs it)",
+			spec.Location, strings.Join(ran, ", "))
 	}
 	return lp, nil
 }

@@ -165,6 +165,34 @@ func breakpointsText(b *strings.Builder, bps []api.Breakpoint) {
 	}
 }
 
+// logpointsText renders one logpoint a line, then where it bound:
+//
+//	lp1  app.js:9  i=${i}  emitted 3 of 100  if i > 2
+//	  at app.js:9
+func logpointsText(b *strings.Builder, lps []api.Logpoint) {
+	if len(lps) == 0 {
+		b.WriteString("no logpoints\n")
+		return
+	}
+	for _, lp := range lps {
+		fmt.Fprintf(b, "%s  %s  %s  emitted %d of %d", lp.Ref, lp.Location, lp.Template, lp.Emitted, lp.Max)
+		if lp.Condition != "" {
+			fmt.Fprintf(b, "  if %s", lp.Condition)
+		}
+		if lp.Disabled {
+			b.WriteString("  (removed by the flood guard)")
+		}
+		b.WriteByte('\n')
+		if len(lp.Resolved) == 0 {
+			b.WriteString("  not bound yet: no loaded script matches\n")
+		}
+		resolvedText(b, lp.Resolved)
+		if lp.Warning != "" {
+			fmt.Fprintf(b, "  warning: %s\n", lp.Warning)
+		}
+	}
+}
+
 // resolvedText renders where a breakpoint bound, a line per place; when it bound in more than
 // one target, each line says in which: "at app.js:6  bound in t0, t1, t2".
 func resolvedText(b *strings.Builder, resolved []api.Frame) {

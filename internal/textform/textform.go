@@ -33,6 +33,10 @@ func Answer(v any) string {
 		breakpointsText(&b, v.Breakpoints)
 	case api.BreakpointResponse:
 		breakpointsText(&b, []api.Breakpoint{v.Breakpoint})
+	case api.LogpointsResponse:
+		logpointsText(&b, v.Logpoints)
+	case api.LogpointResponse:
+		logpointsText(&b, []api.Logpoint{v.Logpoint})
 	case api.EvalResult:
 		evalText(&b, v)
 	case api.ErrorBody:

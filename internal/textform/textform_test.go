@@ -41,7 +41,7 @@ func TestTextForms(t *testing.T) {
 		{"eval in a target", api.EvalResult{Type: "number", Value: "2", Session: "s1", Target: "t2"}, "2  (number)  in s1 t2\n"},
 		{"eval pending", api.EvalResult{Type: "promise", Value: "Promise", Session: "s1", Hint: "pending"}, "Promise  (promise)  in s1\nhint: pending\n"},
 		{"error without hint", api.ErrorBody{Error: api.ErrorDetail{Code: "c", Message: "gone"}}, "error: gone\n"},
-		{"generic", api.LogpointsResponse{Logpoints: []api.Logpoint{}}, "logpoints: []\n"},
+		{"logpoints", api.LogpointsResponse{Logpoints: []api.Logpoint{}}, "no logpoints\n"},
 		{"generic nested", map[string]any{"a": []any{map[string]any{"k": 1, "m": "x\ny"}, "s", []any{}}, "n": nil, "o": map[string]any{}},
 			"a:\n  k=1  m=x\\ny\n  s\n  []\nn: -\no: {}\n"},
 		{"generic scalar", 3, "3\n"},
