@@ -40,7 +40,15 @@ func stateText(b *strings.Builder, st api.State) {
 		fmt.Fprintf(b, "%s%s\n", st.Status, in)
 		return
 	}
-	fmt.Fprintf(b, "paused%s at %s", in, whereBoth(*st.Location))
+	at := whereBoth(*st.Location)
+	if l := st.Location; st.Reason == "step" && l.Column > 0 {
+		// a step may stay on its line (a call's arguments, a chain): the column says it moved
+		at = fmt.Sprintf("%s:%d", frameWhere(*l), l.Column)
+		if g := l.Generated; g != nil {
+			at += fmt.Sprintf(" (%s)", where(g.File, g.URL, g.Line))
+		}
+	}
+	fmt.Fprintf(b, "paused%s at %s", in, at)
 	switch {
 	case len(st.Hit) > 0:
 		hits := make([]string, 0, len(st.Hit))
