@@ -93,3 +93,52 @@ func TestWaitStillRunning(t *testing.T) {
 		t.Fatalf("text %q", text)
 	}
 }
+
+// TestAliveAtFirstLine: alive on a program paused at its first line (node's bootstrap just
+// done, process.stdout not yet made) answers, and leaves process.stdout unmade: the
+// program's own first write makes it.
+func TestAliveAtFirstLine(t *testing.T) {
+	h := newHarness(t)
+	res := h.startPaused(api.StartRequest{Target: "alive/interval.js", PauseOnStart: true})
+	var rep api.AliveReport
+	if status := h.call("GET", "/api/debug/"+res.Session.ID+"/alive", nil, &rep); status != http.StatusOK {
+		t.Fatalf("alive at the first line: status %d", status)
+	}
+	t.Logf("%d bytes:\n%s", len(rep.Text), rep.Text)
+	if len(rep.Targets) == 0 || rep.Targets[0].Error != "" || !strings.HasPrefix(rep.Text, "t0 main ") {
+		t.Fatalf("alive at the first line: %+v", rep)
+	}
+	st := h.exec(res.Session.ID, "continue", api.ContinueRequest{})
+	if w := h.waitFor(res.Session.ID, 0, "stdout"); w.Event == nil {
+		t.Fatalf("no output after alive at the first line: %+v", st)
+	}
+}
+
+// TestAliveMidBootstrap: alive on a program paused in a module node loads with --require,
+// before its bootstrap is over, answers what keeps it alive and makes none of process's lazy
+// streams (stdin, stdout, stderr): making one there runs node's stream set-up early, and fails
+// while node:net loads ("net.Socket is not a constructor").
+func TestAliveMidBootstrap(t *testing.T) {
+	h := newHarness(t)
+	res := h.startPaused(api.StartRequest{Target: "alive/interval.js", NodeArgs: []string{"--require", "./alive/early.js"},
+		Breakpoints: api.BreakpointsAt("alive/early.js:7")})
+	if l := res.State.Location; l.File != "alive/early.js" || l.Line != 7 {
+		t.Fatalf("paused at %+v, want alive/early.js:7", l)
+	}
+	const loaded = "['net', 'tty'].filter((m) => process.moduleLoadList.includes('NativeModule ' + m)).join()"
+	before := h.eval(res.Session.ID, loaded, 0)
+	var rep api.AliveReport
+	status := h.call("GET", "/api/debug/"+res.Session.ID+"/alive", nil, &rep)
+	t.Logf("%d: %d bytes:\n%s", status, len(rep.Text), rep.Text)
+	if status != http.StatusOK || len(rep.Targets) == 0 || rep.Targets[0].Error != "" ||
+		!strings.HasPrefix(rep.Text, "t0 main ") || !strings.Contains(rep.Text, "still running because: MessagePort with a listener") {
+		t.Fatalf("alive mid-bootstrap: status %d, %+v", status, rep)
+	}
+	if after := h.eval(res.Session.ID, loaded, 0); after.Value != before.Value {
+		t.Fatalf("alive loaded node's stream modules: %v before, %v after", before.Value, after.Value)
+	}
+	h.exec(res.Session.ID, "continue", api.ContinueRequest{})
+	if w := h.waitFor(res.Session.ID, 0, "stdout"); w.Event == nil || w.Event.Output == nil || w.Event.Output.Text.Value != "ready" {
+		t.Fatalf("the program's first write after alive: %+v", w.Event)
+	}
+}

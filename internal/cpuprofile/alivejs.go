@@ -20,7 +20,8 @@ package cpuprofile
 
 // AliveJS lists what keeps the event loop alive, as a JSON string ParseAlive reads. Each
 // handle has its kind and whether it is ref'd (an unref'd one lets the process exit); a
-// child's stdio pipes name their child's pid in owner.
+// child's stdio pipes name their child's pid in owner. It reads no lazy getter of process, so
+// that it answers at any pause, mid-bootstrap too.
 const AliveJS = `(() => {
   const children = new Map();
   for (const h of process._getActiveHandles()) {
@@ -41,7 +42,10 @@ const AliveJS = `(() => {
     const d = { kind: 'other', type, ref: refOf(h) };
     const fd = h._handle && typeof h._handle.fd === 'number' && h._handle.fd >= 0 ? h._handle.fd : undefined;
     if (fd !== undefined) d.fd = fd;
-    if (h === process.stdin || h === process.stdout || h === process.stderr) {
+    // process.stdin/stdout/stderr are lazy getters: reading one makes the stream, which
+    // mid-bootstrap fails ("net.Socket is not a constructor" while node:net loads) and
+    // otherwise changes the program. A stdio stream is known by the fd node gives it.
+    if (typeof h.fd === 'number' && h.fd >= 0 && h.fd <= 2) {
       d.kind = 'stdio';
       // A ref'd stdio stream keeps the loop alive only while it reads. A write its reader has
       // not drained yet (traced's own pipe, say) ends once read, and node flushes at exit.
