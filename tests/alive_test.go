@@ -142,3 +142,23 @@ func TestAliveMidBootstrap(t *testing.T) {
 		t.Fatalf("the program's first write after alive: %+v", w.Event)
 	}
 }
+
+// TestTraceTimeoutStillRunning: a trace session its timeoutMs stops says what kept it running
+// then, in its summary and in the text form of its trace; `traced trace --timeout` prints it.
+func TestTraceTimeoutStillRunning(t *testing.T) {
+	h := newHarness(t)
+	const want = "still running because: interval 1000 ms poll at alive/interval.js:3"
+	s := h.start(api.StartRequest{Target: "alive/interval.js", TimeoutMs: 1500})
+	sum := h.waitExit(s.ID)
+	if sum.Status != api.StatusStopped || !strings.HasPrefix(sum.StillRunning, "t0 main interval.js (pid ") || !strings.Contains(sum.StillRunning, want) {
+		t.Fatalf("summary %+v, want stopped with stillRunning naming the interval", sum)
+	}
+	_, text := h.send(h.request("GET", "/api/trace?format=text&id="+s.ID, nil))
+	if !strings.Contains(string(text), "stopped after timeoutMs=1500:\nt0 main interval.js (pid ") {
+		t.Fatalf("trace text %q lacks what kept it running", text)
+	}
+	res := newCLI(t).against(h).run("trace", "--timeout", "1500ms", "--", "alive/interval.js")
+	if !strings.Contains(res.stdout, "stopped after timeoutMs=1500:\nt0 main interval.js (pid ") || !strings.Contains(res.stdout, want) {
+		t.Fatalf("traced trace --timeout: stdout %q lacks what kept it running", res.stdout)
+	}
+}

@@ -58,6 +58,12 @@ func (s *Session) Alive(ctx context.Context) (AliveReport, error) {
 	if err := s.debugOnly(); err != nil {
 		return AliveReport{}, err
 	}
+	return s.alive(ctx)
+}
+
+// alive is Alive in a debug or a trace session: it evaluates traced's own snippets, never user
+// text, and needs no pause (a trace session asks it as its timeoutMs stops it).
+func (s *Session) alive(ctx context.Context) (AliveReport, error) {
 	var out AliveReport
 	type answer struct {
 		name string
@@ -101,7 +107,7 @@ func (s *Session) Alive(ctx context.Context) (AliveReport, error) {
 
 // alive asks one target.
 func (t *Target) alive(ctx context.Context) (cpuprofile.Alive, error) {
-	_, c, err := t.pauseNow()
+	c, err := t.aliveConn()
 	if err != nil {
 		return cpuprofile.Alive{}, err
 	}
@@ -126,6 +132,21 @@ func (t *Target) alive(ctx context.Context) (cpuprofile.Alive, error) {
 		a.Add(workers)
 	}
 	return a, nil
+}
+
+// aliveConn is the target's bounded connection: a debug session's as every debugger call
+// gets it, a trace session's while the target is live.
+func (t *Target) aliveConn() (clientCaller, error) {
+	if t.s.mode == ModeDebug {
+		return t.liveClient()
+	}
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	c := t.caller()
+	if t.s.endedAt != nil || t.s.lost || c == nil || !t.main() && t.s.targets.live[t.ref] != t {
+		return nil, fmt.Errorf("%w: target %s of %s", ErrFinished, t.Ref(), t.s.id)
+	}
+	return boundedCaller{c: c, s: t}, nil
 }
 
 // queryDescribe finds every object of the prototype an expression evaluates to
@@ -246,12 +267,12 @@ const stillRunningBound = 3 * time.Second
 // maxStillRunningBytes caps that addition: each target's first line, not the whole report.
 const maxStillRunningBytes = 600
 
-// StillRunning says, for a wait that timed out, what keeps the program running: each live
-// target's first line of Alive; "" when nothing can be asked.
+// StillRunning says, for a wait that timed out or a session its timeoutMs stops, what keeps
+// the program running: each live target's first line of Alive; "" when nothing can be asked.
 func (s *Session) StillRunning(ctx context.Context) string {
 	ctx, cancel := context.WithTimeout(ctx, stillRunningBound)
 	defer cancel()
-	rep, err := s.Alive(ctx)
+	rep, err := s.alive(ctx)
 	if err != nil {
 		return ""
 	}

@@ -165,7 +165,7 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (*Session, error)
 		return nil, err
 	}
 	if req.Timeout > 0 {
-		t := time.AfterFunc(req.Timeout, func() { s.stop(fmt.Sprintf("stopped after timeoutMs=%d", req.Timeout.Milliseconds())) })
+		t := time.AfterFunc(req.Timeout, func() { s.stopAtTimeout(req.Timeout) })
 		go func() { <-s.done; t.Stop() }()
 	}
 	return s, nil

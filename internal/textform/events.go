@@ -96,6 +96,9 @@ func cursorText(b *strings.Builder, gap *api.Gap, next uint64, more bool) {
 func traceText(b *strings.Builder, v api.TraceResponse) {
 	b.WriteString(Session(v.Session) + "\n")
 	eventsText(b, dropEchoes(v.Events))
+	if v.Session.StillRunning != "" { // its timeoutMs stopped it: what kept it running then
+		b.WriteString(valid(cmp.Or(v.Session.Error, "stopped") + ":\n" + v.Session.StillRunning))
+	}
 }
 
 // dropEchoes leaves out the stdout or stderr line that a console call of the same text printed:
