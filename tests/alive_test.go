@@ -162,3 +162,52 @@ func TestTraceTimeoutStillRunning(t *testing.T) {
 		t.Fatalf("traced trace --timeout: stdout %q lacks what kept it running", res.stdout)
 	}
 }
+
+// TestAliveCreationStacks: in a session started with creationStacks, alive names where the
+// program created each handle that keeps it alive (the first frame of the program's), in JSON
+// and in the text; without it, nowhere.
+func TestAliveCreationStacks(t *testing.T) {
+	h := newHarness(t)
+	for _, c := range []struct {
+		script, kind, at string
+	}{
+		{"alive/interval.js", "interval", "alive/interval.js:3"},
+		{"alive/server.js", "server", "alive/server.js:5"},
+		{"alive/child.js", "child", "alive/child.js:5"},
+		{"alive/port.js", "message-port", "alive/port.js:4"},
+		{"alive/worker.js", "worker", "alive/worker.js:4"},
+	} {
+		t.Run(c.script, func(t *testing.T) {
+			h := h.with(t)
+			for _, on := range []bool{true, false} {
+				s := h.debug(api.StartRequest{Target: c.script, CreationStacks: on})
+				if w := h.waitFor(s.ID, 0, "stdout"); w.Event == nil {
+					t.Fatalf("%s ended before it was ready", c.script)
+				}
+				var rep api.AliveReport
+				if status := h.call("GET", "/api/debug/"+s.ID+"/alive", nil, &rep); status != http.StatusOK {
+					t.Fatalf("alive: status %d", status)
+				}
+				t.Logf("creationStacks %v: %d bytes:\n%s", on, len(rep.Text), rep.Text)
+				i := slices.IndexFunc(rep.Targets[0].Keeping, func(x api.AliveHandle) bool { return x.Kind == c.kind })
+				if i < 0 {
+					t.Fatalf("keeping %+v lacks a %s", rep.Targets[0].Keeping, c.kind)
+				}
+				got := rep.Targets[0].Keeping[i]
+				switch {
+				case !on && got.CreatedAt != "":
+					t.Errorf("without creationStacks: createdAt %q", got.CreatedAt)
+				case on && (got.CreatedAt != c.at || len(got.Creation) == 0 || !strings.HasSuffix(got.Creation[0], c.at)):
+					t.Errorf("%s created at %q (%v), want %s", c.kind, got.CreatedAt, got.Creation, c.at)
+				case on && c.kind != "interval" && !strings.Contains(rep.Text, "(created at "+c.at+")"):
+					t.Errorf("text %q lacks where the %s was created", rep.Text, c.kind)
+				}
+				if c.kind == "worker" && on { // the worker's own interval, created in its eval'd script
+					if len(rep.Targets) < 2 || len(rep.Targets[1].Keeping) == 0 || rep.Targets[1].Keeping[0].CreatedAt == "" {
+						t.Errorf("the worker's interval has no creation site: %+v", rep.Targets[1:])
+					}
+				}
+			}
+		})
+	}
+}

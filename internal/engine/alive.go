@@ -28,6 +28,10 @@ type AliveHandle struct {
 	Callback string
 	Location string
 	ThreadID int
+	// CreatedAt is the file:line the program created it at, Creation its creation stack
+	// ("function file:line"), in a session started with CreationStacks.
+	CreatedAt string
+	Creation  []string
 }
 
 // AliveTarget is what keeps one target's event loop alive.
@@ -131,7 +135,55 @@ func (t *Target) alive(ctx context.Context) (cpuprofile.Alive, error) {
 	if workers, _, err := queryDescribe(ctx, c, cpuprofile.WorkerPrototypeJS, cpuprofile.WorkersDescribeJS); err == nil {
 		a.Add(workers)
 	}
+	t.placeCreation(a.Handles)
+	t.placeCreation(a.Requests)
 	return a, nil
+}
+
+// maxCreation caps the frames of a creation stack an answer shows.
+const maxCreation = 3
+
+// placeCreation fills each handle's CreatedAt and Creation from its creation stack, positions
+// mapped as the timers' callbacks' are; traced's preload and node's own frames are dropped.
+func (t *Target) placeCreation(hs []cpuprofile.Handle) {
+	var ids map[string]string // script URL -> id, made at the first stack
+	for i := range hs {
+		h := &hs[i]
+		for _, site := range h.Created {
+			if ids == nil {
+				ids = t.scriptIDs()
+			}
+			url := site.URL
+			if strings.HasPrefix(url, "/") { // a CommonJS module's call site names its path
+				url = "file://" + url
+			}
+			fr := t.place(site.Function, ids[url], url, site.Line-1, site.Column-1)
+			if fr.Internal {
+				continue
+			}
+			at := where(cmp.Or(fr.File, fr.URL), fr.Line)
+			if h.CreatedAt == "" {
+				h.CreatedAt = at
+			}
+			h.Creation = append(h.Creation, strings.TrimSpace(fr.Function+" "+at))
+			if len(h.Creation) == maxCreation {
+				break
+			}
+		}
+	}
+}
+
+// scriptIDs maps each script's URL to its id.
+func (t *Target) scriptIDs() map[string]string {
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	ids := make(map[string]string, len(t.scripts))
+	for id, sc := range t.scripts {
+		if sc.URL != "" {
+			ids[sc.URL] = id
+		}
+	}
+	return ids
 }
 
 // aliveConn is the target's bounded connection: a debug session's as every debugger call
@@ -255,7 +307,8 @@ func aliveHandles(hs []cpuprofile.Handle) []AliveHandle {
 	out := make([]AliveHandle, 0, len(hs))
 	for _, h := range hs {
 		out = append(out, AliveHandle{Kind: h.Kind, Type: h.Type, Ref: h.Ref, FD: h.FD, Address: h.Address, Peer: h.Peer, Local: h.Local,
-			PID: cmp.Or(h.PID, h.Owner), Command: h.Command, DelayMs: h.DelayMs, Callback: h.Callback, Location: h.Location, ThreadID: h.ThreadID})
+			PID: cmp.Or(h.PID, h.Owner), Command: h.Command, DelayMs: h.DelayMs, Callback: h.Callback, Location: h.Location, ThreadID: h.ThreadID,
+			CreatedAt: h.CreatedAt, Creation: h.Creation})
 	}
 	return out
 }

@@ -433,6 +433,9 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 			s.mu.Lock()
 			from := t.paused
 			s.mu.Unlock()
+			if from != nil {
+				t.installCreation(startCtx, client)
+			}
 			users := t.usersFirstPause(from)
 			// The main script is parsed now: breakpoints on its original sources bind here.
 			var here []string
