@@ -241,6 +241,9 @@ type Summary struct {
 	// StoppedBy is the signal that ended a stopped program: SIGTERM, or SIGKILL when SIGTERM did
 	// not end it within the stop's grace.
 	StoppedBy string `json:"stoppedBy,omitempty"`
+	// StillRunning is, for a program its timeoutMs stopped, what kept it running then: each live
+	// target's first line of GET alive.
+	StillRunning string `json:"stillRunning,omitempty"`
 	// Unresponsive says why a live program cannot answer the debugger: "stopped" (SIGSTOP, a
 	// tracer) or "not_answering" (its inspector does not answer); absent when it can.
 	Unresponsive string `json:"unresponsive,omitempty"`

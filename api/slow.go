@@ -50,6 +50,10 @@ type AliveHandle struct {
 	Callback string  `json:"callback,omitempty"` // a timer's callback's name
 	Location string  `json:"location,omitempty"` // a timer's callback's file:line
 	ThreadID int     `json:"threadId,omitempty"` // a worker's
+	// CreatedAt is where the program created it (creationStacks): its creation stack's first
+	// frame of the program's, file:line; Creation that stack, "function file:line" each.
+	CreatedAt string   `json:"createdAt,omitempty"`
+	Creation  []string `json:"creation,omitempty"`
 }
 
 // AliveTarget is what keeps one target's event loop alive.

@@ -79,6 +79,10 @@ type StartRequest struct {
 	// OutputWaitMs bounds how long a start that does not pause waits for the program's first
 	// line of output (default 1000; 0 answers at once).
 	OutputWaitMs *int64 `json:"outputWaitMs,omitempty" validate:"omitempty,min=0,max=10000"`
+	// CreationStacks (debug) records where each handle that can keep the loop alive is created:
+	// GET alive names each one's file:line. Off by default: it slows a program that makes many
+	// timers or sockets.
+	CreationStacks bool `json:"creationStacks,omitempty"`
 }
 
 // ThrowOptions configure throw events: every exception user code throws, caught or not.

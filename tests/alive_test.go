@@ -93,3 +93,121 @@ func TestWaitStillRunning(t *testing.T) {
 		t.Fatalf("text %q", text)
 	}
 }
+
+// TestAliveAtFirstLine: alive on a program paused at its first line (node's bootstrap just
+// done, process.stdout not yet made) answers, and leaves process.stdout unmade: the
+// program's own first write makes it.
+func TestAliveAtFirstLine(t *testing.T) {
+	h := newHarness(t)
+	res := h.startPaused(api.StartRequest{Target: "alive/interval.js", PauseOnStart: true})
+	var rep api.AliveReport
+	if status := h.call("GET", "/api/debug/"+res.Session.ID+"/alive", nil, &rep); status != http.StatusOK {
+		t.Fatalf("alive at the first line: status %d", status)
+	}
+	t.Logf("%d bytes:\n%s", len(rep.Text), rep.Text)
+	if len(rep.Targets) == 0 || rep.Targets[0].Error != "" || !strings.HasPrefix(rep.Text, "t0 main ") {
+		t.Fatalf("alive at the first line: %+v", rep)
+	}
+	st := h.exec(res.Session.ID, "continue", api.ContinueRequest{})
+	if w := h.waitFor(res.Session.ID, 0, "stdout"); w.Event == nil {
+		t.Fatalf("no output after alive at the first line: %+v", st)
+	}
+}
+
+// TestAliveMidBootstrap: alive on a program paused in a module node loads with --require,
+// before its bootstrap is over, answers what keeps it alive and makes none of process's lazy
+// streams (stdin, stdout, stderr): making one there runs node's stream set-up early, and fails
+// while node:net loads ("net.Socket is not a constructor").
+func TestAliveMidBootstrap(t *testing.T) {
+	h := newHarness(t)
+	res := h.startPaused(api.StartRequest{Target: "alive/interval.js", NodeArgs: []string{"--require", "./alive/early.js"},
+		Breakpoints: api.BreakpointsAt("alive/early.js:7")})
+	if l := res.State.Location; l.File != "alive/early.js" || l.Line != 7 {
+		t.Fatalf("paused at %+v, want alive/early.js:7", l)
+	}
+	const loaded = "['net', 'tty'].filter((m) => process.moduleLoadList.includes('NativeModule ' + m)).join()"
+	before := h.eval(res.Session.ID, loaded, 0)
+	var rep api.AliveReport
+	status := h.call("GET", "/api/debug/"+res.Session.ID+"/alive", nil, &rep)
+	t.Logf("%d: %d bytes:\n%s", status, len(rep.Text), rep.Text)
+	if status != http.StatusOK || len(rep.Targets) == 0 || rep.Targets[0].Error != "" ||
+		!strings.HasPrefix(rep.Text, "t0 main ") || !strings.Contains(rep.Text, "still running because: MessagePort with a listener") {
+		t.Fatalf("alive mid-bootstrap: status %d, %+v", status, rep)
+	}
+	if after := h.eval(res.Session.ID, loaded, 0); after.Value != before.Value {
+		t.Fatalf("alive loaded node's stream modules: %v before, %v after", before.Value, after.Value)
+	}
+	h.exec(res.Session.ID, "continue", api.ContinueRequest{})
+	if w := h.waitFor(res.Session.ID, 0, "stdout"); w.Event == nil || w.Event.Output == nil || w.Event.Output.Text.Value != "ready" {
+		t.Fatalf("the program's first write after alive: %+v", w.Event)
+	}
+}
+
+// TestTraceTimeoutStillRunning: a trace session its timeoutMs stops says what kept it running
+// then, in its summary and in the text form of its trace; `traced trace --timeout` prints it.
+func TestTraceTimeoutStillRunning(t *testing.T) {
+	h := newHarness(t)
+	const want = "still running because: interval 1000 ms poll at alive/interval.js:3"
+	s := h.start(api.StartRequest{Target: "alive/interval.js", TimeoutMs: 1500})
+	sum := h.waitExit(s.ID)
+	if sum.Status != api.StatusStopped || !strings.HasPrefix(sum.StillRunning, "t0 main interval.js (pid ") || !strings.Contains(sum.StillRunning, want) {
+		t.Fatalf("summary %+v, want stopped with stillRunning naming the interval", sum)
+	}
+	_, text := h.send(h.request("GET", "/api/trace?format=text&id="+s.ID, nil))
+	if !strings.Contains(string(text), "stopped after timeoutMs=1500:\nt0 main interval.js (pid ") {
+		t.Fatalf("trace text %q lacks what kept it running", text)
+	}
+	res := newCLI(t).against(h).run("trace", "--timeout", "1500ms", "--", "alive/interval.js")
+	if !strings.Contains(res.stdout, "stopped after timeoutMs=1500:\nt0 main interval.js (pid ") || !strings.Contains(res.stdout, want) {
+		t.Fatalf("traced trace --timeout: stdout %q lacks what kept it running", res.stdout)
+	}
+}
+
+// TestAliveCreationStacks: in a session started with creationStacks, alive names where the
+// program created each handle that keeps it alive (the first frame of the program's), in JSON
+// and in the text; without it, nowhere.
+func TestAliveCreationStacks(t *testing.T) {
+	h := newHarness(t)
+	for _, c := range []struct {
+		script, kind, at string
+	}{
+		{"alive/interval.js", "interval", "alive/interval.js:3"},
+		{"alive/server.js", "server", "alive/server.js:5"},
+		{"alive/child.js", "child", "alive/child.js:5"},
+		{"alive/port.js", "message-port", "alive/port.js:4"},
+		{"alive/worker.js", "worker", "alive/worker.js:4"},
+	} {
+		t.Run(c.script, func(t *testing.T) {
+			h := h.with(t)
+			for _, on := range []bool{true, false} {
+				s := h.debug(api.StartRequest{Target: c.script, CreationStacks: on})
+				if w := h.waitFor(s.ID, 0, "stdout"); w.Event == nil {
+					t.Fatalf("%s ended before it was ready", c.script)
+				}
+				var rep api.AliveReport
+				if status := h.call("GET", "/api/debug/"+s.ID+"/alive", nil, &rep); status != http.StatusOK {
+					t.Fatalf("alive: status %d", status)
+				}
+				t.Logf("creationStacks %v: %d bytes:\n%s", on, len(rep.Text), rep.Text)
+				i := slices.IndexFunc(rep.Targets[0].Keeping, func(x api.AliveHandle) bool { return x.Kind == c.kind })
+				if i < 0 {
+					t.Fatalf("keeping %+v lacks a %s", rep.Targets[0].Keeping, c.kind)
+				}
+				got := rep.Targets[0].Keeping[i]
+				switch {
+				case !on && got.CreatedAt != "":
+					t.Errorf("without creationStacks: createdAt %q", got.CreatedAt)
+				case on && (got.CreatedAt != c.at || len(got.Creation) == 0 || !strings.HasSuffix(got.Creation[0], c.at)):
+					t.Errorf("%s created at %q (%v), want %s", c.kind, got.CreatedAt, got.Creation, c.at)
+				case on && c.kind != "interval" && !strings.Contains(rep.Text, "(created at "+c.at+")"):
+					t.Errorf("text %q lacks where the %s was created", rep.Text, c.kind)
+				}
+				if c.kind == "worker" && on { // the worker's own interval, created in its eval'd script
+					if len(rep.Targets) < 2 || len(rep.Targets[1].Keeping) == 0 || rep.Targets[1].Keeping[0].CreatedAt == "" {
+						t.Errorf("the worker's interval has no creation site: %+v", rep.Targets[1:])
+					}
+				}
+			}
+		})
+	}
+}

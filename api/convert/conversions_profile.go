@@ -152,6 +152,7 @@ func FromAliveHandle(x engine.AliveHandle) api.AliveHandle {
 	return api.AliveHandle{
 		Kind: x.Kind, Type: x.Type, Ref: x.Ref, FD: x.FD, Address: x.Address, Peer: x.Peer, Local: x.Local, PID: x.PID,
 		Command: x.Command, DelayMs: x.DelayMs, Callback: x.Callback, Location: x.Location, ThreadID: x.ThreadID,
+		CreatedAt: x.CreatedAt, Creation: x.Creation,
 	}
 }
 

@@ -172,6 +172,7 @@ func FromSummary(x engine.Summary) api.Summary {
 		EndedAt:       x.EndedAt,
 		InspectorLost: x.InspectorLost,
 		StoppedBy:     x.StoppedBy,
+		StillRunning:  x.StillRunning,
 		Unresponsive:  x.Unresponsive,
 		RestartOf:     x.RestartOf,
 		RestartedAs:   x.RestartedAs,

@@ -33,6 +33,7 @@ func sessionCommands() []*command {
 				{name: "catch", kind: kindString, help: "pause on exceptions: none, uncaught, caught or all"},
 				{name: "catch-class", kind: kindList, help: "--catch stops only at this exception class, e.g. TypeError (repeatable)"},
 				{name: "wait", kind: kindString, help: "how long to wait for the first pause: with --brk or --break 10s by default, with --catch alone 3s"},
+				{name: "creation-stacks", kind: kindBool, help: "record where each timer, server, socket... is created: traced alive names it (slows programs making many)"},
 			}, startFlags...),
 			run: runLaunch},
 		{name: "trace", usage: "[--name N] [--node-arg F]... [--wait D] -- SCRIPT [ARGS]",
@@ -138,6 +139,7 @@ func runLaunch(c *call) error {
 		return err
 	}
 	body.PauseOnStart = c.flag("brk")
+	body.CreationStacks = c.flag("creation-stacks")
 	body.PauseOnExceptions = c.str("catch")
 	body.PauseOnExceptionClasses = c.list("catch-class")
 	for _, b := range c.list("break") {

@@ -26,6 +26,21 @@ type Handle struct {
 	Callback string  `json:"callback,omitempty"`
 	Location string  `json:"location,omitempty"` // the callback's file:line, filled in by the engine
 	ThreadID int     `json:"threadId,omitempty"` // a worker's
+	// Created is the stack its resource was created with (innermost first, node's own frames
+	// dropped, generated positions), when the creation hook ran (CreationHookJS).
+	Created []Site `json:"created,omitempty"`
+	// CreatedAt is the file:line of Created's first frame of the program's, original position
+	// where a source map says, filled in by the engine; Creation those frames, "fn file:line".
+	CreatedAt string   `json:"-"`
+	Creation  []string `json:"-"`
+}
+
+// Site is one frame of a creation stack, as V8's call site gives it (1-based).
+type Site struct {
+	Function string `json:"fn"`
+	URL      string `json:"url"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
 }
 
 // Alive is what keeps one process or thread running.
@@ -140,8 +155,17 @@ func joinHandles(hs []Handle) string {
 	return strings.Join(order, "; ")
 }
 
-// describeHandle is one handle in words.
+// describeHandle is one handle in words, with where it was created when known.
 func describeHandle(h Handle) string {
+	d := handleWords(h)
+	if h.CreatedAt != "" && !strings.HasSuffix(d, " at "+h.CreatedAt) {
+		d += " (created at " + h.CreatedAt + ")"
+	}
+	return d
+}
+
+// handleWords is what a handle is and leads to.
+func handleWords(h Handle) string {
 	switch h.Kind {
 	case "server":
 		return "server listening on " + cmpOr(h.Address, "?")

@@ -20,8 +20,9 @@ package cpuprofile
 
 // AliveJS lists what keeps the event loop alive, as a JSON string ParseAlive reads. Each
 // handle has its kind and whether it is ref'd (an unref'd one lets the process exit); a
-// child's stdio pipes name their child's pid in owner.
-const AliveJS = `(() => {
+// child's stdio pipes name their child's pid in owner. It reads no lazy getter of process, so
+// that it answers at any pause, mid-bootstrap too.
+const AliveJS = `(() => {` + creationOfJS + `
   const children = new Map();
   for (const h of process._getActiveHandles()) {
     if (h && h.constructor && h.constructor.name === 'ChildProcess' && Array.isArray(h.stdio)) {
@@ -41,7 +42,12 @@ const AliveJS = `(() => {
     const d = { kind: 'other', type, ref: refOf(h) };
     const fd = h._handle && typeof h._handle.fd === 'number' && h._handle.fd >= 0 ? h._handle.fd : undefined;
     if (fd !== undefined) d.fd = fd;
-    if (h === process.stdin || h === process.stdout || h === process.stderr) {
+    const c = created(h, h._handle);
+    if (c) d.created = c;
+    // process.stdin/stdout/stderr are lazy getters: reading one makes the stream, which
+    // mid-bootstrap fails ("net.Socket is not a constructor" while node:net loads) and
+    // otherwise changes the program. A stdio stream is known by the fd node gives it.
+    if (typeof h.fd === 'number' && h.fd >= 0 && h.fd <= 2) {
       d.kind = 'stdio';
       // A ref'd stdio stream keeps the loop alive only while it reads. A write its reader has
       // not drained yet (traced's own pipe, say) ends once read, and node flushes at exit.
@@ -77,7 +83,7 @@ const AliveJS = `(() => {
     pid: process.pid,
     threadId,
     handles: process._getActiveHandles().map(describe),
-    requests: process._getActiveRequests().map((r) => ({ kind: 'request', type: (r && r.constructor && r.constructor.name) || typeof r, ref: true })),
+    requests: process._getActiveRequests().map((r) => ({ kind: 'request', type: (r && r.constructor && r.constructor.name) || typeof r, ref: true, created: created(r) })),
     resources,
   });
 })()`
@@ -97,13 +103,14 @@ const liveTimersJS = `Array.prototype.filter.call(this, (t) => t && t._idleTimeo
 // TimersDescribeJS is a function for Runtime.callFunctionOn on the array of Timeouts: it answers
 // the pending ones as a JSON string ParseHandles reads (kind timeout or interval, delay, ref'd,
 // the callback's name).
-const TimersDescribeJS = `function () {
+const TimersDescribeJS = `function () {` + creationOfJS + `
   const live = ` + liveTimersJS + `;
   return JSON.stringify(live.map((t) => ({
     kind: t._repeat ? 'interval' : 'timeout',
     delayMs: t._idleTimeout,
     ref: typeof t.hasRef === 'function' ? t.hasRef() : true,
     callback: (t._onTimeout && t._onTimeout.name) || '(anonymous)',
+    created: created(t),
   })));
 }`
 
@@ -120,18 +127,22 @@ const WorkerPrototypeJS = `process.getBuiltinModule('node:worker_threads').Worke
 // WorkersDescribeJS is a function for Runtime.callFunctionOn on the array of Workers: it answers
 // the running ones (an exited worker's threadId is -1) as a JSON string ParseHandles reads,
 // ref'd or not as the worker's internal handle (kHandle) says.
-const WorkersDescribeJS = `function () {
+const WorkersDescribeJS = `function () {` + creationOfJS + `
   const threadId = (w) => {
     try { return w.threadId; } catch { return -1; } // the prototype itself is in the array too
   };
-  const refOf = (w) => {
+  const handleOf = (w) => {
     const key = Object.getOwnPropertySymbols(w).find((s) => s.description === 'kHandle');
-    const h = key && w[key];
+    return key && w[key];
+  };
+  const refOf = (w) => {
+    const h = handleOf(w);
     return h && typeof h.hasRef === 'function' ? h.hasRef() : true;
   };
   return JSON.stringify(Array.prototype.filter.call(this, (w) => w && threadId(w) >= 0).map((w) => ({
     kind: 'worker',
     threadId: w.threadId,
     ref: refOf(w),
+    created: created(handleOf(w)),
   })));
 }`

@@ -28,6 +28,10 @@ type AliveHandle struct {
 	Callback string
 	Location string
 	ThreadID int
+	// CreatedAt is the file:line the program created it at, Creation its creation stack
+	// ("function file:line"), in a session started with CreationStacks.
+	CreatedAt string
+	Creation  []string
 }
 
 // AliveTarget is what keeps one target's event loop alive.
@@ -58,6 +62,12 @@ func (s *Session) Alive(ctx context.Context) (AliveReport, error) {
 	if err := s.debugOnly(); err != nil {
 		return AliveReport{}, err
 	}
+	return s.alive(ctx)
+}
+
+// alive is Alive in a debug or a trace session: it evaluates traced's own snippets, never user
+// text, and needs no pause (a trace session asks it as its timeoutMs stops it).
+func (s *Session) alive(ctx context.Context) (AliveReport, error) {
 	var out AliveReport
 	type answer struct {
 		name string
@@ -101,7 +111,7 @@ func (s *Session) Alive(ctx context.Context) (AliveReport, error) {
 
 // alive asks one target.
 func (t *Target) alive(ctx context.Context) (cpuprofile.Alive, error) {
-	_, c, err := t.pauseNow()
+	c, err := t.aliveConn()
 	if err != nil {
 		return cpuprofile.Alive{}, err
 	}
@@ -125,7 +135,70 @@ func (t *Target) alive(ctx context.Context) (cpuprofile.Alive, error) {
 	if workers, _, err := queryDescribe(ctx, c, cpuprofile.WorkerPrototypeJS, cpuprofile.WorkersDescribeJS); err == nil {
 		a.Add(workers)
 	}
+	t.placeCreation(a.Handles)
+	t.placeCreation(a.Requests)
 	return a, nil
+}
+
+// maxCreation caps the frames of a creation stack an answer shows.
+const maxCreation = 3
+
+// placeCreation fills each handle's CreatedAt and Creation from its creation stack, positions
+// mapped as the timers' callbacks' are; traced's preload and node's own frames are dropped.
+func (t *Target) placeCreation(hs []cpuprofile.Handle) {
+	var ids map[string]string // script URL -> id, made at the first stack
+	for i := range hs {
+		h := &hs[i]
+		for _, site := range h.Created {
+			if ids == nil {
+				ids = t.scriptIDs()
+			}
+			url := site.URL
+			if strings.HasPrefix(url, "/") { // a CommonJS module's call site names its path
+				url = "file://" + url
+			}
+			fr := t.place(site.Function, ids[url], url, site.Line-1, site.Column-1)
+			if fr.Internal {
+				continue
+			}
+			at := where(cmp.Or(fr.File, fr.URL), fr.Line)
+			if h.CreatedAt == "" {
+				h.CreatedAt = at
+			}
+			h.Creation = append(h.Creation, strings.TrimSpace(fr.Function+" "+at))
+			if len(h.Creation) == maxCreation {
+				break
+			}
+		}
+	}
+}
+
+// scriptIDs maps each script's URL to its id.
+func (t *Target) scriptIDs() map[string]string {
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	ids := make(map[string]string, len(t.scripts))
+	for id, sc := range t.scripts {
+		if sc.URL != "" {
+			ids[sc.URL] = id
+		}
+	}
+	return ids
+}
+
+// aliveConn is the target's bounded connection: a debug session's as every debugger call
+// gets it, a trace session's while the target is live.
+func (t *Target) aliveConn() (clientCaller, error) {
+	if t.s.mode == ModeDebug {
+		return t.liveClient()
+	}
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	c := t.caller()
+	if t.s.endedAt != nil || t.s.lost || c == nil || !t.main() && t.s.targets.live[t.ref] != t {
+		return nil, fmt.Errorf("%w: target %s of %s", ErrFinished, t.Ref(), t.s.id)
+	}
+	return boundedCaller{c: c, s: t}, nil
 }
 
 // queryDescribe finds every object of the prototype an expression evaluates to
@@ -234,7 +307,8 @@ func aliveHandles(hs []cpuprofile.Handle) []AliveHandle {
 	out := make([]AliveHandle, 0, len(hs))
 	for _, h := range hs {
 		out = append(out, AliveHandle{Kind: h.Kind, Type: h.Type, Ref: h.Ref, FD: h.FD, Address: h.Address, Peer: h.Peer, Local: h.Local,
-			PID: cmp.Or(h.PID, h.Owner), Command: h.Command, DelayMs: h.DelayMs, Callback: h.Callback, Location: h.Location, ThreadID: h.ThreadID})
+			PID: cmp.Or(h.PID, h.Owner), Command: h.Command, DelayMs: h.DelayMs, Callback: h.Callback, Location: h.Location, ThreadID: h.ThreadID,
+			CreatedAt: h.CreatedAt, Creation: h.Creation})
 	}
 	return out
 }
@@ -246,12 +320,12 @@ const stillRunningBound = 3 * time.Second
 // maxStillRunningBytes caps that addition: each target's first line, not the whole report.
 const maxStillRunningBytes = 600
 
-// StillRunning says, for a wait that timed out, what keeps the program running: each live
-// target's first line of Alive; "" when nothing can be asked.
+// StillRunning says, for a wait that timed out or a session its timeoutMs stops, what keeps
+// the program running: each live target's first line of Alive; "" when nothing can be asked.
 func (s *Session) StillRunning(ctx context.Context) string {
 	ctx, cancel := context.WithTimeout(ctx, stillRunningBound)
 	defer cancel()
-	rep, err := s.Alive(ctx)
+	rep, err := s.alive(ctx)
 	if err != nil {
 		return ""
 	}

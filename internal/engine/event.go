@@ -238,6 +238,9 @@ type Summary struct {
 	// StoppedBy is the signal that ended a stopped program: SIGTERM, or SIGKILL when SIGTERM did
 	// not end it within the stop's grace.
 	StoppedBy string
+	// StillRunning is, for a program its timeoutMs stopped, what kept it running then: each live
+	// target's first line of Alive.
+	StillRunning string
 	// Unresponsive says why a live program cannot answer the debugger: UnresponsiveStopped or
 	// UnresponsiveNotAnswering; "" when it can.
 	Unresponsive string

@@ -165,7 +165,7 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (*Session, error)
 		return nil, err
 	}
 	if req.Timeout > 0 {
-		t := time.AfterFunc(req.Timeout, func() { s.stop(fmt.Sprintf("stopped after timeoutMs=%d", req.Timeout.Milliseconds())) })
+		t := time.AfterFunc(req.Timeout, func() { s.stopAtTimeout(req.Timeout) })
 		go func() { <-s.done; t.Stop() }()
 	}
 	return s, nil
@@ -433,6 +433,9 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 			s.mu.Lock()
 			from := t.paused
 			s.mu.Unlock()
+			if from != nil {
+				t.installCreation(startCtx, client)
+			}
 			users := t.usersFirstPause(from)
 			// The main script is parsed now: breakpoints on its original sources bind here.
 			var here []string

@@ -52,7 +52,9 @@ type Session struct {
 	status    Status
 	stopped   bool   // a stop was asked: the exit keeps status stopped
 	stoppedBy string // the signal that ended a stopped program: SIGTERM, or SIGKILL after the grace
-	reason    string
+	// stillRunning is what kept the program running when its timeoutMs stopped it (StillRunning).
+	stillRunning string
+	reason       string
 	// unresponsive says why the program cannot answer while it runs (unresponsive.go): "stopped"
 	// (SIGSTOP, a tracer) or "not_answering" (its inspector does not answer); "" when it can.
 	unresponsive string
@@ -133,7 +135,7 @@ func (s *Session) Summary() Summary {
 		Error: s.reason, InspectorLost: s.lost && s.endedAt == nil, Counts: counts, Events: retained, Dropped: dropped, LastSeq: last,
 		MaxEvents: s.store.max, StartedAt: s.startedAt, EndedAt: s.endedAt,
 		RestartOf: s.restartOf, RestartedAs: s.restartedAs, ThrowsSkipped: s.throws.skippedTotal, Redacted: s.Redacted(),
-		StoppedBy: s.stoppedBy,
+		StoppedBy: s.stoppedBy, StillRunning: s.stillRunning,
 	}
 	if s.endedAt == nil {
 		sum.Unresponsive = s.unresponsive

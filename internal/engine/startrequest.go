@@ -34,6 +34,9 @@ type StartRequest struct {
 	FollowMatch string
 	// Throws asks for throw events (throws.go); nil: none.
 	Throws *ThrowOptions
+	// CreationStacks (debug) records where each handle that can keep a loop alive is created,
+	// for alive (creation.go); off by default, for its cost.
+	CreationStacks bool
 
 	carry *carried // a restart's debugger settings (relaunch.go)
 }
@@ -51,6 +54,9 @@ func checkMode(req *StartRequest) error {
 	case "", "none", "uncaught", "caught", "all":
 	default:
 		return fmt.Errorf("pauseOnExceptions: %w: %q is not none, uncaught, caught or all", ErrBadInput, req.PauseOnExceptions)
+	}
+	if req.Mode == ModeTrace && req.CreationStacks {
+		return fmt.Errorf("%w: creationStacks needs mode \"debug\": alive answers in debug sessions", ErrBadInput)
 	}
 	if req.Mode == ModeTrace && (req.PauseOnStart || len(req.Breakpoints) > 0 || len(req.Logpoints) > 0 || len(req.ExceptionClasses) > 0 || (req.PauseOnExceptions != "" && req.PauseOnExceptions != "none")) {
 		return fmt.Errorf("%w: pauseOnStart, pauseOnExceptions, pauseOnExceptionClasses, breakpoints and logpoints need mode \"debug\"", ErrBadInput)

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+	"fmt"
 	"syscall"
 	"time"
 )
@@ -49,6 +51,18 @@ func (s *Session) stop(reason string) {
 		s.setStoppedBy(by)
 	}
 	c.kill() // what is left of the tree, node too after the grace
+}
+
+// stopAtTimeout stops a session its timeoutMs has run out on, having asked first what keeps
+// its program running: the answer stays in its summary, beside why it was stopped.
+func (s *Session) stopAtTimeout(d time.Duration) {
+	why := s.Redact(s.StillRunning(context.Background())) // a child's command line may carry a token
+	s.mu.Lock()
+	if s.endedAt == nil {
+		s.stillRunning = why
+	}
+	s.mu.Unlock()
+	s.stop(fmt.Sprintf("stopped after timeoutMs=%d", d.Milliseconds()))
 }
 
 // setStoppedBy records the signal a stop sends; finish reads it once node has exited.

@@ -37,6 +37,9 @@ func (t *Target) setUpTarget(ctx context.Context, c clientCaller, breaksOnStart 
 		if err := t.adoptDebugger(ctx, c, breaksOnStart); err != nil {
 			return err
 		}
+		// Before it runs: a child waits in the preload, a worker before its script (one run
+		// from a file breaks at its first line too, where passStart installs it if this failed).
+		t.installCreation(ctx, c)
 	}
 	return nil
 }
@@ -117,6 +120,7 @@ func (t *Target) passStart(p *debuggerPaused) {
 	t.s.mu.Lock()
 	gated := t.gateID != ""
 	t.s.mu.Unlock()
+	t.installCreation(ctx, c)
 	var here []string
 	if gated {
 		here = t.bindAtPause(ctx, c, p)

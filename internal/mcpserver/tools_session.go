@@ -33,6 +33,8 @@ type startIn struct {
 	Env         map[string]string `json:"env,omitempty"`
 	Name        string            `json:"name,omitempty"`
 	WaitMs      int64             `json:"waitMs,omitempty" jsonschema:"wait for the first pause (default 10000)"`
+	// CreationStacks: profile alive then names where each handle was created (debug; costly).
+	CreationStacks bool `json:"creationStacks,omitempty" jsonschema:"debug: record where each timer, server, socket... is created, for profile alive (slows programs making many)"`
 }
 
 type attachIn struct {
@@ -143,7 +145,7 @@ func setNum(q url.Values, k string, n int64) {
 
 func (c *caller) start(ctx context.Context, in startIn) *mcp.CallToolResult {
 	body := api.StartRequest{Target: in.Target, Cwd: in.Cwd, Mode: in.Mode, Args: in.Args, NodeArgs: in.NodeArgs, Env: in.Env,
-		Name: in.Name, PauseOnExceptions: in.Catch, PauseOnStart: in.Brk}
+		Name: in.Name, PauseOnExceptions: in.Catch, PauseOnStart: in.Brk, CreationStacks: in.CreationStacks}
 	if body.Mode == "" {
 		body.Mode = api.ModeDebug
 	}

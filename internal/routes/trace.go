@@ -81,6 +81,7 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 		PauseOnExceptions: req.PauseOnExceptions, ExceptionClasses: req.PauseOnExceptionClasses,
 		Breakpoints: bps, Logpoints: lps, SourceMaps: req.SourceMaps, Workers: req.Workers,
 		Children: req.Children, FollowMatch: req.FollowMatch, Throws: throwOptions(req.Throws),
+		CreationStacks: req.CreationStacks,
 	})
 	if err != nil {
 		a.writeError(w, r, err)

@@ -100,6 +100,9 @@ func traceText(b *strings.Builder, v api.TraceResponse) {
 	if dropped > 0 {
 		b.WriteString(reportNote(dropped))
 	}
+	if v.Session.StillRunning != "" { // its timeoutMs stopped it: what kept it running then
+		b.WriteString(valid(cmp.Or(v.Session.Error, "stopped") + ":\n" + v.Session.StillRunning))
+	}
 }
 
 // dropEchoes leaves out the stdout or stderr line that a console call of the same text printed:
