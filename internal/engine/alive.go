@@ -101,7 +101,7 @@ func (s *Session) Alive(ctx context.Context) (AliveReport, error) {
 
 // alive asks one target.
 func (t *Target) alive(ctx context.Context) (cpuprofile.Alive, error) {
-	_, c, err := t.pauseNow()
+	_, c, err := t.Inspector().pauseNow()
 	if err != nil {
 		return cpuprofile.Alive{}, err
 	}
@@ -200,7 +200,7 @@ func (t *Target) locateCallbacks(ctx context.Context, c clientCaller, timersID s
 		for _, p := range props.Internal {
 			if p.Name == "[[FunctionLocation]]" {
 				loc := p.Value.Value
-				fr := t.place("", loc.ScriptID, t.scriptURL(loc.ScriptID), loc.LineNumber, loc.ColumnNumber)
+				fr := t.SourceMapping().place("", loc.ScriptID, t.Inspector().scriptURL(loc.ScriptID), loc.LineNumber, loc.ColumnNumber)
 				timers[i].Location = where(cmp.Or(fr.File, fr.URL), fr.Line)
 			}
 		}

@@ -86,7 +86,7 @@ func (m *Manager) Attach(ctx context.Context, req AttachRequest) (*Session, erro
 		return nil, fmt.Errorf("%w (%s)", ErrStoppedStarting, s.id)
 	}
 
-	client, err := cdp.Dial(ctx, wsURL, cdp.Options{OnEvent: t.onEvent})
+	client, err := cdp.Dial(ctx, wsURL, cdp.Options{OnEvent: t.dispatcher().onEvent})
 	if err != nil {
 		s.abandon("attach: " + err.Error())
 		m.remove(s)
@@ -283,7 +283,7 @@ func (t *Target) attachLoop(client *cdp.Client) {
 			t.s.discardEntries(client)
 		case <-t.unbind:
 			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-			t.unbindPending(ctx, client)
+			t.Breakpoints().unbindPending(ctx, client)
 			cancel()
 		case <-t.s.detach:
 			t.s.mu.Lock()
@@ -332,7 +332,7 @@ func (t *Target) release(c *cdp.Client) {
 // endAttached records the end of an attached session: stopped when traced detached on a stop,
 // failed when attaching failed, exited when the process or its inspector hung up.
 func (t *Target) endAttached() {
-	t.s.endWorkers()
+	t.s.Tree().endWorkers()
 	exit := ExitInfo{} // traced never sees the exit status of a process it did not spawn
 	now := time.Now().UTC()
 	t.s.mu.Lock()

@@ -48,18 +48,18 @@ func (t *Target) AddHook(ctx context.Context, name string) ([]Hook, error) {
 		t.s.mu.Unlock()
 		t.toEveryTarget(ctx, "Runtime.addBinding", map[string]any{"name": name})
 	}
-	return t.s.Hooks()
+	return t.s.Settings().Hooks()
 }
 
 // Hooks lists the injected hooks with their call counts.
-func (s *Session) Hooks() ([]Hook, error) {
-	if err := s.debugOnly(); err != nil {
+func (us Settings) Hooks() ([]Hook, error) {
+	if err := us.s.debugOnly(); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]Hook, 0, len(s.hooks))
-	for _, h := range s.hooks {
+	us.s.mu.Lock()
+	defer us.s.mu.Unlock()
+	out := make([]Hook, 0, len(us.s.hooks))
+	for _, h := range us.s.hooks {
 		out = append(out, *h)
 	}
 	return out, nil

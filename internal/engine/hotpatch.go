@@ -49,9 +49,9 @@ func (t *Target) Hotpatch(ctx context.Context, ws Workspace, file string, dryRun
 	if err != nil {
 		return HotpatchResult{}, err
 	}
-	scriptID, _ := t.scriptFor(real)
+	scriptID, _ := t.Inspector().scriptFor(real)
 	if scriptID == "" && !filepath.IsAbs(file) {
-		scriptID, _ = t.scriptFor(filepath.Join(t.s.cwd, file)) // node names the path it was given
+		scriptID, _ = t.Inspector().scriptFor(filepath.Join(t.s.cwd, file)) // node names the path it was given
 	}
 	if scriptID == "" {
 		return HotpatchResult{}, fmt.Errorf("%w: %s is not loaded", ErrNotLoaded, file)
@@ -120,8 +120,8 @@ func (t *Target) Hotpatch(ctx context.Context, ws Workspace, file string, dryRun
 	if !t.restarting(ctx, c, from, next) {
 		return out, nil
 	}
-	t.leftPause(from)
-	state, err := t.awaitPause(ctx, next, wait)
+	t.Control().leftPause(from)
+	state, err := t.Control().awaitPause(ctx, next, wait)
 	if err != nil {
 		return HotpatchResult{}, err
 	}

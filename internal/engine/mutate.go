@@ -26,7 +26,7 @@ var settableScopes = map[string]bool{"local": true, "closure": true, "catch": tr
 var bigintRE = regexp.MustCompile(`^-?[0-9]+n$`)
 
 // callArgument parses a value to set: JSON, a JS primitive JSON lacks, or a ref to an object.
-func (tg *Target) callArgument(text string) (map[string]any, error) {
+func (in Inspector) callArgument(text string) (map[string]any, error) {
 	t := strings.TrimSpace(text)
 	switch {
 	case t == "undefined":
@@ -34,7 +34,7 @@ func (tg *Target) callArgument(text string) (map[string]any, error) {
 	case t == "NaN" || t == "Infinity" || t == "-Infinity" || t == "-0" || bigintRE.MatchString(t):
 		return map[string]any{"unserializableValue": t}, nil
 	case refRE.MatchString(t):
-		v, _, err := tg.lookupRef(t)
+		v, _, err := in.lookupRef(t)
 		if err != nil {
 			return nil, err
 		}
@@ -62,15 +62,15 @@ type SetResult struct {
 
 // SetVariable sets a local, closure, catch or block variable of a paused frame and answers it
 // as it now is.
-func (t *Target) SetVariable(ctx context.Context, spec SetSpec) (SetResult, error) {
-	p, c, err := t.pausedNow("set")
+func (in Inspector) SetVariable(ctx context.Context, spec SetSpec) (SetResult, error) {
+	p, c, err := in.pausedNow("set")
 	if err != nil {
 		return SetResult{}, err
 	}
 	frame, name := spec.Frame, spec.Name
 	scopeIdx := -1
 	if spec.Ref != "" {
-		v, _, err := t.lookupRef(spec.Ref)
+		v, _, err := in.lookupRef(spec.Ref)
 		if err != nil {
 			return SetResult{}, err
 		}
@@ -79,7 +79,7 @@ func (t *Target) SetVariable(ctx context.Context, spec SetSpec) (SetResult, erro
 		}
 		frame, name, scopeIdx = v.frame, v.name, v.scope
 	}
-	arg, err := t.callArgument(spec.Value)
+	arg, err := in.callArgument(spec.Value)
 	if err != nil {
 		return SetResult{}, err
 	}
@@ -88,7 +88,7 @@ func (t *Target) SetVariable(ctx context.Context, spec SetSpec) (SetResult, erro
 		return SetResult{}, err
 	}
 	if scopeIdx < 0 {
-		if scopeIdx, err = t.findVariable(ctx, c, p, frame, name); err != nil {
+		if scopeIdx, err = in.findVariable(ctx, c, p, frame, name); err != nil {
 			return SetResult{}, err
 		}
 	}
@@ -113,22 +113,22 @@ func (t *Target) SetVariable(ctx context.Context, spec SetSpec) (SetResult, erro
 	}, &res); err != nil {
 		return SetResult{}, fmt.Errorf("set %s: read back: %w", name, err)
 	}
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	t.evalValues = true
-	t.refs.forPause(p)
-	t.refs.set[varKey(frame, scopeIdx, name)] = res.Result
-	ref := t.refs.valueRef(p, refValue{obj: res.Result, name: name, frame: frame, scope: scopeIdx})
-	out := SetResult{Variable: t.s.variable(ref, name, sc.Type, res.Result, 1)}
+	in.t.s.mu.Lock()
+	defer in.t.s.mu.Unlock()
+	in.t.evalValues = true
+	in.t.refs.forPause(p)
+	in.t.refs.set[varKey(frame, scopeIdx, name)] = res.Result
+	ref := in.t.refs.valueRef(p, refValue{obj: res.Result, name: name, frame: frame, scope: scopeIdx})
+	out := SetResult{Variable: in.t.s.variable(ref, name, sc.Type, res.Result, 1)}
 	if rv := p.CallFrames[0].ReturnValue; frame == 0 && rv != nil {
-		v := t.s.variable("", "return value", "return", *rv, 1)
+		v := in.t.s.variable("", "return value", "return", *rv, 1)
 		out.ReturnValue = &v
 	}
 	return out, nil
 }
 
 // findVariable returns the index in a frame's scope chain of the innermost scope that has name.
-func (t *Target) findVariable(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, name string) (int, error) {
+func (in Inspector) findVariable(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, name string) (int, error) {
 	f := p.CallFrames[frame]
 	var seen []Variable
 	for i, sc := range f.scopes() {
@@ -155,15 +155,15 @@ func (t *Target) findVariable(ctx context.Context, c clientCaller, p *debuggerPa
 var ErrNotAtReturn = fmt.Errorf("%w: not paused at a return point", ErrRunning)
 
 // SetReturn replaces the value the top frame is about to return.
-func (t *Target) SetReturn(ctx context.Context, value string) (Variable, error) {
-	p, c, err := t.pausedNow("set-return")
+func (in Inspector) SetReturn(ctx context.Context, value string) (Variable, error) {
+	p, c, err := in.pausedNow("set-return")
 	if err != nil {
 		return Variable{}, err
 	}
 	if p.CallFrames[0].ReturnValue == nil {
 		return Variable{}, fmt.Errorf("%w: f0 %s is not returning yet", ErrNotAtReturn, p.CallFrames[0].FunctionName)
 	}
-	arg, err := t.callArgument(value)
+	arg, err := in.callArgument(value)
 	if err != nil {
 		return Variable{}, err
 	}
@@ -173,7 +173,7 @@ func (t *Target) SetReturn(ctx context.Context, value string) (Variable, error) 
 	// V8 answers nothing: build the value the same way to show it, and keep it as the pause's.
 	var obj remoteObject
 	if arg["objectId"] != nil {
-		v, _, _ := t.lookupRef(strings.TrimSpace(value))
+		v, _, _ := in.lookupRef(strings.TrimSpace(value))
 		obj = v.obj
 	} else {
 		var res evaluateResult
@@ -183,15 +183,15 @@ func (t *Target) SetReturn(ctx context.Context, value string) (Variable, error) 
 			return Variable{}, fmt.Errorf("set-return: show value: %w", err)
 		}
 		obj = res.Result
-		t.s.mu.Lock()
-		t.evalValues = true
-		t.s.mu.Unlock()
+		in.t.s.mu.Lock()
+		in.t.evalValues = true
+		in.t.s.mu.Unlock()
 	}
-	t.s.mu.Lock()
+	in.t.s.mu.Lock()
 	p.CallFrames[0].ReturnValue = &obj
-	ref := t.refs.valueRef(p, refValue{obj: obj})
-	t.s.mu.Unlock()
-	return t.s.variable(ref, "return value", "return", obj, 1), nil
+	ref := in.t.refs.valueRef(p, refValue{obj: obj})
+	in.t.s.mu.Unlock()
+	return in.t.s.variable(ref, "return value", "return", obj, 1), nil
 }
 
 // valueExpression writes a call argument back as an expression for showing it.

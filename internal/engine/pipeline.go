@@ -34,7 +34,7 @@ func send(ctx context.Context, c clientCaller, method string, params any) (waite
 func (b boundedCaller) send(ctx context.Context, method string, params any) (waiter, error) {
 	bctx, cancel := b.bound(ctx)
 	defer cancel() // after outcome: a cancelled bctx would read as the caller giving up
-	err := b.s.afterPassing(bctx)
+	err := b.s.dispatcher().afterPassing(bctx)
 	var w waiter
 	if err == nil {
 		w, err = send(bctx, b.c, method, params)

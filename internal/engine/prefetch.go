@@ -15,25 +15,25 @@ type prefetch struct {
 }
 
 // beginPrefetch marks, under mu, a user's pause whose scopes the dispatcher reads next.
-func (t *Target) beginPrefetch(p *debuggerPaused) *prefetch {
-	if t.conn == nil || t.s.mode != ModeDebug || len(p.CallFrames) == 0 {
-		t.prefetch = nil
+func (in Inspector) beginPrefetch(p *debuggerPaused) *prefetch {
+	if in.t.conn == nil || in.t.s.mode != ModeDebug || len(p.CallFrames) == 0 {
+		in.t.prefetch = nil
 		return nil
 	}
-	t.prefetch = &prefetch{p: p, ready: make(chan struct{})}
-	return t.prefetch
+	in.t.prefetch = &prefetch{p: p, ready: make(chan struct{})}
+	return in.t.prefetch
 }
 
 // sendPrefetch sends the reads of the scopes a state shows by default (frame 0, previews on),
 // outside mu, on the dispatcher.
-func (t *Target) sendPrefetch(pf *prefetch) {
+func (in Inspector) sendPrefetch(pf *prefetch) {
 	if pf == nil {
 		return
 	}
 	defer close(pf.ready)
-	t.s.mu.Lock()
-	c := t.conn
-	t.s.mu.Unlock()
+	in.t.s.mu.Lock()
+	c := in.t.conn
+	in.t.s.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
 	scopes := pf.p.CallFrames[0].scopes()
@@ -46,9 +46,9 @@ func (t *Target) sendPrefetch(pf *prefetch) {
 		}
 		reads[id] = w
 	}
-	t.s.mu.Lock()
+	in.t.s.mu.Lock()
 	pf.reads = reads
-	t.s.mu.Unlock()
+	in.t.s.mu.Unlock()
 }
 
 // prefetchWait bounds how long a reader waits for the dispatcher to send a prefetch: it sends
@@ -57,10 +57,10 @@ const prefetchWait = time.Second
 
 // prefetched takes the answer on its way for a scope of the current pause, or nil (another
 // pause, another frame, no previews, read once already): the caller then reads it itself.
-func (tg *Target) prefetched(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, objectID string, previews bool) waiter {
-	tg.s.mu.Lock()
-	pf := tg.prefetch
-	tg.s.mu.Unlock()
+func (in Inspector) prefetched(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, objectID string, previews bool) waiter {
+	in.t.s.mu.Lock()
+	pf := in.t.prefetch
+	in.t.s.mu.Unlock()
 	if pf == nil || pf.p != p || frame != 0 || !previews {
 		return nil
 	}
@@ -73,10 +73,10 @@ func (tg *Target) prefetched(ctx context.Context, c clientCaller, p *debuggerPau
 	case <-ctx.Done():
 		return nil
 	}
-	tg.s.mu.Lock()
+	in.t.s.mu.Lock()
 	w := pf.reads[objectID]
 	delete(pf.reads, objectID)
-	tg.s.mu.Unlock()
+	in.t.s.mu.Unlock()
 	if w == nil {
 		return nil
 	}

@@ -123,16 +123,16 @@ func (t *refTable) lookup(p *debuggerPaused, ref string) (refValue, error) {
 }
 
 // lookupRef finds a value or object ref, given the pause now.
-func (t *Target) lookupRef(ref string) (refValue, *debuggerPaused, error) {
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	v, err := t.refs.lookup(t.paused, ref)
-	return v, t.paused, err
+func (in Inspector) lookupRef(ref string) (refValue, *debuggerPaused, error) {
+	in.t.s.mu.Lock()
+	defer in.t.s.mu.Unlock()
+	v, err := in.t.refs.lookup(in.t.paused, ref)
+	return v, in.t.paused, err
 }
 
 // persist copies an object into refsGroup and names it with an o ref, so that it outlives the
 // pause it was seen in.
-func (t *Target) persist(ctx context.Context, c clientCaller, o remoteObject) (string, remoteObject, error) {
+func (in Inspector) persist(ctx context.Context, c clientCaller, o remoteObject) (string, remoteObject, error) {
 	var res struct {
 		Result remoteObject `json:"result"`
 	}
@@ -142,23 +142,23 @@ func (t *Target) persist(ctx context.Context, c clientCaller, o remoteObject) (s
 	}, &res); err != nil {
 		return "", remoteObject{}, fmt.Errorf("keep object: %w", err)
 	}
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	ref, err := t.refs.objectRef(res.Result)
+	in.t.s.mu.Lock()
+	defer in.t.s.mu.Unlock()
+	ref, err := in.t.refs.objectRef(res.Result)
 	return ref, res.Result, err
 }
 
 // ClearRefs releases every o ref's object; v refs go with their pause anyway. It returns how
 // many refs were released.
-func (t *Target) ClearRefs(ctx context.Context) (int, error) {
-	c, err := t.liveClient()
+func (in Inspector) ClearRefs(ctx context.Context) (int, error) {
+	c, err := in.t.liveClient()
 	if err != nil {
 		return 0, err
 	}
-	t.s.mu.Lock()
-	n := len(t.refs.objs)
-	t.refs.objs = nil
-	t.s.mu.Unlock()
+	in.t.s.mu.Lock()
+	n := len(in.t.refs.objs)
+	in.t.refs.objs = nil
+	in.t.s.mu.Unlock()
 	if err := c.Call(ctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": refsGroup}, nil); err != nil {
 		return n, fmt.Errorf("release refs: %w", err)
 	}
@@ -176,7 +176,7 @@ var exprRefRE = regexp.MustCompile(`(^|[^\w$.@])(@?[vo][0-9]+)\b`)
 // objects as properties of refsHolder, put there by one call each. It returns the expression
 // and the holder's keys to delete afterwards. Text inside string literals is left alone. A bare
 // v1 that is no ref is left to the program (it may be a variable); @v1 must be a ref.
-func (t *Target) interpolate(ctx context.Context, c clientCaller, expr string) (string, []string, error) {
+func (in Inspector) interpolate(ctx context.Context, c clientCaller, expr string) (string, []string, error) {
 	if !strings.ContainsAny(expr, "vo") {
 		return expr, nil, nil
 	}
@@ -191,7 +191,7 @@ func (t *Target) interpolate(ctx context.Context, c clientCaller, expr string) (
 		text := exprRefRE.ReplaceAllStringFunc(seg.text, func(m string) string {
 			sub := exprRefRE.FindStringSubmatch(m)
 			lead, ref := sub[1], sub[2]
-			v, _, err := t.lookupRef(ref)
+			v, _, err := in.lookupRef(ref)
 			if err != nil {
 				if strings.HasPrefix(ref, "@") || errors.Is(err, ErrStaleRef) {
 					if ferr == nil {

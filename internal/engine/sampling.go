@@ -18,8 +18,8 @@ type SamplingSpec struct {
 }
 
 // StartHeapSampling starts the sampling heap profiler (HeapProfiler.startSampling).
-func (t *Target) StartHeapSampling(ctx context.Context, spec SamplingSpec) error {
-	_, c, err := t.pauseNow()
+func (hp Heap) StartHeapSampling(ctx context.Context, spec SamplingSpec) error {
+	_, c, err := hp.t.Inspector().pauseNow()
 	if err != nil {
 		return err
 	}
@@ -36,7 +36,7 @@ func (t *Target) StartHeapSampling(ctx context.Context, spec SamplingSpec) error
 	}, nil); err != nil {
 		return fmt.Errorf("heap sampling: %w", err)
 	}
-	_, err = t.setFlag(samplingFlag, true)
+	_, err = hp.setFlag(samplingFlag, true)
 	return err
 }
 
@@ -63,12 +63,12 @@ type samplingNode struct {
 }
 
 // StopHeapSampling stops the sampler (HeapProfiler.stopSampling) and answers the top sites.
-func (t *Target) StopHeapSampling(ctx context.Context, top int) (HeapSampling, error) {
-	_, c, err := t.pauseNow()
+func (hp Heap) StopHeapSampling(ctx context.Context, top int) (HeapSampling, error) {
+	_, c, err := hp.t.Inspector().pauseNow()
 	if err != nil {
 		return HeapSampling{}, err
 	}
-	if was, err := t.setFlag(samplingFlag, false); err != nil || !was {
+	if was, err := hp.setFlag(samplingFlag, false); err != nil || !was {
 		return HeapSampling{}, cmp.Or(err, fmt.Errorf("%w: heap sampling (POST heap/sampling/start)", ErrNotStarted))
 	}
 	var res struct {
@@ -84,7 +84,7 @@ func (t *Target) StopHeapSampling(ctx context.Context, top int) (HeapSampling, e
 	walk = func(n *samplingNode, path []string) {
 		f := n.CallFrame
 		name := cmp.Or(f.FunctionName, "(anonymous)")
-		fr := t.place(name, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber)
+		fr := hp.t.SourceMapping().place(name, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber)
 		here := name
 		if fr.File != "" {
 			here += " " + fr.Where()

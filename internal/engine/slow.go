@@ -85,7 +85,7 @@ func (s *Session) Slow(ctx context.Context, window time.Duration, untilExit bool
 	defer func() { // nothing stays reserved, whatever failed
 		for _, r := range runs {
 			if r.c != nil {
-				r.t.setFlag(profilingFlag, false)
+				r.t.Heap().setFlag(profilingFlag, false)
 			}
 		}
 	}()
@@ -146,11 +146,11 @@ func (s *Session) releaseExit(exited chan struct{}) {
 
 // start reserves the target's profiler and starts it and the loop monitor.
 func (r *sampling) start(ctx context.Context) error {
-	_, c, err := r.t.pauseNow()
+	_, c, err := r.t.Inspector().pauseNow()
 	if err != nil {
 		return err
 	}
-	if was, err := r.t.setFlag(profilingFlag, true); err != nil {
+	if was, err := r.t.Heap().setFlag(profilingFlag, true); err != nil {
 		return err
 	} else if was {
 		return &BusyError{Op: "CPU profile of " + r.info.Ref + " (POST cpu/stop ends it)", Job: "cpu"}
@@ -174,7 +174,7 @@ func (r *sampling) start(ctx context.Context) error {
 			return fmt.Errorf("slow: %s on %s: %w", step.method, r.info.Ref, err)
 		}
 	}
-	r.t.deoptimizeForProfile(ctx, c)
+	r.t.Profiler().deoptimizeForProfile(ctx, c)
 	return nil
 }
 
@@ -216,7 +216,7 @@ func (s *Session) slowReport(ctx context.Context, runs []*sampling, took time.Du
 			}
 			continue
 		}
-		tps = append(tps, cpuprofile.TargetProfile{Name: targetName(r.info), Profile: r.profile, Loop: r.stats, Options: r.t.profileOptions(ctx, r.c)})
+		tps = append(tps, cpuprofile.TargetProfile{Name: targetName(r.info), Profile: r.profile, Loop: r.stats, Options: r.t.Profiler().profileOptions(ctx, r.c)})
 		sampled = append(sampled, r)
 	}
 	ds := cpuprofile.DiagnoseAll(tps)
