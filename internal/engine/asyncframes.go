@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
+
+	"traced/internal/cdp/proto"
 )
 
 // Async frames. V8 records async parents for the inspector only while async stacks are on (POST
@@ -196,8 +198,8 @@ func (in Inspector) awaitChain(ctx context.Context, c clientCaller, p *debuggerP
 // structured call sites) leaves the stack without its async part.
 func (in Inspector) probeChain(ctx context.Context, c clientCaller, callFrameID string) []Frame {
 	var res evaluateResult
-	err := c.Call(ctx, "Debugger.evaluateOnCallFrame", map[string]any{
-		"callFrameId": callFrameID, "expression": stackProbe, "silent": true, "returnByValue": true,
+	err := proto.Do(ctx, c, proto.DebuggerEvaluateOnCallFrame{
+		CallFrameID: callFrameID, Expression: stackProbe, Silent: true, ReturnByValue: true,
 	}, &res)
 	if err != nil || res.ExceptionDetails != nil {
 		return nil

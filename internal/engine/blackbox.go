@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"traced/internal/cdp"
+	"traced/internal/cdp/proto"
 )
 
 // SuggestedBlackbox are the patterns worth blackboxing in most node programs: node's own code
@@ -53,7 +54,7 @@ func (ct Control) setBlackbox(ctx context.Context, list []string) ([]string, err
 	if err != nil {
 		return nil, err
 	}
-	if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": ct.t.s.Settings().v8Blackbox(list)}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerSetBlackboxPatterns{Patterns: ct.t.s.Settings().v8Blackbox(list)}, nil); err != nil {
 		if isProtocolError(err) { // V8 refuses a pattern that is not a valid regex
 			return nil, fmt.Errorf("%w: blackbox patterns: %v", ErrBadInput, err)
 		}
@@ -62,7 +63,7 @@ func (ct Control) setBlackbox(ctx context.Context, list []string) ([]string, err
 	ct.t.s.mu.Lock()
 	ct.t.s.blackbox = list
 	ct.t.s.mu.Unlock()
-	ct.t.toEveryTarget(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": ct.t.s.Settings().v8Blackbox(list)})
+	ct.t.toEveryTarget(ctx, proto.DebuggerSetBlackboxPatterns{Patterns: ct.t.s.Settings().v8Blackbox(list)})
 	return append([]string{}, list...), nil
 }
 

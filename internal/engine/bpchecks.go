@@ -7,6 +7,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"traced/internal/cdp/proto"
 )
 
 // The checks a breakpoint or logpoint passes before it is set: a file that can bind, a
@@ -103,8 +105,9 @@ func (bs Breakpoints) checkSyntax(ctx context.Context, c clientCaller, what, src
 	var res struct {
 		ExceptionDetails *exceptionDetails `json:"exceptionDetails"`
 	}
-	params := map[string]any{"expression": src, "sourceURL": "", "persistScript": false}
-	if err := c.Call(ctx, "Runtime.compileScript", params, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeCompileScript{
+		Expression: src, SourceURL: "", PersistScript: false,
+	}, &res); err != nil {
 		return fmt.Errorf("check the %s: %w", what, err)
 	}
 	if d := res.ExceptionDetails; d != nil {
@@ -199,12 +202,12 @@ func (bs Breakpoints) topLevelRan(ctx context.Context, bp *breakpoint) bool {
 	var res struct {
 		Locations []location `json:"locations"`
 	}
-	params := map[string]any{
-		"start":              location{ScriptID: at.ScriptID},
-		"end":                location{ScriptID: at.ScriptID, LineNumber: last + 1},
-		"restrictToFunction": true,
+	call := proto.DebuggerGetPossibleBreakpoints{
+		Start:              proto.Location{ScriptID: at.ScriptID, ColumnNumber: proto.Int(0)},
+		End:                &proto.Location{ScriptID: at.ScriptID, LineNumber: last + 1, ColumnNumber: proto.Int(0)},
+		RestrictToFunction: true,
 	}
-	if err := c.Call(ctx, "Debugger.getPossibleBreakpoints", params, &res); err != nil {
+	if err := proto.Do(ctx, c, call, &res); err != nil {
 		bs.t.s.log.Debug("top-level positions", "session", bs.t.s.id, "target", bs.t.ref, "err", err)
 		return false
 	}

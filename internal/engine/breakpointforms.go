@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/preview"
 	"traced/internal/sourcemap"
 )
@@ -90,15 +91,15 @@ func (bs Breakpoints) setURLRegexBreakpoint(ctx context.Context, c clientCaller,
 	}
 	watched := bs.t.dispatcher().urlsMatching(watch)
 	ref := bs.t.s.Settings().newRef("bp")
-	params := map[string]any{
-		"urlRegex":   exactURLs(watched),
-		"lineNumber": spec.Line - 1, // CDP lines are 0-based
-		"condition":  breakpointCondition(ref, spec),
+	call := proto.DebuggerSetBreakpointByURL{
+		URLRegex:   exactURLs(watched),
+		LineNumber: spec.Line - 1, // CDP lines are 0-based
+		Condition:  breakpointCondition(ref, spec),
 	}
 	if spec.Column > 0 {
-		params["columnNumber"] = spec.Column - 1
+		call.ColumnNumber = proto.Int(spec.Column - 1)
 	}
-	bp, err := bs.bindWith(ctx, c, "regex:"+location, location, "Debugger.setBreakpointByUrl", params)
+	bp, err := bs.bindWith(ctx, c, "regex:"+location, location, call)
 	if err != nil {
 		return Breakpoint{}, err
 	}
@@ -107,7 +108,7 @@ func (bs Breakpoints) setURLRegexBreakpoint(ctx context.Context, c clientCaller,
 		bs.t.s.mu.Lock()
 		id := bs.v8IDOf(bp)
 		bs.t.s.mu.Unlock()
-		_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil)
+		_ = proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil)
 		return Breakpoint{}, err
 	}
 	return bs.t.s.Settings().keep(bp, Breakpoint{Ref: ref, Location: location, URLRegex: spec.URLRegex, Condition: spec.Condition,
@@ -116,7 +117,7 @@ func (bs Breakpoints) setURLRegexBreakpoint(ctx context.Context, c clientCaller,
 
 // bindWith makes one binding call and returns the breakpoint with what V8 resolved. at is the
 // key of the one-point-per-location rule.
-func (bs Breakpoints) bindWith(ctx context.Context, c clientCaller, at, location, method string, params map[string]any) (*breakpoint, error) {
+func (bs Breakpoints) bindWith(ctx context.Context, c clientCaller, at, location string, call proto.Command) (*breakpoint, error) {
 	bs.t.s.mu.Lock()
 	for _, other := range bs.t.s.breakpoints {
 		if other.at == at {
@@ -126,10 +127,10 @@ func (bs Breakpoints) bindWith(ctx context.Context, c clientCaller, at, location
 	}
 	bs.t.s.mu.Unlock()
 	var res setBreakpointResult
-	if err := c.Call(ctx, method, params, &res); err != nil {
+	if err := proto.Do(ctx, c, call, &res); err != nil {
 		return nil, fmt.Errorf("set breakpoint %s: %w", location, err)
 	}
-	bp := &breakpoint{at: at, method: method, params: params}
+	bp := &breakpoint{at: at, call: call}
 	bs.t.s.mu.Lock()
 	bs.bound(bp, res.BreakpointID, res.Locations)
 	bs.t.s.mu.Unlock()
@@ -186,9 +187,9 @@ func (bs Breakpoints) possible(ctx context.Context, c clientCaller, scriptID str
 			ColumnNumber int `json:"columnNumber"`
 		} `json:"locations"`
 	}
-	err := c.Call(ctx, "Debugger.getPossibleBreakpoints", map[string]any{
-		"start": map[string]any{"scriptId": scriptID, "lineNumber": from - 1, "columnNumber": 0},
-		"end":   map[string]any{"scriptId": scriptID, "lineNumber": to, "columnNumber": 0}, // exclusive: line to+1
+	err := proto.Do(ctx, c, proto.DebuggerGetPossibleBreakpoints{
+		Start: proto.Location{ScriptID: scriptID, LineNumber: from - 1, ColumnNumber: proto.Int(0)},
+		End:   &proto.Location{ScriptID: scriptID, LineNumber: to, ColumnNumber: proto.Int(0)}, // exclusive: line to+1
 	}, &res)
 	if err != nil {
 		return nil, fmt.Errorf("breakable lines: %w", err)
@@ -311,7 +312,7 @@ func (bs Breakpoints) ToggleBreakpoint(ctx context.Context, ref string, enabled 
 	if enabled != nil {
 		want = *enabled
 	}
-	v8ID, method, params, pending := bs.v8IDOf(bp), bp.method, bp.params, bp.Pending
+	v8ID, call, pending := bs.v8IDOf(bp), bp.call, bp.Pending
 	was := bp.Enabled
 	bp.Enabled = want // before spreading: a target binds only what is enabled
 	bs.t.s.mu.Unlock()
@@ -322,14 +323,14 @@ func (bs Breakpoints) ToggleBreakpoint(ctx context.Context, ref string, enabled 
 	case pending: // not in V8 yet: binding it will look at Enabled
 	case want && v8ID == "":
 		var res setBreakpointResult
-		if err := c.Call(ctx, method, params, &res); err != nil {
+		if err := proto.Do(ctx, c, call, &res); err != nil {
 			bs.t.s.mu.Lock()
 			bp.Enabled = was
 			bs.t.s.mu.Unlock()
 			return Breakpoint{}, fmt.Errorf("enable %s: %w", ref, err)
 		}
 		bs.t.s.mu.Lock()
-		if method == "Debugger.setBreakpointByUrl" {
+		if _, byURL := call.(proto.DebuggerSetBreakpointByURL); byURL {
 			bs.bound(bp, res.BreakpointID, res.Locations)
 		} else {
 			bs.bindingOf(bp).v8ID = res.BreakpointID
@@ -337,7 +338,7 @@ func (bs Breakpoints) ToggleBreakpoint(ctx context.Context, ref string, enabled 
 		bs.t.s.mu.Unlock()
 		bs.t.spread(ctx, ref)
 	case !want && v8ID != "":
-		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": v8ID}, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: v8ID}, nil); err != nil {
 			bs.t.s.mu.Lock()
 			bp.Enabled = was
 			bs.t.s.mu.Unlock()
@@ -366,10 +367,10 @@ func (bs Breakpoints) SetBreakpointsActive(ctx context.Context, active bool) err
 	if err != nil {
 		return err
 	}
-	if err := c.Call(ctx, "Debugger.setBreakpointsActive", map[string]any{"active": active}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerSetBreakpointsActive{Active: active}, nil); err != nil {
 		return err
 	}
-	bs.t.toEveryTarget(ctx, "Debugger.setBreakpointsActive", map[string]any{"active": active})
+	bs.t.toEveryTarget(ctx, proto.DebuggerSetBreakpointsActive{Active: active})
 	return nil
 }
 
@@ -392,12 +393,12 @@ func (bs Breakpoints) SetFunctionBreakpoint(ctx context.Context, spec FunctionBr
 	}
 	where, at := bs.functionLocation(ctx, c, fn.ObjectID)
 	ref := bs.t.s.Settings().newRef("bp")
-	params := map[string]any{
-		"objectId":  fn.ObjectID,
-		"condition": breakpointCondition(ref, BreakpointSpec{Condition: spec.Condition, HitCount: spec.HitCount}),
+	call := proto.DebuggerSetBreakpointOnFunctionCall{
+		ObjectID:  fn.ObjectID,
+		Condition: breakpointCondition(ref, BreakpointSpec{Condition: spec.Condition, HitCount: spec.HitCount}),
 	}
 	location := "function " + spec.Expression
-	bp, err := bs.bindWith(ctx, c, at, location, "Debugger.setBreakpointOnFunctionCall", params)
+	bp, err := bs.bindWith(ctx, c, at, location, call)
 	if err != nil {
 		return Breakpoint{}, err
 	}
@@ -416,14 +417,13 @@ func (bs Breakpoints) evaluateObject(ctx context.Context, c clientCaller, expres
 	bs.t.s.mu.Lock()
 	p := bs.t.paused
 	bs.t.s.mu.Unlock()
-	params := map[string]any{"expression": expression, "objectGroup": group}
 	var res evaluateResult
 	var err error
 	if p != nil && len(p.CallFrames) > 0 {
-		params["callFrameId"] = p.CallFrames[0].CallFrameID
-		err = c.Call(ctx, "Debugger.evaluateOnCallFrame", params, &res)
+		err = proto.Do(ctx, c, proto.DebuggerEvaluateOnCallFrame{CallFrameID: p.CallFrames[0].CallFrameID,
+			Expression: expression, ObjectGroup: group}, &res)
 	} else {
-		err = c.Call(ctx, "Runtime.evaluate", params, &res)
+		err = proto.Do(ctx, c, proto.RuntimeEvaluate{Expression: expression, ObjectGroup: group}, &res)
 	}
 	if err != nil {
 		return remoteObject{}, fmt.Errorf("evaluate %s: %w", expression, err)
@@ -453,7 +453,7 @@ func (bs Breakpoints) functionLocation(ctx context.Context, c clientCaller, obje
 			} `json:"value"`
 		} `json:"internalProperties"`
 	}
-	err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": objectID, "ownProperties": true}, &res)
+	err := proto.Do(ctx, c, proto.RuntimeGetProperties{ObjectID: objectID, OwnProperties: true}, &res)
 	if err == nil {
 		for _, p := range res.InternalProperties {
 			if l := p.Value.Value; p.Name == "[[FunctionLocation]]" && l != nil {
@@ -482,14 +482,16 @@ func (bs Breakpoints) SetBreakOnLoad(ctx context.Context, enabled bool) error {
 		var res struct {
 			BreakpointID string `json:"breakpointId"`
 		}
-		if err := c.Call(ctx, "Debugger.setInstrumentationBreakpoint", map[string]any{"instrumentation": "beforeScriptExecution"}, &res); err != nil {
+		if err := proto.Do(ctx, c, proto.DebuggerSetInstrumentationBreakpoint{
+			Instrumentation: "beforeScriptExecution",
+		}, &res); err != nil {
 			return fmt.Errorf("break on load: %w", err)
 		}
 		bs.t.s.mu.Lock()
 		bs.t.onLoadID = res.BreakpointID
 		bs.t.s.mu.Unlock()
 	case !enabled && id != "":
-		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil); err != nil {
 			return fmt.Errorf("break on load: %w", err)
 		}
 		bs.t.s.mu.Lock()

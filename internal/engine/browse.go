@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"traced/internal/cdp/proto"
 )
 
 // Scripts lists the loaded scripts in load order whose file or URL contains filter; node's own
@@ -193,8 +195,8 @@ func (in Inspector) Search(ctx context.Context, spec SearchSpec) ([]Match, bool,
 				LineContent string `json:"lineContent"`
 			} `json:"result"`
 		}
-		if err := c.Call(ctx, "Debugger.searchInContent", map[string]any{
-			"scriptId": sc.ScriptID, "query": spec.Query, "caseSensitive": spec.CaseSensitive, "isRegex": spec.Regex,
+		if err := proto.Do(ctx, c, proto.DebuggerSearchInContent{
+			ScriptID: sc.ScriptID, Query: spec.Query, CaseSensitive: spec.CaseSensitive, IsRegex: spec.Regex,
 		}, &res); err != nil {
 			return out, false, fmt.Errorf("search %s: %w", sc.URL, err)
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"traced/internal/cdp"
+	"traced/internal/cdp/proto"
 )
 
 // Child processes are targets of the session. traced's preload (boot/preload.cjs), loaded in
@@ -286,7 +287,7 @@ func (tg *Target) runChild(e *targetEntry, a announcement, ending <-chan struct{
 		tgt.s.mu.Unlock()
 		err = tgt.setUpTarget(ctx, tgt.callerOf(c), a.brk)
 	default:
-		err = callSteps(ctx, c, step{"Debugger.enable", nil}, skipPauses)
+		err = callSteps(ctx, c, proto.DebuggerEnable{}, skipPauses)
 	}
 	if errors.Is(err, cdp.ErrClosed) {
 		err = fmt.Errorf("it ended first: %w", err)

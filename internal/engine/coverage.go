@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/coverage"
 )
 
@@ -15,10 +16,10 @@ func (pf Profiler) StartCoverage(ctx context.Context, detailed bool) error {
 		return err
 	}
 	if !pf.adoptLaunchCoverage(detailed) {
-		if err := c.Call(ctx, "Profiler.enable", nil, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.ProfilerEnable{}, nil); err != nil {
 			return fmt.Errorf("coverage start: %w", err)
 		}
-		if err := c.Call(ctx, "Profiler.startPreciseCoverage", map[string]any{"callCount": true, "detailed": detailed}, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.ProfilerStartPreciseCoverage{CallCount: true, Detailed: detailed}, nil); err != nil {
 			return fmt.Errorf("coverage start: %w", err)
 		}
 	}
@@ -52,7 +53,7 @@ func (pf Profiler) TakeCoverage(ctx context.Context, spec CoverageSpec) ([]cover
 	var res struct {
 		Result []coverage.RawScript `json:"result"`
 	}
-	if err := c.Call(ctx, "Profiler.takePreciseCoverage", nil, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.ProfilerTakePreciseCoverage{}, &res); err != nil {
 		return nil, fmt.Errorf("coverage: %w", err)
 	}
 	pf.t.s.mu.Lock()
@@ -65,7 +66,7 @@ func (pf Profiler) TakeCoverage(ctx context.Context, spec CoverageSpec) ([]cover
 		coverage.FunctionsOnly(res.Result)
 	}
 	if spec.Stop {
-		if err := c.Call(ctx, "Profiler.stopPreciseCoverage", nil, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.ProfilerStopPreciseCoverage{}, nil); err != nil {
 			return nil, fmt.Errorf("coverage stop: %w", err)
 		}
 	}
@@ -78,7 +79,7 @@ func (pf Profiler) TakeCoverage(ctx context.Context, spec CoverageSpec) ([]cover
 		var src struct {
 			ScriptSource string `json:"scriptSource"`
 		}
-		if err := c.Call(ctx, "Debugger.getScriptSource", map[string]any{"scriptId": sc.ScriptID}, &src); err != nil {
+		if err := proto.Do(ctx, c, proto.DebuggerGetScriptSource{ScriptID: sc.ScriptID}, &src); err != nil {
 			continue // gone (a script of a destroyed context): nothing to map its offsets to
 		}
 		if m := pf.t.maps.of(sc.ScriptID); m != nil {

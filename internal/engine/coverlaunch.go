@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+
+	"traced/internal/cdp/proto"
 )
 
 // Coverage of the main script needs V8's block coverage on before the script compiles: started
@@ -13,10 +15,10 @@ import (
 
 // coverFromLaunch turns block coverage on before the program runs.
 func (pf Profiler) coverFromLaunch(ctx context.Context, c clientCaller) error {
-	if err := c.Call(ctx, "Profiler.enable", nil, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.ProfilerEnable{}, nil); err != nil {
 		return fmt.Errorf("coverage: %w", err)
 	}
-	if err := c.Call(ctx, "Profiler.startPreciseCoverage", map[string]any{"callCount": true, "detailed": true}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.ProfilerStartPreciseCoverage{CallCount: true, Detailed: true}, nil); err != nil {
 		return fmt.Errorf("coverage: %w", err)
 	}
 	pf.t.s.mu.Lock()
@@ -47,7 +49,7 @@ func (pf Profiler) endLaunchCoverage(ctx context.Context, c clientCaller) error 
 	if !on {
 		return nil
 	}
-	if err := c.Call(ctx, "Profiler.stopPreciseCoverage", nil, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.ProfilerStopPreciseCoverage{}, nil); err != nil {
 		return fmt.Errorf("coverage: %w", err)
 	}
 	return nil

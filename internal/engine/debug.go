@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"traced/internal/cdp/proto"
 )
 
 // Session modes.
@@ -60,16 +62,35 @@ type Breakpoint struct {
 
 // breakpoint is a V8 breakpoint and what the user made of it: a breakpoint or a logpoint.
 type breakpoint struct {
-	Breakpoint                // when log is nil
-	log        *Logpoint      // when it is a logpoint
-	at         string         // path:line:col as asked, one point per location
-	method     string         // the CDP call that bound it, to bind it again (toggle)
-	params     map[string]any // its parameters
-	orig       *origin        // the original source position it was asked on (mapbind.go)
+	Breakpoint           // when log is nil
+	log        *Logpoint // when it is a logpoint
+	at         string    // path:line:col as asked, one point per location
+	// call is the CDP call that binds it, to bind it again (a toggle, a new target): a
+	// DebuggerSetBreakpointByURL or DebuggerSetBreakpointOnFunctionCall. A pending one's
+	// (mapbind.go) holds only its condition until it binds.
+	call proto.Command
+	orig *origin // the original source position it was asked on (mapbind.go)
 	// watch is a urlRegex breakpoint's regex, matched here (RE2, linear) rather than by V8,
 	// whose backtracking can run for ever; V8 gets the exact URLs watched matched (urlwatch.go).
 	watch   *regexp.Regexp
 	watched []string
+}
+
+// byURL is its call when it binds by URL.
+func (bp *breakpoint) byURL() (proto.DebuggerSetBreakpointByURL, bool) {
+	b, ok := bp.call.(proto.DebuggerSetBreakpointByURL)
+	return b, ok
+}
+
+// condition is the condition V8 evaluates for it (its hit count and logpoint included).
+func (bp *breakpoint) condition() string {
+	switch c := bp.call.(type) {
+	case proto.DebuggerSetBreakpointByURL:
+		return c.Condition
+	case proto.DebuggerSetBreakpointOnFunctionCall:
+		return c.Condition
+	}
+	return ""
 }
 
 // ref is the user's name for it.
@@ -179,7 +200,7 @@ func (t *Target) liveClient() (clientCaller, error) {
 	return boundedCaller{c: c, s: t}, nil
 }
 
-// clientCaller is the part of the CDP client the debugger uses.
+// clientCaller is the part of the CDP client the debugger uses (proto.Do calls through it).
 type clientCaller interface {
 	Call(ctx context.Context, method string, params, result any) error
 }
@@ -258,13 +279,13 @@ func (bs Breakpoints) bind(ctx context.Context, c clientCaller, location, condit
 	if err != nil {
 		return nil, err
 	}
-	params := map[string]any{
-		"urlRegex":   "^(file://)?" + regexp.QuoteMeta(path) + "$",
-		"lineNumber": line - 1, // CDP lines are 0-based
-		"condition":  condition,
+	call := proto.DebuggerSetBreakpointByURL{
+		URLRegex:   "^(file://)?" + regexp.QuoteMeta(path) + "$",
+		LineNumber: line - 1, // CDP lines are 0-based
+		Condition:  condition,
 	}
 	if col > 0 {
-		params["columnNumber"] = col - 1
+		call.ColumnNumber = proto.Int(col - 1)
 	}
 	at := fmt.Sprintf("%s:%d:%d", path, line, col)
 	bs.t.s.mu.Lock()
@@ -284,10 +305,10 @@ func (bs Breakpoints) bind(ctx context.Context, c clientCaller, location, condit
 		}
 	}
 	var res setBreakpointResult
-	if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
+	if err := proto.Do(ctx, c, call, &res); err != nil {
 		return nil, fmt.Errorf("set breakpoint %s: %w", location, err)
 	}
-	bp := &breakpoint{at: at, method: "Debugger.setBreakpointByUrl", params: params}
+	bp := &breakpoint{at: at, call: call}
 	bs.t.s.mu.Lock()
 	bs.t.Breakpoints().bound(bp, res.BreakpointID, res.Locations)
 	bs.t.s.mu.Unlock()
@@ -405,7 +426,7 @@ func (bs Breakpoints) RemoveBreakpoint(ctx context.Context, ref string) ([]strin
 		id := bs.t.Breakpoints().v8IDOf(bp) // "": toggled off, or pending, here (other targets may have it)
 		bs.t.s.mu.Unlock()
 		if id != "" {
-			if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
+			if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil); err != nil {
 				return refs, fmt.Errorf("remove %s: %w", bp.ref(), err)
 			}
 		}
@@ -472,7 +493,7 @@ func (in Inspector) source(ctx context.Context, c clientCaller, scriptID string)
 	var res struct {
 		ScriptSource string `json:"scriptSource"`
 	}
-	if err := c.Call(ctx, "Debugger.getScriptSource", map[string]any{"scriptId": scriptID}, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerGetScriptSource{ScriptID: scriptID}, &res); err != nil {
 		return nil, err
 	}
 	return in.keepLines(scriptID, in.t.SourceMapping().ownText(scriptID, res.ScriptSource)), nil
@@ -505,7 +526,7 @@ func (tg *Target) SetPauseOnExceptions(ctx context.Context, mode string, classes
 	tg.s.exceptionMode = mode // a restart carries it over
 	tg.s.setClasses, tg.s.classesSet = slices.Clone(classes), true
 	tg.s.mu.Unlock()
-	tg.toEveryTarget(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": tg.s.Settings().v8ExceptionState(mode)})
+	tg.toEveryTarget(ctx, proto.DebuggerSetPauseOnExceptions{State: tg.s.Settings().v8ExceptionState(mode)})
 	tg.s.mu.Lock()
 	for _, t := range append(tg.s.Tree().debuggedBut(tg), tg) {
 		t.narrowed = false // each has the new mode's full state now
@@ -523,7 +544,7 @@ func (us Settings) setPauseOnExceptions(ctx context.Context, c clientCaller, mod
 	if state == "" {
 		return fmt.Errorf("%w: pause-on-exceptions mode %q is not none, uncaught, caught or all", ErrBadInput, mode)
 	}
-	return c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": us.v8ExceptionState(mode)}, nil)
+	return proto.Do(ctx, c, proto.DebuggerSetPauseOnExceptions{State: us.v8ExceptionState(mode)}, nil)
 }
 
 // breakpointChanged records what a client did to a breakpoint as a breakpoint event, so that the other

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"slices"
+
+	"traced/internal/cdp/proto"
 )
 
 // V8 previews one level: a local holding small objects reads `tiers  Array(4)` or
@@ -36,9 +38,7 @@ func (in Inspector) deeper(ctx context.Context, c clientCaller, objs []remoteObj
 	objs = objs[:min(len(objs), maxDeepened)]
 	answers := make([]waiter, 0, len(objs))
 	for _, o := range objs {
-		w, err := send(ctx, c, "Runtime.getProperties", map[string]any{
-			"objectId": o.ObjectID, "ownProperties": true, "generatePreview": true,
-		})
+		w, err := send(ctx, c, proto.RuntimeGetProperties{ObjectID: o.ObjectID, OwnProperties: true, GeneratePreview: true})
 		if err != nil {
 			break
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/preview"
 )
 
@@ -81,11 +82,6 @@ func (in Inspector) evalIn(ctx context.Context, spec EvalSpec) (EvalResult, erro
 	if err != nil {
 		return EvalResult{}, err
 	}
-	params := map[string]any{"expression": expr, "generatePreview": true, "objectGroup": evalGroup,
-		"timeout": timeout.Milliseconds()}
-	if spec.SideEffectFree {
-		params["throwOnSideEffect"] = true
-	}
 	in.t.s.mu.Lock()
 	in.t.evalValues = true
 	in.t.s.mu.Unlock()
@@ -95,12 +91,12 @@ func (in Inspector) evalIn(ctx context.Context, spec EvalSpec) (EvalResult, erro
 		if err != nil {
 			return EvalResult{}, err
 		}
-		params["callFrameId"] = f.CallFrameID
 		// V8 ends a long evaluation at timeout; a process that cannot even start it (frozen)
 		// must not hold the request longer than that.
 		callCtx, cancel := context.WithTimeout(ctx, timeout+time.Second)
 		defer cancel()
-		err = c.Call(callCtx, "Debugger.evaluateOnCallFrame", params, &res)
+		err = proto.Do(callCtx, c, proto.DebuggerEvaluateOnCallFrame{CallFrameID: f.CallFrameID, Expression: expr,
+			GeneratePreview: true, ObjectGroup: evalGroup, Timeout: timeout.Milliseconds(), ThrowOnSideEffect: spec.SideEffectFree}, &res)
 		if err != nil && strings.Contains(err.Error(), "Execution was terminated") {
 			return EvalResult{Type: "undefined", Value: "undefined",
 				Exception: fmt.Sprintf("terminated: still running after %s (timeoutMs)", timeout)}, nil
@@ -112,14 +108,13 @@ func (in Inspector) evalIn(ctx context.Context, spec EvalSpec) (EvalResult, erro
 			return in.settled(ctx, c, p, res.Result)
 		}
 	} else {
-		if spec.AwaitPromise {
-			params["awaitPromise"] = true
-			params["replMode"] = true // top-level await
-		}
+		call := proto.RuntimeEvaluate{Expression: expr, GeneratePreview: true, ObjectGroup: evalGroup,
+			Timeout: timeout.Milliseconds(), ThrowOnSideEffect: spec.SideEffectFree,
+			AwaitPromise: spec.AwaitPromise, ReplMode: spec.AwaitPromise} // replMode: top-level await
 		// The wait for a promise is V8's, not bounded by its timeout: bound the call too.
 		callCtx, cancel := context.WithTimeout(ctx, timeout+time.Second)
 		defer cancel()
-		if err := c.Call(callCtx, "Runtime.evaluate", params, &res); err != nil {
+		if err := proto.Do(callCtx, c, call, &res); err != nil {
 			if strings.Contains(err.Error(), "Execution was terminated") {
 				return EvalResult{Type: "undefined", Value: "undefined",
 					Exception: fmt.Sprintf("terminated: still running after %s (timeoutMs)", timeout)}, nil
@@ -171,8 +166,8 @@ func (in Inspector) evalResult(ctx context.Context, c clientCaller, p *debuggerP
 // program that cannot run, so a settled promise gives its value and a pending one says so.
 func (in Inspector) settled(ctx context.Context, c clientCaller, p *debuggerPaused, promise remoteObject) (EvalResult, error) {
 	var props propertiesResult
-	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{
-		"objectId": promise.ObjectID, "ownProperties": true, "generatePreview": true,
+	if err := proto.Do(ctx, c, proto.RuntimeGetProperties{
+		ObjectID: promise.ObjectID, OwnProperties: true, GeneratePreview: true,
 	}, &props); err != nil {
 		return EvalResult{}, fmt.Errorf("eval: promise state: %w", err)
 	}

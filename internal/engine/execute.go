@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"traced/internal/cdp/proto"
 )
 
 // Execution commands.
@@ -23,9 +25,9 @@ func (ct Control) Execute(ctx context.Context, cmd string, wait time.Duration) (
 	if err != nil {
 		return State{}, err
 	}
-	method := map[string]string{ExecContinue: "Debugger.resume", ExecOver: "Debugger.stepOver",
-		ExecInto: "Debugger.stepInto", ExecOut: "Debugger.stepOut", ExecPause: "Debugger.pause"}[cmd]
-	if method == "" {
+	call := map[string]proto.Command{ExecContinue: proto.DebuggerResume{}, ExecOver: proto.DebuggerStepOver{},
+		ExecInto: proto.DebuggerStepInto{}, ExecOut: proto.DebuggerStepOut{}, ExecPause: proto.DebuggerPause{}}[cmd]
+	if call == nil {
 		return State{}, fmt.Errorf("%w: unknown command %q", ErrBadInput, cmd)
 	}
 	ct.t.s.mu.Lock()
@@ -39,19 +41,27 @@ func (ct Control) Execute(ctx context.Context, cmd string, wait time.Duration) (
 	}
 	since := ct.t.s.Timeline().lastSeq()
 	if cmd == ExecOver || cmd == ExecInto || cmd == ExecOut {
-		return ct.t.s.Timeline().outputAfter(since)(ct.t.SourceMapping().stepMapped(ctx, c, cmd, method, wait))
+		return ct.t.s.Timeline().outputAfter(since)(ct.t.SourceMapping().stepMapped(ctx, c, cmd, call, wait))
 	}
-	return ct.t.s.Timeline().outputAfter(since)(ct.run(ctx, c, cmd, method, nil, wait))
+	return ct.t.s.Timeline().outputAfter(since)(ct.run(ctx, c, cmd, call, wait))
 }
 
 // run sends an execution command and returns the state at the next pause, or a running state
 // once wait has passed. It releases the values evals made since the last command first, and a
 // command that leaves a pause marks the program running as soon as V8 accepts it.
-func (ct Control) run(ctx context.Context, c clientCaller, cmd, method string, params any, wait time.Duration) (State, error) {
+func (ct Control) run(ctx context.Context, c clientCaller, cmd string, call proto.Command, wait time.Duration) (State, error) {
+	_, resume := call.(proto.DebuggerResume)
+	_, pause := call.(proto.DebuggerPause)
+	_, runTo := call.(proto.DebuggerContinueToLocation)
+	stepping := false
+	switch call.(type) {
+	case proto.DebuggerStepOver, proto.DebuggerStepInto, proto.DebuggerStepOut:
+		stepping = true
+	}
 	ct.t.s.mu.Lock()
 	from := ct.t.paused
 	next := ct.t.nextPause
-	if method == "Debugger.resume" {
+	if resume {
 		next = ct.t.s.anyPause // the program may stop next in another target: that pause answers
 	}
 	ct.t.s.mu.Unlock()
@@ -60,25 +70,25 @@ func (ct Control) run(ctx context.Context, c clientCaller, cmd, method string, p
 	ct.t.evalValues = false
 	ct.t.s.mu.Unlock()
 	if release {
-		if err := c.Call(ctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": evalGroup}, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.RuntimeReleaseObjectGroup{ObjectGroup: evalGroup}, nil); err != nil {
 			return State{}, fmt.Errorf("%s: %w", cmd, err)
 		}
 	}
-	if method != "Debugger.pause" {
+	if !pause {
 		if err := ct.t.Profiler().endLaunchCoverage(ctx, c); err != nil {
 			return State{}, fmt.Errorf("%s: %w", cmd, err)
 		}
 	}
-	if method == "Debugger.pause" {
+	if pause {
 		if err := ct.awaitLeaving(ctx); err != nil {
 			return State{}, fmt.Errorf("%s: %w", cmd, err)
 		}
 	}
-	if err := ct.t.dispatcher().exceptionsFor(ctx, c, method); err != nil {
+	if err := ct.t.dispatcher().exceptionsFor(ctx, c, call); err != nil {
 		return State{}, fmt.Errorf("%s: %w", cmd, err)
 	}
 	defer ct.t.dispatcher().widen(ctx, c)
-	if method == "Debugger.pause" {
+	if pause {
 		unbox, err := ct.t.dispatcher().unboxNode(ctx, c)
 		if err != nil {
 			return State{}, fmt.Errorf("%s: %w", cmd, err)
@@ -86,26 +96,26 @@ func (ct Control) run(ctx context.Context, c clientCaller, cmd, method string, p
 		defer unbox()
 	}
 	ct.t.s.mu.Lock()
-	if method == "Debugger.stepOver" || method == "Debugger.stepInto" || method == "Debugger.stepOut" {
+	if stepping {
 		ct.t.stepping = true // before the call: its pause can arrive before its reply
 	}
-	if method == "Debugger.pause" {
+	if pause {
 		ct.t.pausing = true
 	}
-	if method == "Debugger.continueToLocation" {
+	if runTo {
 		ct.t.runningTo = true // V8 says "other" at the location: not a debugger statement
 	}
-	if from != nil && method != "Debugger.pause" {
+	if from != nil && !pause {
 		ct.leavePause()
 	}
 	ct.t.s.mu.Unlock()
-	if err := c.Call(ctx, method, params, nil); err != nil {
+	if err := proto.Do(ctx, c, call, nil); err != nil {
 		ct.t.s.mu.Lock()
 		ct.closeLeaving()
 		ct.t.s.mu.Unlock()
 		return State{}, fmt.Errorf("%s: %w", cmd, err)
 	}
-	if from != nil && method != "Debugger.pause" {
+	if from != nil && !pause {
 		ct.leftPause(from)
 	}
 	return ct.awaitPause(ctx, next, wait)
@@ -163,11 +173,11 @@ func (ct Control) RunTo(ctx context.Context, location string, wait time.Duration
 	if !paused {
 		return State{}, fmt.Errorf("%w: run-to needs a paused program", ErrRunning)
 	}
-	var loc map[string]any
+	var loc proto.Location
 	if scriptID, ok := ct.t.Inspector().scriptFor(path); ok {
-		loc = map[string]any{"scriptId": scriptID, "lineNumber": line - 1}
+		loc = proto.Location{ScriptID: scriptID, LineNumber: line - 1}
 		if col > 0 {
-			loc["columnNumber"] = col - 1
+			loc.ColumnNumber = proto.Int(col - 1)
 		}
 	} else {
 		t, found, err := ct.t.SourceMapping().originalTarget(location, path, line)
@@ -178,10 +188,10 @@ func (ct Control) RunTo(ctx context.Context, location string, wait time.Duration
 			return State{}, fmt.Errorf("%w: %s is not loaded yet; set a breakpoint there instead", ErrBadInput, location)
 		}
 		line0, col0 := t.gen.CDP()
-		loc = map[string]any{"scriptId": t.scriptID, "lineNumber": line0, "columnNumber": col0}
+		loc = proto.Location{ScriptID: t.scriptID, LineNumber: line0, ColumnNumber: proto.Int(col0)}
 	}
 	since := ct.t.s.Timeline().lastSeq()
-	return ct.t.s.Timeline().outputAfter(since)(ct.run(ctx, c, "run-to", "Debugger.continueToLocation", map[string]any{"location": loc}, wait))
+	return ct.t.s.Timeline().outputAfter(since)(ct.run(ctx, c, "run-to", proto.DebuggerContinueToLocation{Location: loc}, wait))
 }
 
 // KillExecution ends the JavaScript running now (an infinite loop, say) with
@@ -203,11 +213,11 @@ func (ct Control) KillExecution(ctx context.Context, wait time.Duration) (State,
 	}
 	since := ct.t.s.Timeline().lastSeq()
 	if paused {
-		if _, err := ct.run(ctx, c, "kill-execution", "Debugger.resume", nil, 0); err != nil {
+		if _, err := ct.run(ctx, c, "kill-execution", proto.DebuggerResume{}, 0); err != nil {
 			return State{}, err
 		}
 	}
-	if err := c.Call(ctx, "Runtime.terminateExecution", nil, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeTerminateExecution{}, nil); err != nil {
 		return State{}, fmt.Errorf("kill-execution: %w", err)
 	}
 	return ct.t.s.Timeline().outputAfter(since)(ct.t.Inspector().State(ctx, 0, 0))

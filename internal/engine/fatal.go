@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"slices"
+
+	"traced/internal/cdp/proto"
 )
 
 // An exception that ends the process without V8 ever pausing at it as uncaught: an ESM top-level
@@ -54,7 +56,9 @@ func (dp dispatcher) fatalError(ctx context.Context, c clientCaller, f pausedFra
 		return remoteObject{}, false
 	}
 	var props propertiesResult
-	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": scopes[i].Object.ObjectID, "ownProperties": true}, &props); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeGetProperties{
+		ObjectID: scopes[i].Object.ObjectID, OwnProperties: true,
+	}, &props); err != nil {
 		return remoteObject{}, false
 	}
 	for _, pd := range props.Result {

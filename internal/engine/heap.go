@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/heapsnap"
 )
 
@@ -243,7 +244,7 @@ type SnapshotInfo struct {
 // constructor, the top classes. Refusals (another snapshot running, the disk cap reached) come
 // at once.
 func (hp Heap) StartHeapSnapshot(tag string, top int) (*Job, error) {
-	return hp.startSnapshot("HeapProfiler.takeHeapSnapshot", tag, top, false)
+	return hp.startSnapshot(proto.HeapProfilerTakeHeapSnapshot{ReportProgress: true}, tag, top, false)
 }
 
 // StartHeapTracking starts allocation tracking (HeapProfiler.startTrackingHeapObjects with
@@ -257,10 +258,10 @@ func (hp Heap) StartHeapTracking(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := c.Call(ctx, "HeapProfiler.enable", nil, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.HeapProfilerEnable{}, nil); err != nil {
 		return fmt.Errorf("allocation tracking: %w", err)
 	}
-	if err := c.Call(ctx, "HeapProfiler.startTrackingHeapObjects", map[string]any{"trackAllocations": true}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.HeapProfilerStartTrackingHeapObjects{TrackAllocations: true}, nil); err != nil {
 		return fmt.Errorf("allocation tracking: %w", err)
 	}
 	h.mu.Lock()
@@ -273,12 +274,12 @@ func (hp Heap) StartHeapTracking(ctx context.Context) error {
 // HeapProfiler.stopTrackingHeapObjects streams a snapshot as takeHeapSnapshot does, which is
 // kept and summarised like any other (hs1...).
 func (hp Heap) StopHeapTracking(tag string, top int) (*Job, error) {
-	return hp.startSnapshot("HeapProfiler.stopTrackingHeapObjects", tag, top, true)
+	return hp.startSnapshot(proto.HeapProfilerStopTrackingHeapObjects{ReportProgress: true}, tag, top, true)
 }
 
-// startSnapshot begins a job whose CDP call, method, makes V8 stream a snapshot; stopTracking
+// startSnapshot begins a job whose CDP call makes V8 stream a snapshot; stopTracking
 // says the call is the stop of allocation tracking, refused unless it was started.
-func (hp Heap) startSnapshot(method, tag string, top int, stopTracking bool) (*Job, error) {
+func (hp Heap) startSnapshot(call proto.Command, tag string, top int, stopTracking bool) (*Job, error) {
 	_, c, err := hp.t.Inspector().pauseNow()
 	if err != nil {
 		return nil, err
@@ -318,7 +319,7 @@ func (hp Heap) startSnapshot(method, tag string, top int, stopTracking bool) (*J
 		h.tracking = false // V8 stops it whatever becomes of the snapshot
 	}
 	hp.t.s.runJob(j, func(ctx context.Context) (any, error) {
-		sn, err := hp.t.s.takeSnapshot(ctx, c, h, w, path, method, enable)
+		sn, err := hp.t.s.takeSnapshot(ctx, c, h, w, path, call, enable)
 		if err != nil {
 			os.Remove(path)
 			return nil, fmt.Errorf("snapshot: %w", err)
@@ -334,7 +335,7 @@ func (hp Heap) startSnapshot(method, tag string, top int, stopTracking bool) (*J
 
 // takeSnapshot makes V8 stream the snapshot into w, waits for its last chunk and summarises the
 // file. On error the caller removes the file.
-func (s *Session) takeSnapshot(ctx context.Context, c clientCaller, h *heapState, w *chunkWriter, path, method string, enable bool) (*heapSnapshot, error) {
+func (s *Session) takeSnapshot(ctx context.Context, c clientCaller, h *heapState, w *chunkWriter, path string, call proto.Command, enable bool) (*heapSnapshot, error) {
 	finish := func() error {
 		h.mu.Lock()
 		h.active = nil
@@ -342,13 +343,13 @@ func (s *Session) takeSnapshot(ctx context.Context, c clientCaller, h *heapState
 		return w.f.Close()
 	}
 	if enable {
-		if err := c.Call(ctx, "HeapProfiler.enable", nil, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.HeapProfilerEnable{}, nil); err != nil {
 			finish()
 			return nil, err
 		}
 	}
 	// A snapshot of a large heap takes seconds: the call is bounded by the session, not callTimeout.
-	if err := c.Call(ctx, method, map[string]any{"reportProgress": true}, nil); err != nil {
+	if err := proto.Do(ctx, c, call, nil); err != nil {
 		finish()
 		return nil, err
 	}
@@ -507,7 +508,7 @@ func (hp Heap) HeapUsage(ctx context.Context) (HeapUsage, error) {
 		EmbedderHeapUsedSize float64 `json:"embedderHeapUsedSize"`
 		BackingStorageSize   float64 `json:"backingStorageSize"`
 	}
-	if err := c.Call(ctx, "Runtime.getHeapUsage", nil, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeGetHeapUsage{}, &res); err != nil {
 		return HeapUsage{}, fmt.Errorf("heap usage: %w", err)
 	}
 	hp.t.s.mu.Lock()
@@ -523,7 +524,7 @@ func (hp Heap) CollectGarbage(ctx context.Context) (HeapUsage, error) {
 	if err != nil {
 		return HeapUsage{}, err
 	}
-	if err := c.Call(ctx, "HeapProfiler.collectGarbage", nil, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.HeapProfilerCollectGarbage{}, nil); err != nil {
 		return HeapUsage{}, fmt.Errorf("gc: %w", err)
 	}
 	return hp.HeapUsage(ctx)
@@ -539,8 +540,8 @@ func (hp Heap) InspectHeapObject(ctx context.Context, nodeID int64) (EvalResult,
 	var res struct {
 		Result remoteObject `json:"result"`
 	}
-	if err := c.Call(ctx, "HeapProfiler.getObjectByHeapObjectId", map[string]any{
-		"objectId": strconv.FormatInt(nodeID, 10), "objectGroup": refsGroup,
+	if err := proto.Do(ctx, c, proto.HeapProfilerGetObjectByHeapObjectID{
+		ObjectID: strconv.FormatInt(nodeID, 10), ObjectGroup: refsGroup,
 	}, &res); err != nil {
 		return EvalResult{}, fmt.Errorf("%w: heap object %d is not live (or no snapshot named it): %v", ErrNoRef, nodeID, err)
 	}
@@ -550,8 +551,10 @@ func (hp Heap) InspectHeapObject(ctx context.Context, nodeID int64) (EvalResult,
 		var p struct {
 			Result remoteObject `json:"result"`
 		}
-		if err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{"objectId": obj.ObjectID,
-			"functionDeclaration": "function() { return this }", "objectGroup": refsGroup, "generatePreview": true}, &p); err == nil {
+		if err := proto.Do(ctx, c, proto.RuntimeCallFunctionOn{
+			ObjectID: obj.ObjectID, FunctionDeclaration: "function() { return this }", ObjectGroup: refsGroup,
+			GeneratePreview: true,
+		}, &p); err == nil {
 			obj = p.Result
 		}
 	}
@@ -579,13 +582,13 @@ func (hp Heap) HeapObjectID(ctx context.Context, ref string) (int64, error) {
 	if v.obj.ObjectID == "" {
 		return 0, fmt.Errorf("%w: %s is a primitive (%s), not an object the heap holds", ErrNoRef, ref, v.obj.Type)
 	}
-	if err := c.Call(ctx, "HeapProfiler.enable", nil, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.HeapProfilerEnable{}, nil); err != nil {
 		return 0, fmt.Errorf("heap object id: %w", err)
 	}
 	var res struct {
 		ID string `json:"heapSnapshotObjectId"`
 	}
-	if err := c.Call(ctx, "HeapProfiler.getHeapObjectId", map[string]any{"objectId": v.obj.ObjectID}, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.HeapProfilerGetHeapObjectID{ObjectID: v.obj.ObjectID}, &res); err != nil {
 		return 0, fmt.Errorf("heap object id of %s: %w", ref, err)
 	}
 	id, err := strconv.ParseInt(res.ID, 10, 64)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/cpuprofile"
 	"traced/internal/jsscan"
 	"traced/internal/sourcemap"
@@ -122,7 +123,7 @@ func (pf Profiler) functionRanges(ctx context.Context, c clientCaller, scriptID,
 	var res struct {
 		ScriptSource string `json:"scriptSource"`
 	}
-	if err := c.Call(ctx, "Debugger.getScriptSource", map[string]any{"scriptId": scriptID}, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerGetScriptSource{ScriptID: scriptID}, &res); err != nil {
 		return nil // the lines stay with the functions V8 names
 	}
 	lines := strings.Split(res.ScriptSource, "\n")

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/preview"
 )
 
@@ -81,8 +82,8 @@ func (t *Target) Hotpatch(ctx context.Context, ws Workspace, file string, dryRun
 			Exception    *remoteObject `json:"exception,omitempty"`
 		} `json:"exceptionDetails"`
 	}
-	err = c.Call(ctx, "Debugger.setScriptSource", map[string]any{
-		"scriptId": scriptID, "scriptSource": string(src), "dryRun": dryRun, "allowTopFrameEditing": true,
+	err = proto.Do(ctx, c, proto.DebuggerSetScriptSource{
+		ScriptID: scriptID, ScriptSource: string(src), DryRun: dryRun, AllowTopFrameEditing: true,
 	}, &res)
 	if liveEditGone(err) {
 		return HotpatchResult{}, fmt.Errorf("%w: hotpatch %s: V8 answered %v", ErrNoLiveEdit, file, err)
@@ -138,8 +139,8 @@ func (tg *Target) restarting(ctx context.Context, c clientCaller, from *debugger
 	default:
 	}
 	var res evaluateResult
-	err := c.Call(ctx, "Debugger.evaluateOnCallFrame", map[string]any{
-		"callFrameId": from.CallFrames[0].CallFrameID, "expression": "0", "silent": true,
+	err := proto.Do(ctx, c, proto.DebuggerEvaluateOnCallFrame{
+		CallFrameID: from.CallFrames[0].CallFrameID, Expression: "0", Silent: true,
 	}, &res)
 	tg.s.mu.Lock()
 	moved := tg.paused != from

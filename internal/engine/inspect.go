@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/preview"
 )
 
@@ -225,8 +226,8 @@ func (in Inspector) variables(ctx context.Context, c clientCaller, p *debuggerPa
 		if answers[k] = in.prefetched(ctx, c, p, frame, scopes[i].Object.ObjectID, depth > 0); answers[k] != nil {
 			continue
 		}
-		if answers[k], err = send(ctx, c, "Runtime.getProperties", map[string]any{
-			"objectId": scopes[i].Object.ObjectID, "ownProperties": true, "generatePreview": depth > 0,
+		if answers[k], err = send(ctx, c, proto.RuntimeGetProperties{
+			ObjectID: scopes[i].Object.ObjectID, OwnProperties: true, GeneratePreview: depth > 0,
 		}); err != nil {
 			return nil, in.scopeError(p, scopes[i], err)
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"traced/internal/cdp/proto"
 )
 
 // DefaultLogpointMax is how many times a logpoint emits before the flood guard removes it.
@@ -156,7 +158,7 @@ func (bs Breakpoints) unbindPending(ctx context.Context, c clientCaller) {
 	bs.t.unbindIDs = nil
 	bs.t.s.mu.Unlock()
 	for _, id := range ids {
-		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil); err != nil {
 			bs.t.s.log.Debug("remove disabled logpoint", "session", bs.t.s.id, "err", err)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"traced/internal/cdp"
+	"traced/internal/cdp/proto"
 	"traced/internal/redact"
 	"traced/internal/sourcemap"
 )
@@ -408,8 +409,8 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 
 	// At its end node waits for the debugger to hang up; it says so (the main context's
 	// destruction does not always come first).
-	if err := callSteps(startCtx, client, step{"Runtime.enable", nil}, step{"Debugger.enable", nil},
-		step{"NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": true}}, // workers.go
+	if err := callSteps(startCtx, client, proto.RuntimeEnable{}, proto.DebuggerEnable{},
+		proto.NodeWorkerEnable{WaitForDebuggerOnStart: true}, // workers.go
 		notifyAtDisconnect); err != nil {
 		return fail("enable", err)
 	}
@@ -421,7 +422,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 			return fail("prepare", err)
 		}
 	}
-	if err := client.Call(startCtx, "Runtime.runIfWaitingForDebugger", nil, nil); err != nil {
+	if err := proto.Do(startCtx, client, proto.RuntimeRunIfWaitingForDebugger{}, nil); err != nil {
 		return fail("run", err)
 	}
 	if s.mode == ModeDebug && !runsTests(req.NodeArgs) {
@@ -453,7 +454,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 				s.mu.Lock()
 				t.Control().leavePause()
 				s.mu.Unlock()
-				if err := client.Call(startCtx, "Debugger.resume", nil, nil); err != nil {
+				if err := proto.Do(startCtx, client, proto.DebuggerResume{}, nil); err != nil {
 					return fail("run", err)
 				}
 				t.Control().leftPause(from)
@@ -478,11 +479,11 @@ func (t *Target) prepare(ctx context.Context, c *cdp.Client, req StartRequest) e
 		return err
 	}
 	if box := t.s.Settings().v8Blackbox(nil); len(box) > 0 { // the user's come with a restart (relaunch.go)
-		if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": box}, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.DebuggerSetBlackboxPatterns{Patterns: box}, nil); err != nil {
 			return err
 		}
 	}
-	if err := c.Call(ctx, "Runtime.addBinding", map[string]any{"name": logBinding}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeAddBinding{Name: logBinding}, nil); err != nil {
 		return err
 	}
 	for i, spec := range req.Breakpoints {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"traced/internal/cdp/proto"
 )
 
 // Breakpoints on original sources (src/app.ts:9) bind to the generated code a source map says
@@ -33,8 +35,10 @@ func (sm SourceMapping) bindOriginal(ctx context.Context, c clientCaller, locati
 		return nil, true, err
 	case found:
 		line0, col0 := t.gen.CDP()
-		params := map[string]any{"url": t.url, "lineNumber": line0, "columnNumber": col0, "condition": condition}
-		bp, err := sm.t.Breakpoints().bindWith(ctx, c, at, location, "Debugger.setBreakpointByUrl", params)
+		call := proto.DebuggerSetBreakpointByURL{
+			URL: t.url, LineNumber: line0, ColumnNumber: proto.Int(col0), Condition: condition,
+		}
+		bp, err := sm.t.Breakpoints().bindWith(ctx, c, at, location, call)
 		if err != nil {
 			return nil, true, err
 		}
@@ -56,7 +60,7 @@ func (sm SourceMapping) bindOriginal(ctx context.Context, c clientCaller, locati
 		if len(resolved) == 0 {
 			return bp, true, nil // V8 binds it when the script runs again
 		}
-		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil); err != nil {
 			return nil, true, fmt.Errorf("remove moved breakpoint %s: %w", location, err)
 		}
 		slices.Sort(moved)
@@ -66,7 +70,7 @@ func (sm SourceMapping) bindOriginal(ctx context.Context, c clientCaller, locati
 			return nil, true, err
 		}
 		return &breakpoint{Breakpoint: Breakpoint{Pending: true}, at: at, orig: &origin{path: path, line: line, col: col},
-			params: map[string]any{"condition": condition}}, true, nil
+			call: proto.DebuggerSetBreakpointByURL{Condition: condition}}, true, nil
 	}
 	return nil, false, nil
 }
@@ -80,7 +84,9 @@ func (sm SourceMapping) ensureGate(ctx context.Context, c clientCaller) error {
 		return nil
 	}
 	var res setBreakpointResult
-	if err := c.Call(ctx, "Debugger.setBreakpointByUrl", map[string]any{"urlRegex": gateURLRegex, "lineNumber": 0, "columnNumber": 0}, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerSetBreakpointByURL{
+		URLRegex: gateURLRegex, LineNumber: 0, ColumnNumber: proto.Int(0),
+	}, &res); err != nil {
 		return err
 	}
 	sm.t.s.mu.Lock()
@@ -100,7 +106,7 @@ func (sm SourceMapping) dropGate(ctx context.Context, c clientCaller) {
 	}
 	sm.t.gateID = ""
 	sm.t.s.mu.Unlock()
-	if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil); err != nil {
 		sm.t.s.log.Debug("remove source map gate", "session", sm.t.s.id, "err", err)
 	}
 }
@@ -168,12 +174,14 @@ func (sm SourceMapping) resolvePending(ctx context.Context, c clientCaller, p *d
 		return here
 	}
 	for i, bp := range pending {
-		var params map[string]any
+		var call proto.DebuggerSetBreakpointByURL
 		switch {
 		case itself[i]: // by URL, as a file node runs as it is: it binds in later loads too
-			params = map[string]any{"urlRegex": fileURLRegex(bp.orig.path), "lineNumber": bp.orig.line - 1, "condition": bp.params["condition"]}
+			call = proto.DebuggerSetBreakpointByURL{
+				URLRegex: fileURLRegex(bp.orig.path), LineNumber: bp.orig.line - 1, Condition: bp.condition(),
+			}
 			if bp.orig.col > 0 {
-				params["columnNumber"] = bp.orig.col - 1
+				call.ColumnNumber = proto.Int(bp.orig.col - 1)
 			}
 		case m != nil:
 			srcs := m.MatchSource(bp.orig.path)
@@ -186,12 +194,14 @@ func (sm SourceMapping) resolvePending(ctx context.Context, c clientCaller, p *d
 				continue
 			}
 			line0, col0 := gens[0].CDP()
-			params = map[string]any{"url": url, "lineNumber": line0, "columnNumber": col0, "condition": bp.params["condition"]}
+			call = proto.DebuggerSetBreakpointByURL{
+				URL: url, LineNumber: line0, ColumnNumber: proto.Int(col0), Condition: bp.condition(),
+			}
 		default:
 			continue
 		}
 		var res setBreakpointResult
-		if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
+		if err := proto.Do(ctx, c, call, &res); err != nil {
 			sm.t.s.log.Debug("bind pending breakpoint", "session", sm.t.s.id, "bp", bp.ref(), "err", err)
 			continue
 		}
@@ -199,10 +209,10 @@ func (sm SourceMapping) resolvePending(ctx context.Context, c clientCaller, p *d
 		sm.t.s.mu.Lock()
 		if !bp.Pending || !slices.Contains(sm.t.s.breakpoints, bp) { // removed or bound meanwhile
 			sm.t.s.mu.Unlock()
-			_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": res.BreakpointID}, nil)
+			_ = proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: res.BreakpointID}, nil)
 			continue
 		}
-		bp.Pending, bp.method, bp.params = false, "Debugger.setBreakpointByUrl", params
+		bp.Pending, bp.call = false, call
 		b := sm.t.Breakpoints().bindingOf(bp)
 		b.v8ID = res.BreakpointID
 		for _, l := range res.Locations {
@@ -249,7 +259,7 @@ func (sm SourceMapping) stopOrPass(ctx context.Context, c clientCaller, p *debug
 		sm.t.dispatcher().onPaused(&user)
 		return
 	}
-	if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerResume{}, nil); err != nil {
 		sm.t.s.log.Debug("resume past traced's own pause", "session", sm.t.s.id, "target", sm.t.ref, "err", err)
 	}
 }
@@ -286,9 +296,9 @@ func (sm SourceMapping) spotNow() spot {
 // the original line it started from (in the same frame), or on generated code the map leaves
 // out, is taken again, so that steps move by original lines; a step into user code's call
 // passes the library code in between.
-func (sm SourceMapping) stepMapped(ctx context.Context, c clientCaller, cmd, method string, wait time.Duration) (State, error) {
+func (sm SourceMapping) stepMapped(ctx context.Context, c clientCaller, cmd string, call proto.Command, wait time.Duration) (State, error) {
 	from := sm.spotNow()
-	st, err := sm.t.Control().run(ctx, c, cmd, method, nil, wait)
+	st, err := sm.t.Control().run(ctx, c, cmd, call, wait)
 	for i := 0; err == nil && i < maxMappedSteps; i++ {
 		at := sm.spotNow()
 		if !at.paused || at.asUser {
@@ -297,7 +307,7 @@ func (sm SourceMapping) stepMapped(ctx context.Context, c clientCaller, cmd, met
 		// A step into from user code that lands in a library's code deeper down (vite-node's
 		// export getter between a test and the function it imports) goes on to the callee.
 		if cmd == ExecInto && from.user && !at.user && at.depth > from.depth {
-			st, err = sm.t.Control().run(ctx, c, cmd, method, nil, wait)
+			st, err = sm.t.Control().run(ctx, c, cmd, call, wait)
 			continue
 		}
 		if !at.inMap {
@@ -309,7 +319,7 @@ func (sm SourceMapping) stepMapped(ctx context.Context, c clientCaller, cmd, met
 		if !unmapped && !sameLine {
 			break
 		}
-		st, err = sm.t.Control().run(ctx, c, cmd, method, nil, wait)
+		st, err = sm.t.Control().run(ctx, c, cmd, call, wait)
 	}
 	return st, err
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"traced/internal/cdp/proto"
 )
 
 // ErrNotSettable: V8 sets only function-level scopes' variables; the reason goes with it.
@@ -26,31 +28,40 @@ var settableScopes = map[string]bool{"local": true, "closure": true, "catch": tr
 var bigintRE = regexp.MustCompile(`^-?[0-9]+n$`)
 
 // callArgument parses a value to set: JSON, a JS primitive JSON lacks, or a ref to an object.
-func (in Inspector) callArgument(text string) (map[string]any, error) {
+func (in Inspector) callArgument(text string) (proto.CallArgument, error) {
 	t := strings.TrimSpace(text)
 	switch {
 	case t == "undefined":
-		return map[string]any{}, nil
+		return proto.CallArgument{}, nil // none of its fields: undefined
 	case t == "NaN" || t == "Infinity" || t == "-Infinity" || t == "-0" || bigintRE.MatchString(t):
-		return map[string]any{"unserializableValue": t}, nil
+		return proto.CallArgument{UnserializableValue: t}, nil
 	case refRE.MatchString(t):
 		v, _, err := in.lookupRef(t)
 		if err != nil {
-			return nil, err
+			return proto.CallArgument{}, err
 		}
 		if v.obj.ObjectID != "" {
-			return map[string]any{"objectId": v.obj.ObjectID}, nil
+			return proto.CallArgument{ObjectID: v.obj.ObjectID}, nil
 		}
 		if v.obj.UnserializableValue != "" {
-			return map[string]any{"unserializableValue": v.obj.UnserializableValue}, nil
+			return proto.CallArgument{UnserializableValue: v.obj.UnserializableValue}, nil
 		}
-		return map[string]any{"value": v.obj.Value}, nil
+		return proto.CallArgument{Value: jsonValue(v.obj.Value)}, nil
 	}
 	var v any
 	if err := json.Unmarshal([]byte(t), &v); err != nil {
-		return nil, fmt.Errorf("%w: value %q is not JSON, a JS primitive (undefined, NaN, Infinity, -0, 12n) or a ref; quote a string: \"\\\"text\\\"\"", ErrBadInput, text)
+		return proto.CallArgument{}, fmt.Errorf("%w: value %q is not JSON, a JS primitive (undefined, NaN, Infinity, -0, 12n) or a ref; quote a string: \"\\\"text\\\"\"", ErrBadInput, text)
 	}
-	return map[string]any{"value": v}, nil
+	return proto.CallArgument{Value: jsonValue(v)}, nil
+}
+
+// jsonValue is a decoded JSON value as a call argument's: null stays a present null, as an
+// absent value is undefined.
+func jsonValue(v any) any {
+	if v == nil {
+		return json.RawMessage("null")
+	}
+	return v
 }
 
 // SetResult is a set variable as it now is and, when its frame is returning, the value it
@@ -101,15 +112,15 @@ func (in Inspector) SetVariable(ctx context.Context, spec SetSpec) (SetResult, e
 		return SetResult{}, fmt.Errorf("%w: %s is in the %s scope; V8 sets only local, closure, catch and block variables (evaluate an assignment instead)",
 			ErrNotSettable, name, sc.Type)
 	}
-	if err := c.Call(ctx, "Debugger.setVariableValue", map[string]any{
-		"scopeNumber": scopeIdx, "variableName": name, "newValue": arg, "callFrameId": f.CallFrameID,
+	if err := proto.Do(ctx, c, proto.DebuggerSetVariableValue{
+		ScopeNumber: scopeIdx, VariableName: name, NewValue: arg, CallFrameID: f.CallFrameID,
 	}, nil); err != nil {
 		return SetResult{}, fmt.Errorf("set %s: %w", name, err)
 	}
 	// The pause's scope objects do not see the change: read the variable back by name.
 	var res evaluateResult
-	if err := c.Call(ctx, "Debugger.evaluateOnCallFrame", map[string]any{
-		"callFrameId": f.CallFrameID, "expression": name, "generatePreview": true, "objectGroup": evalGroup,
+	if err := proto.Do(ctx, c, proto.DebuggerEvaluateOnCallFrame{
+		CallFrameID: f.CallFrameID, Expression: name, GeneratePreview: true, ObjectGroup: evalGroup,
 	}, &res); err != nil {
 		return SetResult{}, fmt.Errorf("set %s: read back: %w", name, err)
 	}
@@ -136,7 +147,9 @@ func (in Inspector) findVariable(ctx context.Context, c clientCaller, p *debugge
 			continue
 		}
 		var props propertiesResult
-		if err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": sc.Object.ObjectID, "ownProperties": true}, &props); err != nil {
+		if err := proto.Do(ctx, c, proto.RuntimeGetProperties{
+			ObjectID: sc.Object.ObjectID, OwnProperties: true,
+		}, &props); err != nil {
 			return 0, fmt.Errorf("scope %s: %w", sc.Type, err)
 		}
 		for _, pd := range props.Result {
@@ -167,18 +180,18 @@ func (in Inspector) SetReturn(ctx context.Context, value string) (Variable, erro
 	if err != nil {
 		return Variable{}, err
 	}
-	if err := c.Call(ctx, "Debugger.setReturnValue", map[string]any{"newValue": arg}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerSetReturnValue{NewValue: arg}, nil); err != nil {
 		return Variable{}, fmt.Errorf("set-return: %w", err)
 	}
 	// V8 answers nothing: build the value the same way to show it, and keep it as the pause's.
 	var obj remoteObject
-	if arg["objectId"] != nil {
+	if arg.ObjectID != "" {
 		v, _, _ := in.lookupRef(strings.TrimSpace(value))
 		obj = v.obj
 	} else {
 		var res evaluateResult
-		if err := c.Call(ctx, "Runtime.evaluate", map[string]any{
-			"expression": "(" + valueExpression(arg) + ")", "generatePreview": true, "objectGroup": evalGroup,
+		if err := proto.Do(ctx, c, proto.RuntimeEvaluate{
+			Expression: "(" + valueExpression(arg) + ")", GeneratePreview: true, ObjectGroup: evalGroup,
 		}, &res); err != nil {
 			return Variable{}, fmt.Errorf("set-return: show value: %w", err)
 		}
@@ -195,13 +208,13 @@ func (in Inspector) SetReturn(ctx context.Context, value string) (Variable, erro
 }
 
 // valueExpression writes a call argument back as an expression for showing it.
-func valueExpression(arg map[string]any) string {
+func valueExpression(arg proto.CallArgument) string {
 	switch {
-	case arg["unserializableValue"] != nil:
-		return arg["unserializableValue"].(string)
-	case len(arg) == 0:
+	case arg.UnserializableValue != "":
+		return arg.UnserializableValue
+	case arg.Value == nil:
 		return "undefined"
 	}
-	b, _ := json.Marshal(arg["value"])
+	b, _ := json.Marshal(arg.Value)
 	return string(b)
 }

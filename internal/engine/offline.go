@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"slices"
+
+	"traced/internal/cdp/proto"
 )
 
 // A debug session whose program has ended keeps its breakpoints and logpoints as the list its
@@ -25,14 +27,14 @@ func (bs Breakpoints) offline() bool {
 
 // setOffline lists a breakpoint on an ended session, unbound, for its restart.
 func (bs Breakpoints) setOffline(spec BreakpointSpec) (Breakpoint, error) {
-	bp := &breakpoint{method: "Debugger.setBreakpointByUrl", params: map[string]any{}}
+	bp, call := &breakpoint{}, proto.DebuggerSetBreakpointByURL{}
 	b := Breakpoint{Location: spec.Location, Condition: spec.Condition, HitCount: spec.HitCount, Enabled: true,
 		Resolved: []Frame{}}
 	if spec.URLRegex != "" {
 		b.URLRegex, b.Location = spec.URLRegex, fmt.Sprintf("/%s/:%d", spec.URLRegex, spec.Line)
-		bp.params["lineNumber"] = spec.Line - 1
+		call.LineNumber = spec.Line - 1
 		if spec.Column > 0 {
-			bp.params["columnNumber"] = spec.Column - 1
+			call.ColumnNumber = proto.Int(spec.Column - 1)
 		}
 		bp.at = fmt.Sprintf("/%s/:%d:%d", spec.URLRegex, spec.Line, spec.Column)
 	} else {
@@ -42,6 +44,7 @@ func (bs Breakpoints) setOffline(spec BreakpointSpec) (Breakpoint, error) {
 		}
 		bp.at = at
 	}
+	bp.call = call
 	if err := bs.t.s.Settings().taken(bp.at, spec.Location); err != nil {
 		return Breakpoint{}, err
 	}
@@ -69,7 +72,7 @@ func (bs Breakpoints) setLogpointOffline(spec LogpointSpec) (Logpoint, error) {
 	lp := Logpoint{Ref: bs.t.s.Settings().newRef("lp"), Location: spec.Location, Template: spec.Template, Condition: spec.Condition,
 		Max: spec.Max, Resolved: []Frame{}}
 	bs.t.s.mu.Lock()
-	bs.t.s.breakpoints = append(bs.t.s.breakpoints, &breakpoint{log: &lp, at: at, method: "Debugger.setBreakpointByUrl"})
+	bs.t.s.breakpoints = append(bs.t.s.breakpoints, &breakpoint{log: &lp, at: at, call: proto.DebuggerSetBreakpointByURL{}})
 	bs.t.s.mu.Unlock()
 	return lp, nil
 }

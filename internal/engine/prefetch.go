@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"time"
+
+	"traced/internal/cdp/proto"
 )
 
 // prefetch is the reading of a pause's top frame's scopes, sent when the pause comes: whoever
@@ -40,7 +42,7 @@ func (in Inspector) sendPrefetch(pf *prefetch) {
 	reads := map[string]waiter{}
 	for _, i := range scopesToRead(scopes, false) {
 		id := scopes[i].Object.ObjectID
-		w, err := send(ctx, c, "Runtime.getProperties", map[string]any{"objectId": id, "ownProperties": true, "generatePreview": true})
+		w, err := send(ctx, c, proto.RuntimeGetProperties{ObjectID: id, OwnProperties: true, GeneratePreview: true})
 		if err != nil {
 			break // the reader asks again, and gets the error itself
 		}
@@ -80,5 +82,5 @@ func (in Inspector) prefetched(ctx context.Context, c clientCaller, p *debuggerP
 	if w == nil {
 		return nil
 	}
-	return bounded(c, w, "Runtime.getProperties")
+	return bounded(c, w, proto.RuntimeGetProperties{}.Method())
 }

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/cpuprofile"
 )
 
@@ -25,15 +26,10 @@ func (pf Profiler) StartCPUProfile(ctx context.Context, intervalUs int) error {
 	if intervalUs <= 0 {
 		intervalUs = DefaultSamplingInterval
 	}
-	for _, step := range []struct {
-		method string
-		params any
-	}{
-		{"Profiler.enable", nil},
-		{"Profiler.setSamplingInterval", map[string]any{"interval": intervalUs}},
-		{"Profiler.start", nil},
+	for _, step := range []proto.Command{
+		proto.ProfilerEnable{}, proto.ProfilerSetSamplingInterval{Interval: intervalUs}, proto.ProfilerStart{},
 	} {
-		if err := c.Call(ctx, step.method, step.params, nil); err != nil {
+		if err := proto.Do(ctx, c, step, nil); err != nil {
 			return fmt.Errorf("cpu start: %w", err)
 		}
 	}
@@ -61,8 +57,8 @@ func (pf Profiler) deoptimizeForProfile(ctx context.Context, c clientCaller) {
 		return
 	}
 	// Best effort: a profile without it is still right on node 20, and about cold code.
-	if c.Call(ctx, "Profiler.startPreciseCoverage", map[string]any{"callCount": false, "detailed": false}, nil) == nil {
-		_ = c.Call(ctx, "Profiler.stopPreciseCoverage", nil, nil)
+	if proto.Do(ctx, c, proto.ProfilerStartPreciseCoverage{CallCount: false, Detailed: false}, nil) == nil {
+		_ = proto.Do(ctx, c, proto.ProfilerStopPreciseCoverage{}, nil)
 	}
 }
 
@@ -79,7 +75,7 @@ func (pf Profiler) StopCPUProfile(ctx context.Context, top int) (CPUProfile, err
 	var res struct {
 		Profile json.RawMessage `json:"profile"`
 	}
-	if err := c.Call(ctx, "Profiler.stop", nil, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.ProfilerStop{}, &res); err != nil {
 		return CPUProfile{}, fmt.Errorf("cpu stop: %w", err)
 	}
 	p, err := cpuprofile.Parse(res.Profile)

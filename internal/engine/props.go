@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/preview"
 )
 
@@ -76,8 +77,8 @@ func (in Inspector) Props(ctx context.Context, spec PropsSpec) (Props, error) {
 
 func (in Inspector) properties(ctx context.Context, c clientCaller, objectID string, spec PropsSpec, depth int) ([]Property, int, error) {
 	var res propertiesResult
-	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{
-		"objectId": objectID, "ownProperties": spec.Own, "generatePreview": true,
+	if err := proto.Do(ctx, c, proto.RuntimeGetProperties{
+		ObjectID: objectID, OwnProperties: spec.Own, GeneratePreview: true,
 	}, &res); err != nil {
 		return nil, 0, fmt.Errorf("properties: %w", err)
 	}
@@ -154,7 +155,7 @@ func unexpanded(o remoteObject) bool {
 // the global scope left out. V8 does not list an arrow function's captured this there.
 func (in Inspector) contextVars(ctx context.Context, c clientCaller, scopesID string) ([]propertyDescriptor, error) {
 	var scopes propertiesResult
-	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": scopesID, "ownProperties": true}, &scopes); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeGetProperties{ObjectID: scopesID, OwnProperties: true}, &scopes); err != nil {
 		return nil, fmt.Errorf("scopes: %w", err)
 	}
 	var out []propertyDescriptor
@@ -163,8 +164,8 @@ func (in Inspector) contextVars(ctx context.Context, c clientCaller, scopesID st
 			continue
 		}
 		var vars propertiesResult
-		if err := c.Call(ctx, "Runtime.getProperties", map[string]any{
-			"objectId": sc.Value.ObjectID, "ownProperties": true, "generatePreview": true,
+		if err := proto.Do(ctx, c, proto.RuntimeGetProperties{
+			ObjectID: sc.Value.ObjectID, OwnProperties: true, GeneratePreview: true,
 		}, &vars); err != nil {
 			return nil, fmt.Errorf("scope %s: %w", sc.Value.Description, err)
 		}
@@ -207,26 +208,28 @@ func (in Inspector) Instances(ctx context.Context, expression string, frame, lim
 	if err != nil {
 		return Instances{}, err
 	}
-	proto := res
+	prototype := res
 	if res.Type == "function" {
 		var r struct {
 			Result remoteObject `json:"result"`
 		}
-		if err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{
-			"objectId": res.ObjectID, "functionDeclaration": "function() { return this.prototype }",
-			"objectGroup": evalGroup, "generatePreview": true,
+		if err := proto.Do(ctx, c, proto.RuntimeCallFunctionOn{
+			ObjectID: res.ObjectID, FunctionDeclaration: "function() { return this.prototype }",
+			ObjectGroup: evalGroup, GeneratePreview: true,
 		}, &r); err != nil {
 			return Instances{}, fmt.Errorf("instances: prototype: %w", err)
 		}
 		if r.Result.ObjectID == "" {
 			return Instances{}, fmt.Errorf("%w: %s has no prototype object", ErrBadInput, expression)
 		}
-		proto = r.Result
+		prototype = r.Result
 	}
 	var q struct {
 		Objects remoteObject `json:"objects"`
 	}
-	if err := c.Call(ctx, "Runtime.queryObjects", map[string]any{"prototypeObjectId": proto.ObjectID, "objectGroup": refsGroup}, &q); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeQueryObjects{
+		PrototypeObjectID: prototype.ObjectID, ObjectGroup: refsGroup,
+	}, &q); err != nil {
 		return Instances{}, fmt.Errorf("instances: %w", err)
 	}
 	in.t.s.mu.Lock()
@@ -238,8 +241,9 @@ func (in Inspector) Instances(ctx context.Context, expression string, frame, lim
 	var n struct {
 		Result remoteObject `json:"result"`
 	}
-	if err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{
-		"objectId": q.Objects.ObjectID, "functionDeclaration": "function() { return this.length }", "returnByValue": true,
+	if err := proto.Do(ctx, c, proto.RuntimeCallFunctionOn{
+		ObjectID: q.Objects.ObjectID, FunctionDeclaration: "function() { return this.length }",
+		ReturnByValue: true,
 	}, &n); err != nil {
 		return Instances{}, fmt.Errorf("instances: count: %w", err)
 	}
@@ -247,10 +251,10 @@ func (in Inspector) Instances(ctx context.Context, expression string, frame, lim
 	var name struct {
 		Result remoteObject `json:"result"`
 	}
-	_ = c.Call(ctx, "Runtime.callFunctionOn", map[string]any{"objectId": proto.ObjectID, "returnByValue": true,
-		"functionDeclaration": `function() { const c = Object.getOwnPropertyDescriptor(this, "constructor"); return c && typeof c.value === "function" ? c.value.name : "" }`,
+	_ = proto.Do(ctx, c, proto.RuntimeCallFunctionOn{ObjectID: prototype.ObjectID, ReturnByValue: true,
+		FunctionDeclaration: `function() { const c = Object.getOwnPropertyDescriptor(this, "constructor"); return c && typeof c.value === "function" ? c.value.name : "" }`,
 	}, &name)
-	protoText := proto.Description
+	protoText := prototype.Description
 	if n, _ := name.Result.Value.(string); n != "" {
 		protoText = n + ".prototype"
 	}
@@ -280,8 +284,7 @@ func (in Inspector) evalObject(ctx context.Context, expression string, frame int
 	if err != nil {
 		return remoteObject{}, err
 	}
-	params := map[string]any{"expression": expr, "objectGroup": evalGroup, "generatePreview": true,
-		"timeout": DefaultEvalTimeout.Milliseconds()}
+	timeout := DefaultEvalTimeout.Milliseconds()
 	in.t.s.mu.Lock()
 	in.t.evalValues = true
 	in.t.s.mu.Unlock()
@@ -291,10 +294,11 @@ func (in Inspector) evalObject(ctx context.Context, expression string, frame int
 		if err != nil {
 			return remoteObject{}, err
 		}
-		params["callFrameId"] = f.CallFrameID
-		err = c.Call(ctx, "Debugger.evaluateOnCallFrame", params, &res)
+		err = proto.Do(ctx, c, proto.DebuggerEvaluateOnCallFrame{CallFrameID: f.CallFrameID, Expression: expr,
+			ObjectGroup: evalGroup, GeneratePreview: true, Timeout: timeout}, &res)
 	} else {
-		err = c.Call(ctx, "Runtime.evaluate", params, &res)
+		err = proto.Do(ctx, c, proto.RuntimeEvaluate{Expression: expr, ObjectGroup: evalGroup, GeneratePreview: true,
+			Timeout: timeout}, &res)
 	}
 	if err != nil {
 		return remoteObject{}, fmt.Errorf("eval %s: %w", expression, err)
@@ -324,11 +328,8 @@ func (in Inspector) Globals(ctx context.Context) ([]string, error) {
 	var res struct {
 		Names []string `json:"names"`
 	}
-	params := map[string]any{}
-	if id != 0 {
-		params["executionContextId"] = id
-	}
-	if err := c.Call(ctx, "Runtime.globalLexicalScopeNames", params, &res); err != nil {
+	// No context id (0) is V8's default context.
+	if err := proto.Do(ctx, c, proto.RuntimeGlobalLexicalScopeNames{ExecutionContextID: id}, &res); err != nil {
 		return nil, fmt.Errorf("globals: %w", err)
 	}
 	if res.Names == nil {

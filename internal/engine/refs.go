@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/preview"
 )
 
@@ -136,9 +137,9 @@ func (in Inspector) persist(ctx context.Context, c clientCaller, o remoteObject)
 	var res struct {
 		Result remoteObject `json:"result"`
 	}
-	if err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{
-		"objectId": o.ObjectID, "functionDeclaration": "function() { return this }",
-		"objectGroup": refsGroup, "generatePreview": true,
+	if err := proto.Do(ctx, c, proto.RuntimeCallFunctionOn{
+		ObjectID: o.ObjectID, FunctionDeclaration: "function() { return this }", ObjectGroup: refsGroup,
+		GeneratePreview: true,
 	}, &res); err != nil {
 		return "", remoteObject{}, fmt.Errorf("keep object: %w", err)
 	}
@@ -159,7 +160,7 @@ func (in Inspector) ClearRefs(ctx context.Context) (int, error) {
 	n := len(in.t.refs.objs)
 	in.t.refs.objs = nil
 	in.t.s.mu.Unlock()
-	if err := c.Call(ctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": refsGroup}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeReleaseObjectGroup{ObjectGroup: refsGroup}, nil); err != nil {
 		return n, fmt.Errorf("release refs: %w", err)
 	}
 	return n, nil
@@ -204,14 +205,10 @@ func (in Inspector) interpolate(ctx context.Context, c clientCaller, expr string
 				return lead + primitiveLiteral(v.obj)
 			}
 			key := strings.TrimPrefix(ref, "@")
-			if err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{
-				"objectId": v.obj.ObjectID,
-				"functionDeclaration": `function(k) {
+			if err := proto.Do(ctx, c, proto.RuntimeCallFunctionOn{ObjectID: v.obj.ObjectID, FunctionDeclaration: `function(k) {
   const t = globalThis.__tracedRefs || Object.defineProperty(globalThis, "__tracedRefs", {value: Object.create(null), configurable: true}).__tracedRefs;
   t[k] = this;
-}`,
-				"arguments": []map[string]any{{"value": key}},
-			}, nil); err != nil {
+}`, Arguments: []proto.CallArgument{{Value: key}}}, nil); err != nil {
 				if ferr == nil {
 					ferr = fmt.Errorf("ref %s: %w", ref, err)
 				}
@@ -239,7 +236,7 @@ func dropInterpolated(ctx context.Context, c clientCaller, keys []string) {
 		b.WriteString(" delete t." + k + ";")
 	}
 	b.WriteString(" } })(" + refsHolder + ")")
-	_ = c.Call(ctx, "Runtime.evaluate", map[string]any{"expression": b.String(), "silent": true}, nil)
+	_ = proto.Do(ctx, c, proto.RuntimeEvaluate{Expression: b.String(), Silent: true}, nil)
 }
 
 // primitiveLiteral writes a primitive remote object back as JavaScript.

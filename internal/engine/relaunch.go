@@ -135,10 +135,10 @@ func (s *Session) carryOver() (carried, []string) {
 			not = append(not, bp.Ref+" (a function breakpoint: set it again once the function exists)")
 		case bp.URLRegex != "":
 			spec := BreakpointSpec{URLRegex: bp.URLRegex, Condition: bp.Condition, HitCount: bp.HitCount}
-			spec.Line, _ = bp.params["lineNumber"].(int)
-			spec.Line++
-			if col, ok := bp.params["columnNumber"].(int); ok {
-				spec.Column = col + 1
+			call, _ := bp.byURL()
+			spec.Line = call.LineNumber + 1
+			if call.ColumnNumber != nil {
+				spec.Column = *call.ColumnNumber + 1
 			}
 			c.breakpoints = append(c.breakpoints, carriedBreakpoint{spec: spec, enabled: bp.Enabled})
 		default:

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"traced/internal/cdp/proto"
 )
 
 // RestartFrame runs frame (0: the top) again from its start (Debugger.restartFrame, mode
@@ -24,9 +26,9 @@ func (ct Control) RestartFrame(ctx context.Context, frame int, wait time.Duratio
 	if err != nil {
 		return State{}, err
 	}
-	params := map[string]any{"callFrameId": f.CallFrameID, "mode": "StepInto"}
+	call := proto.DebuggerRestartFrame{CallFrameID: f.CallFrameID, Mode: "StepInto"}
 	since := ct.t.s.Timeline().lastSeq()
-	return ct.t.s.Timeline().outputAfter(since)(ct.run(ctx, c, "restart-frame", "Debugger.restartFrame", params, wait))
+	return ct.t.s.Timeline().outputAfter(since)(ct.run(ctx, c, "restart-frame", call, wait))
 }
 
 // SetAsyncCallStackDepth sets how many async parents V8 records for stacks (0: none).
@@ -35,12 +37,12 @@ func (ct Control) SetAsyncCallStackDepth(ctx context.Context, depth int) error {
 	if err != nil {
 		return err
 	}
-	if err := c.Call(ctx, "Debugger.setAsyncCallStackDepth", map[string]any{"maxDepth": depth}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerSetAsyncCallStackDepth{MaxDepth: depth}, nil); err != nil {
 		return err
 	}
 	ct.t.s.mu.Lock()
 	ct.t.s.asyncDepth = depth
 	ct.t.s.mu.Unlock()
-	ct.t.toEveryTarget(ctx, "Debugger.setAsyncCallStackDepth", map[string]any{"maxDepth": depth})
+	ct.t.toEveryTarget(ctx, proto.DebuggerSetAsyncCallStackDepth{MaxDepth: depth})
 	return nil
 }

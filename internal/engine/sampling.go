@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"traced/internal/cdp/proto"
 )
 
 // DefaultSamplingBytes is the heap sampler's mean interval between samples unless asked.
@@ -26,13 +28,12 @@ func (hp Heap) StartHeapSampling(ctx context.Context, spec SamplingSpec) error {
 	if spec.IntervalBytes <= 0 {
 		spec.IntervalBytes = DefaultSamplingBytes
 	}
-	if err := c.Call(ctx, "HeapProfiler.enable", nil, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.HeapProfilerEnable{}, nil); err != nil {
 		return fmt.Errorf("heap sampling: %w", err)
 	}
-	if err := c.Call(ctx, "HeapProfiler.startSampling", map[string]any{
-		"samplingInterval":                 spec.IntervalBytes,
-		"includeObjectsCollectedByMajorGC": spec.IncludeMajorGC,
-		"includeObjectsCollectedByMinorGC": spec.IncludeMinorGC,
+	if err := proto.Do(ctx, c, proto.HeapProfilerStartSampling{
+		SamplingInterval: spec.IntervalBytes, IncludeObjectsCollectedByMajorGC: spec.IncludeMajorGC,
+		IncludeObjectsCollectedByMinorGC: spec.IncludeMinorGC,
 	}, nil); err != nil {
 		return fmt.Errorf("heap sampling: %w", err)
 	}
@@ -76,7 +77,7 @@ func (hp Heap) StopHeapSampling(ctx context.Context, top int) (HeapSampling, err
 			Head samplingNode `json:"head"`
 		} `json:"profile"`
 	}
-	if err := c.Call(ctx, "HeapProfiler.stopSampling", nil, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.HeapProfilerStopSampling{}, &res); err != nil {
 		return HeapSampling{}, fmt.Errorf("heap sampling: %w", err)
 	}
 	out := HeapSampling{Sites: []AllocationSite{}}

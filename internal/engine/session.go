@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"traced/internal/cdp"
+	"traced/internal/cdp/proto"
 )
 
 // Publisher receives what sessions capture, for live fan-out. Both methods MUST NOT block: they
@@ -285,7 +286,7 @@ func signal(c chan struct{}) {
 func (s *Session) discardEntries(client *cdp.Client) {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	if err := client.Call(ctx, "Runtime.discardConsoleEntries", nil, nil); err != nil {
+	if err := proto.Do(ctx, client, proto.RuntimeDiscardConsoleEntries{}, nil); err != nil {
 		s.log.Debug("discard console entries", "session", s.id, "err", err)
 	}
 }

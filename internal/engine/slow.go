@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/cpuprofile"
 )
 
@@ -162,16 +163,11 @@ func (r *sampling) start(ctx context.Context) error {
 	if _, err := evalJSON(ctx, c, cpuprofile.LoopMonitorStartJS); err == nil {
 		r.loop = true
 	}
-	for _, step := range []struct {
-		method string
-		params any
-	}{
-		{"Profiler.enable", nil},
-		{"Profiler.setSamplingInterval", map[string]any{"interval": slowIntervalUs}},
-		{"Profiler.start", nil},
+	for _, step := range []proto.Command{
+		proto.ProfilerEnable{}, proto.ProfilerSetSamplingInterval{Interval: slowIntervalUs}, proto.ProfilerStart{},
 	} {
-		if err := c.Call(ctx, step.method, step.params, nil); err != nil {
-			return fmt.Errorf("slow: %s on %s: %w", step.method, r.info.Ref, err)
+		if err := proto.Do(ctx, c, step, nil); err != nil {
+			return fmt.Errorf("slow: %s on %s: %w", step.Method(), r.info.Ref, err)
 		}
 	}
 	r.t.Profiler().deoptimizeForProfile(ctx, c)
@@ -183,7 +179,7 @@ func (r *sampling) stop(ctx context.Context) {
 	var res struct {
 		Profile json.RawMessage `json:"profile"`
 	}
-	if err := r.c.Call(ctx, "Profiler.stop", nil, &res); err != nil {
+	if err := proto.Do(ctx, r.c, proto.ProfilerStop{}, &res); err != nil {
 		r.err = fmt.Errorf("slow: Profiler.stop on %s: %w", r.info.Ref, err)
 		return
 	}
@@ -281,7 +277,9 @@ func headlineOf(text, name string) string {
 // returns it; a thrown exception is an error.
 func evalJSON(ctx context.Context, c clientCaller, expression string) (string, error) {
 	var res evaluateResult
-	if err := c.Call(ctx, "Runtime.evaluate", map[string]any{"expression": expression, "returnByValue": true, "silent": true}, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeEvaluate{
+		Expression: expression, ReturnByValue: true, Silent: true,
+	}, &res); err != nil {
 		return "", err
 	}
 	if d := res.ExceptionDetails; d != nil {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/sourcemap"
 )
 
@@ -76,21 +77,21 @@ func (sm SourceMapping) bindHere(ctx context.Context, c clientCaller, scriptID, 
 	}
 	sm.t.s.mu.Unlock()
 	for _, bp := range bps {
-		params := sm.mappedParams(bp, m, url, path)
-		if params == nil {
+		call, ok := sm.mappedCall(bp, m, url, path)
+		if !ok {
 			continue
 		}
 		sm.t.s.mu.Lock()
 		old := sm.t.Breakpoints().v8IDOf(bp) // its binding by URL here, which this one replaces
 		sm.t.s.mu.Unlock()
 		if bp.orig == nil && old != "" { // the URL binding of the file stops elsewhere: drop it here
-			if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": old}, nil); err != nil {
+			if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: old}, nil); err != nil {
 				sm.t.s.log.Debug("breakpoint on a transformed script", "session", sm.t.s.id, "target", sm.t.ref, "err", err)
 				continue
 			}
 		}
 		var res setBreakpointResult
-		if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
+		if err := proto.Do(ctx, c, call, &res); err != nil {
 			sm.t.s.log.Debug("breakpoint by source map in target", "session", sm.t.s.id, "target", sm.t.ref, "bp", bp.ref(), "err", err)
 			continue
 		}
@@ -98,7 +99,7 @@ func (sm SourceMapping) bindHere(ctx context.Context, c clientCaller, scriptID, 
 		sm.t.s.mu.Lock()
 		if !slices.Contains(sm.t.s.breakpoints, bp) { // removed meanwhile
 			sm.t.s.mu.Unlock()
-			_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": res.BreakpointID}, nil)
+			_ = proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: res.BreakpointID}, nil)
 			continue
 		}
 		b := sm.t.Breakpoints().bindingOf(bp)
@@ -120,11 +121,11 @@ func (sm SourceMapping) bindHere(ctx context.Context, c clientCaller, scriptID, 
 	return here
 }
 
-// mappedParams is how a breakpoint binds in a script of this target through its map m (nil:
-// none), or nil when the script is not the breakpoint's concern or the map keeps its line.
-func (sm SourceMapping) mappedParams(bp *breakpoint, m *sourcemap.Map, url, path string) map[string]any {
+// mappedCall is how a breakpoint binds in a script of this target through its map m (nil:
+// none); false when the script is not the breakpoint's concern or the map keeps its line.
+func (sm SourceMapping) mappedCall(bp *breakpoint, m *sourcemap.Map, url, path string) (proto.DebuggerSetBreakpointByURL, bool) {
 	sm.t.s.mu.Lock()
-	orig, at, cond := bp.orig, bp.at, bp.params["condition"]
+	orig, at, cond := bp.orig, bp.at, bp.condition()
 	sm.t.s.mu.Unlock()
 	var src string
 	var line, col int
@@ -133,29 +134,31 @@ func (sm SourceMapping) mappedParams(bp *breakpoint, m *sourcemap.Map, url, path
 	} else {
 		src, line, col, _ = splitLocation(at)
 		if src != path {
-			return nil // a file's own breakpoint moves only in its own transformed script
+			return proto.DebuggerSetBreakpointByURL{}, false // a file's own breakpoint moves only in its own transformed script
 		}
 	}
 	if m == nil {
 		if orig != nil && src == path { // node runs the original itself: by URL, for later loads too
-			p := map[string]any{"urlRegex": fileURLRegex(src), "lineNumber": line - 1, "condition": cond}
+			call := proto.DebuggerSetBreakpointByURL{URLRegex: fileURLRegex(src), LineNumber: line - 1, Condition: cond}
 			if col > 0 {
-				p["columnNumber"] = col - 1
+				call.ColumnNumber = proto.Int(col - 1)
 			}
-			return p
+			return call, true
 		}
-		return nil
+		return proto.DebuggerSetBreakpointByURL{}, false
 	}
 	for _, s := range m.MatchSource(src) {
 		if gens := m.Reverse(s, line); len(gens) > 0 {
 			line0, col0 := gens[0].CDP()
 			if orig == nil && line0 == line-1 {
-				return nil // the map keeps the line: the URL binding is right
+				return proto.DebuggerSetBreakpointByURL{}, false // the map keeps the line: the URL binding is right
 			}
-			return map[string]any{"url": url, "lineNumber": line0, "columnNumber": col0, "condition": cond}
+			return proto.DebuggerSetBreakpointByURL{
+				URL: url, LineNumber: line0, ColumnNumber: proto.Int(col0), Condition: cond,
+			}, true
 		}
 	}
-	return nil
+	return proto.DebuggerSetBreakpointByURL{}, false
 }
 
 // gateTarget sets the gate in this target, once, and serves its pauses until the target ends.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"traced/internal/cdp/proto"
 )
 
 // A worker or child process traced follows gets what the main thread has before it runs: in a
@@ -21,7 +23,7 @@ import (
 // first line once let run (NodeWorker's waitForDebuggerOnStart), a child process does not (the
 // preload waits without a break).
 func (t *Target) setUpTarget(ctx context.Context, c clientCaller, breaksOnStart bool) error {
-	steps := []step{{"Runtime.enable", nil}, {"Debugger.enable", nil}}
+	steps := []step{proto.RuntimeEnable{}, proto.DebuggerEnable{}}
 	if t.s.mode != ModeDebug {
 		steps = append(steps, t.s.Settings().traceSteps()...)
 	}
@@ -75,17 +77,17 @@ func (t *Target) adoptDebugger(ctx context.Context, c clientCaller, breaksOnStar
 		return err
 	}
 	for _, name := range bindings {
-		if err := c.Call(ctx, "Runtime.addBinding", map[string]any{"name": name}, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.RuntimeAddBinding{Name: name}, nil); err != nil {
 			return err
 		}
 	}
 	if box = t.s.Settings().v8Blackbox(box); len(box) > 0 {
-		if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": box}, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.DebuggerSetBlackboxPatterns{Patterns: box}, nil); err != nil {
 			return err
 		}
 	}
 	if depth > 0 {
-		if err := c.Call(ctx, "Debugger.setAsyncCallStackDepth", map[string]any{"maxDepth": depth}, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.DebuggerSetAsyncCallStackDepth{MaxDepth: depth}, nil); err != nil {
 			return err
 		}
 	}
@@ -127,20 +129,21 @@ func (t *Target) passStart(p *debuggerPaused) {
 // everywhere reports, under mu, whether a breakpoint binds alike in every target: by URL,
 // enabled, not waiting for a source map.
 func (bp *breakpoint) everywhere() bool {
-	return bp.method == "Debugger.setBreakpointByUrl" && bp.watch == nil && !bp.Pending && (bp.log != nil || bp.Enabled)
+	_, byURL := bp.byURL()
+	return byURL && bp.watch == nil && !bp.Pending && (bp.log != nil || bp.Enabled)
 }
 
 // bindIn binds one of the session's breakpoints in this target, with the V8 id and locations
 // it gets here.
 func (bs Breakpoints) bindIn(ctx context.Context, c clientCaller, bp *breakpoint) error {
 	bs.t.s.mu.Lock()
-	ok, method, params := bp.everywhere(), bp.method, bp.params
+	ok, call := bp.everywhere(), bp.call
 	bs.t.s.mu.Unlock()
 	if !ok {
 		return nil
 	}
 	var res setBreakpointResult
-	if err := c.Call(ctx, method, params, &res); err != nil {
+	if err := proto.Do(ctx, c, call, &res); err != nil {
 		if isProtocolError(err) && strings.Contains(err.Error(), "already exists") {
 			return nil // bound by the other path of a target's set-up (setUpTarget)
 		}
@@ -214,7 +217,7 @@ func (tg *Target) unspread(ctx context.Context, bp *breakpoint) {
 		if c := t.liveConn(); c != nil {
 			for _, id := range ids {
 				if id != "" {
-					_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil)
+					_ = proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil)
 				}
 			}
 		}
@@ -234,14 +237,14 @@ func (tg *Target) unspread(ctx context.Context, bp *breakpoint) {
 
 // toEveryTarget makes the same call in every other target traced debugs (an exception mode,
 // blackbox patterns, an async depth), each bounded; one that fails is logged and left.
-func (tg *Target) toEveryTarget(ctx context.Context, method string, params any) {
+func (tg *Target) toEveryTarget(ctx context.Context, call proto.Command) {
 	tg.s.mu.Lock()
 	others := tg.s.Tree().debuggedBut(tg)
 	tg.s.mu.Unlock()
 	for _, t := range others {
 		if c := t.liveConn(); c != nil {
-			if err := c.Call(ctx, method, params, nil); err != nil {
-				tg.s.log.Debug("call in target", "session", tg.s.id, "target", t.ref, "method", method, "err", err)
+			if err := proto.Do(ctx, c, call, nil); err != nil {
+				tg.s.log.Debug("call in target", "session", tg.s.id, "target", t.ref, "method", call.Method(), "err", err)
 			}
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"traced/internal/cdp/proto"
 )
 
 // Throw events. Most failures never reach Runtime.exceptionThrown: a test runner catches the
@@ -195,7 +197,7 @@ func (dp dispatcher) passThrow(p *debuggerPaused, info *ThrowInfo, slot *heldEve
 	var resumed waiter
 	if resume && c != nil {
 		var err error
-		if resumed, err = send(ctx, c, "Debugger.resume", nil); err != nil {
+		if resumed, err = send(ctx, c, proto.DebuggerResume{}); err != nil {
 			dp.t.s.log.Debug("resume past a throw", "session", dp.t.s.id, "target", dp.t.ref, "err", err)
 		}
 	}
@@ -406,8 +408,8 @@ func (s *Session) throwLocals(ctx context.Context, c clientCaller, f pausedFrame
 		if sc.Type == "global" || sc.Type == "script" || sc.Type == "closure" || sc.Object.ObjectID == "" {
 			continue
 		}
-		w, err := send(ctx, c, "Runtime.getProperties", map[string]any{
-			"objectId": sc.Object.ObjectID, "ownProperties": true, "generatePreview": true,
+		w, err := send(ctx, c, proto.RuntimeGetProperties{
+			ObjectID: sc.Object.ObjectID, OwnProperties: true, GeneratePreview: true,
 		})
 		if err != nil {
 			break
@@ -453,8 +455,8 @@ func (us Settings) traceSteps() []step {
 		return []step{skipPauses}
 	}
 	return []step{
-		{"Debugger.setBlackboxPatterns", map[string]any{"patterns": []string{nodeOwnThrows}}},
-		{"Debugger.setPauseOnExceptions", map[string]any{"state": "all"}},
+		proto.DebuggerSetBlackboxPatterns{Patterns: []string{nodeOwnThrows}},
+		proto.DebuggerSetPauseOnExceptions{State: "all"},
 	}
 }
 
@@ -477,11 +479,13 @@ func (dp dispatcher) unboxNode(ctx context.Context, c clientCaller) (func(), err
 	if user == nil {
 		user = []string{}
 	}
-	if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": user}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerSetBlackboxPatterns{Patterns: user}, nil); err != nil {
 		return nil, err
 	}
 	return func() {
-		if err := c.Call(context.WithoutCancel(ctx), "Debugger.setBlackboxPatterns", map[string]any{"patterns": dp.t.s.Settings().v8Blackbox(user)}, nil); err != nil {
+		if err := proto.Do(context.WithoutCancel(ctx), c, proto.DebuggerSetBlackboxPatterns{
+			Patterns: dp.t.s.Settings().v8Blackbox(user),
+		}, nil); err != nil {
 			dp.t.s.log.Debug("node's code blackboxed again after a pause", "session", dp.t.s.id, "target", dp.t.ref, "err", err)
 		}
 	}, nil
@@ -503,10 +507,10 @@ func (us Settings) v8Blackbox(user []string) []string {
 // on: the user's own for a step or a run-to (a throw pause traced passed by itself would resume
 // the program and end the step), "all" for the rest. The user's state stays while the program
 // stands paused after a step, so stepping on costs no call; widen puts "all" back once it runs.
-func (dp dispatcher) exceptionsFor(ctx context.Context, c clientCaller, method string) error {
+func (dp dispatcher) exceptionsFor(ctx context.Context, c clientCaller, call proto.Command) error {
 	narrow := false
-	switch method {
-	case "Debugger.stepOver", "Debugger.stepInto", "Debugger.stepOut", "Debugger.continueToLocation":
+	switch call.(type) {
+	case proto.DebuggerStepOver, proto.DebuggerStepInto, proto.DebuggerStepOut, proto.DebuggerContinueToLocation:
 		narrow = true
 	}
 	dp.t.s.mu.Lock()
@@ -520,7 +524,7 @@ func (dp dispatcher) exceptionsFor(ctx context.Context, c clientCaller, method s
 	if narrow {
 		state = user
 	}
-	if err := c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": state}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerSetPauseOnExceptions{State: state}, nil); err != nil {
 		return err
 	}
 	dp.t.s.mu.Lock()
@@ -538,7 +542,7 @@ func (dp dispatcher) widen(ctx context.Context, c clientCaller) {
 	if !running {
 		return
 	}
-	if err := dp.exceptionsFor(context.WithoutCancel(ctx), c, "Debugger.resume"); err != nil {
+	if err := dp.exceptionsFor(context.WithoutCancel(ctx), c, proto.DebuggerResume{}); err != nil {
 		dp.t.s.log.Debug("throw events back after a step", "session", dp.t.s.id, "target", dp.t.ref, "err", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"traced/internal/cdp/proto"
 )
 
 // A urlRegex breakpoint is matched here, not by V8: V8 runs a breakpoint's urlRegex with its
@@ -61,23 +63,20 @@ func (dp dispatcher) rewatch(ctx context.Context, c clientCaller, url, scriptID 
 	for _, bp := range grow {
 		dp.t.s.mu.Lock()
 		watched := append(slices.Clone(bp.watched), url)
-		params := make(map[string]any, len(bp.params))
-		for k, v := range bp.params {
-			params[k] = v
-		}
-		params["urlRegex"] = exactURLs(watched)
+		call, _ := bp.byURL() // a copy: bindings under way keep the call they read
+		call.URLRegex = exactURLs(watched)
 		old := dp.t.Breakpoints().v8IDOf(bp)
-		bp.watched, bp.params = watched, params
+		bp.watched, bp.call = watched, call
 		dp.t.s.mu.Unlock()
 		if old == "" {
 			continue // disabled: enabling binds it with the new list
 		}
-		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": old}, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: old}, nil); err != nil {
 			dp.t.s.log.Debug("rebind url regex breakpoint", "session", dp.t.s.id, "bp", bp.ref(), "err", err)
 			continue
 		}
 		var res setBreakpointResult
-		if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
+		if err := proto.Do(ctx, c, call, &res); err != nil {
 			dp.t.s.mu.Lock()
 			dp.t.Breakpoints().bindingOf(bp).v8ID = ""
 			dp.t.s.mu.Unlock()

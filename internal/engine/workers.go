@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"traced/internal/cdp"
+	"traced/internal/cdp/proto"
 )
 
 // Worker threads are targets of the session. NodeWorker, enabled with waitForDebuggerOnStart on
@@ -141,7 +142,7 @@ func (tr Tree) setUpWorker(e *targetEntry, follow bool, reason string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
 	defer cancel()
-	_ = e.parent.Call(ctx, "NodeWorker.detach", map[string]any{"sessionId": e.sessionID}, nil)
+	_ = proto.Do(ctx, e.parent, proto.NodeWorkerDetach{SessionID: e.sessionID}, nil)
 }
 
 // endWorker marks a worker exited (NodeWorker reports each nested worker's end itself). Its

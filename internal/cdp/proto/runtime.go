@@ -29,6 +29,7 @@ type RuntimeEvaluate struct {
 	ReturnByValue     bool   `json:"returnByValue,omitempty"`
 	GeneratePreview   bool   `json:"generatePreview,omitempty"`
 	AwaitPromise      bool   `json:"awaitPromise,omitempty"`
+	ReplMode          bool   `json:"replMode,omitempty"` // top-level await, let redeclared
 	ThrowOnSideEffect bool   `json:"throwOnSideEffect,omitempty"`
 	Timeout           int64  `json:"timeout,omitempty"` // ms; 0: none
 }
