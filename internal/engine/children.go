@@ -259,7 +259,7 @@ func (tg *Target) runChild(e *targetEntry, a announcement, ending <-chan struct{
 	}
 	waiting := make(chan struct{}, 1)
 	onEvent := func(ev cdp.Event) {
-		if ev.Method == "NodeRuntime.waitingForDisconnect" {
+		if ev.Method == proto.EventWaitingForDisconnect {
 			signal(waiting)
 			return
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"traced/internal/cdp"
+	"traced/internal/cdp/proto"
 	"traced/internal/preview"
 )
 
@@ -11,9 +12,9 @@ import (
 // must not wait on the inspector: CDP calls go to the chores loop.
 func (dp dispatcher) onEvent(ev cdp.Event) {
 	switch ev.Method {
-	case "NodeWorker.attachedToWorker", "NodeWorker.receivedMessageFromWorker", "NodeWorker.detachedFromWorker":
+	case proto.EventAttachedToWorker, proto.EventReceivedMessageFromWorker, proto.EventDetachedFromWorker:
 		dp.t.workerDomain(ev.Method, ev.Params) // workers.go
-	case "Runtime.executionContextCreated":
+	case proto.EventExecutionContextCreated:
 		var p executionContextCreated
 		if decodeParams(ev.Params, &p) != nil {
 			return
@@ -25,7 +26,7 @@ func (dp dispatcher) onEvent(ev cdp.Event) {
 		dp.t.contexts[p.Context.ID] = ContextInfo{ID: p.Context.ID, Name: p.Context.Name, Origin: p.Context.Origin}
 		dp.t.s.mu.Unlock()
 		dp.t.record(Event{Kind: KindContext, Context: &ContextInfo{ID: p.Context.ID, Name: p.Context.Name, Origin: p.Context.Origin}})
-	case "Runtime.executionContextDestroyed":
+	case proto.EventExecutionContextDestroyed:
 		var p executionContextDestroyed
 		if decodeParams(ev.Params, &p) != nil {
 			return
@@ -38,7 +39,7 @@ func (dp dispatcher) onEvent(ev cdp.Event) {
 			// With --inspect-brk node waits for the debugger to disconnect before it exits.
 			signal(dp.t.s.detach)
 		}
-	case "NodeRuntime.waitingForDisconnect":
+	case proto.EventWaitingForDisconnect:
 		if dp.t.main() { // a child's connection watches for it itself (children.go)
 			dp.t.s.mu.Lock()
 			hold := dp.t.s.exitHold
@@ -50,13 +51,13 @@ func (dp dispatcher) onEvent(ev cdp.Event) {
 				signal(dp.t.s.detach) // the program has ended: hang up so node can exit
 			}
 		}
-	case "NodeRuntime.waitingForDebugger":
+	case proto.EventWaitingForDebugger:
 		dp.t.s.mu.Lock()
 		if dp.t.s.attached != nil {
 			dp.t.s.attached.waiting = true
 		}
 		dp.t.s.mu.Unlock()
-	case "Debugger.scriptParsed":
+	case proto.EventScriptParsed:
 		var p scriptParsed
 		if decodeParams(ev.Params, &p) != nil {
 			return
@@ -76,12 +77,12 @@ func (dp dispatcher) onEvent(ev cdp.Event) {
 			return // node's own, the same in every target: the main thread's list has them
 		}
 		dp.t.record(Event{Kind: KindScript, Script: &info})
-	case "Debugger.scriptFailedToParse":
+	case proto.EventScriptFailedToParse:
 		var p scriptParsed
 		if decodeParams(ev.Params, &p) == nil {
 			dp.noteFailedParse(&p)
 		}
-	case "Runtime.consoleAPICalled":
+	case proto.EventConsoleAPICalled:
 		var p consoleAPICalled
 		if decodeParams(ev.Params, &p) != nil {
 			return
@@ -91,7 +92,7 @@ func (dp dispatcher) onEvent(ev cdp.Event) {
 		if dp.t.consoleSeen%dp.t.s.discardEvery == 0 {
 			signal(dp.t.discard)
 		}
-	case "Runtime.exceptionThrown":
+	case proto.EventExceptionThrown:
 		var p exceptionThrown
 		if decodeParams(ev.Params, &p) != nil {
 			return
@@ -99,15 +100,15 @@ func (dp dispatcher) onEvent(ev cdp.Event) {
 		if info := dp.holdSyntaxError(dp.exceptionInfo(&p)); info != nil {
 			dp.t.record(Event{Kind: KindException, Exception: info})
 		}
-	case "Debugger.paused":
+	case proto.EventPaused:
 		var p debuggerPaused
 		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
 		dp.onPaused(&p)
-	case "Debugger.resumed":
+	case proto.EventResumed:
 		dp.onResumed()
-	case "Runtime.bindingCalled":
+	case proto.EventBindingCalled:
 		var p struct {
 			Name    string `json:"name"`
 			Payload string `json:"payload"`
@@ -120,14 +121,14 @@ func (dp dispatcher) onEvent(ev cdp.Event) {
 		} else {
 			dp.t.onHook(p.Name, p.Payload)
 		}
-	case "HeapProfiler.reportHeapSnapshotProgress":
+	case proto.EventReportHeapSnapshotProgress:
 		var p heapProgress
 		if decodeParams(ev.Params, &p) == nil {
 			dp.t.Heap().onHeapProgress(p)
 		}
-	case "HeapProfiler.addHeapSnapshotChunk":
+	case proto.EventAddHeapSnapshotChunk:
 		dp.t.Heap().onHeapChunk(ev.Params)
-	case "Debugger.breakpointResolved":
+	case proto.EventBreakpointResolved:
 		var p breakpointResolved
 		if decodeParams(ev.Params, &p) != nil {
 			return

@@ -64,19 +64,19 @@ type workerMessage struct {
 // workerDomain handles the NodeWorker events of the main connection.
 func (t *Target) workerDomain(method string, params json.RawMessage) {
 	switch method {
-	case "NodeWorker.attachedToWorker":
+	case proto.EventAttachedToWorker:
 		var p attachedToWorker
 		if json.Unmarshal(params, &p) == nil {
 			t.attachWorker(p)
 		}
-	case "NodeWorker.receivedMessageFromWorker":
+	case proto.EventReceivedMessageFromWorker:
 		var p workerMessage
 		if json.Unmarshal(params, &p) == nil {
 			if e := t.s.Tree().workerOf(p.SessionID); e != nil {
 				e.worker.Receive([]byte(p.Message))
 			}
 		}
-	case "NodeWorker.detachedFromWorker":
+	case proto.EventDetachedFromWorker:
 		var p struct {
 			SessionID string `json:"sessionId"`
 		}
