@@ -130,7 +130,7 @@ func BenchmarkConsoleCapture(b *testing.B) {
 				elapsed += time.Since(t0)
 				sum := s.Summary()
 				if c.name == "mapped" {
-					if p := s.Events(0, engine.Filter{Kinds: engine.KindSet{engine.KindConsole: true}}, 1); len(p.Events) == 0 || p.Events[0].Console.Frame.Where() != "mapped/count.ts:4" {
+					if p := s.Timeline().Events(0, engine.Filter{Kinds: engine.KindSet{engine.KindConsole: true}}, 1); len(p.Events) == 0 || p.Events[0].Console.Frame.Where() != "mapped/count.ts:4" {
 						b.Fatalf("mapped console call site %+v", p.Events)
 					}
 				}

@@ -61,7 +61,7 @@ func treeStart(b *testing.B, req engine.StartRequest) {
 		seen, after := 0, uint64(0)
 		for seen < 9 {
 			wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-			p, err := s.Wait(wctx, after, engine.Filter{Kinds: engine.KindSet{engine.KindConsole: true}})
+			p, err := s.Timeline().Wait(wctx, after, engine.Filter{Kinds: engine.KindSet{engine.KindConsole: true}})
 			cancel()
 			if err != nil || len(p.Events) == 0 {
 				b.Fatalf("%d of 9 first events, then %v", seen, err)

@@ -231,7 +231,7 @@ func benchEval(b *testing.B) {
 	var engineSide []time.Duration
 	engineOp := func() {
 		engineSide = append(engineSide, timed(func() {
-			if _, err := ses.Main().Eval(ctx, engine.EvalSpec{Expression: "n + 1"}); err != nil {
+			if _, err := ses.Main().Inspector().Eval(ctx, engine.EvalSpec{Expression: "n + 1"}); err != nil {
 				b.Fatalf("engine eval: %v", err)
 			}
 		}))
@@ -381,7 +381,7 @@ func benchLoop(b *testing.B) {
 				return t
 			}, func() time.Duration {
 				_, ses := tracedRun(b, svc, "cpuloop.js")
-				p := ses.Events(0, engine.Filter{Kinds: engine.KindSet{engine.KindStdout: true}}, 1)
+				p := ses.Timeline().Events(0, engine.Filter{Kinds: engine.KindSet{engine.KindStdout: true}}, 1)
 				if len(p.Events) == 0 {
 					b.Fatal("traced: cpuloop.js printed nothing")
 				}

@@ -110,7 +110,7 @@ func run(args []string) int {
 	if sum.Status == engine.StatusStopped && sum.Error != "" { // --timeout ended it, not the program
 		fmt.Fprintln(os.Stderr, "traced:", sum.Error)
 	}
-	res := convert.FromEvidenceResult(evidence.Build(evidence.Input{Summary: sum, Events: s.Snapshot()}))
+	res := convert.FromEvidenceResult(evidence.Build(evidence.Input{Summary: sum, Events: s.Timeline().Snapshot()}))
 	if *asJSON {
 		wire := convert.FromSummary(sum)
 		if export != nil {
@@ -124,7 +124,7 @@ func run(args []string) int {
 			Session api.Summary `json:"session"`
 			Events  []api.Event `json:"events"`
 			api.EvidenceResult
-		}{wire, convert.FromEvents(s.Events(0, engine.Filter{Kinds: engine.KindSet{engine.KindConsole: true, engine.KindException: true,
+		}{wire, convert.FromEvents(s.Timeline().Events(0, engine.Filter{Kinds: engine.KindSet{engine.KindConsole: true, engine.KindException: true,
 			engine.KindStdout: true, engine.KindStderr: true, engine.KindExit: true}}, 0).Events), res})
 	} else if res.Evidence != nil { // the text form, as traced trace and evidence answer it
 		fmt.Fprint(os.Stderr, "evidence:\n"+textform.Answer(api.EvidenceResponse{Session: sum.ID, Status: string(sum.Status), EvidenceResult: res}))

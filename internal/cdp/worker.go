@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sync"
+
+	"traced/internal/cdp/proto"
 )
 
 // Worker is a worker thread's inspector session, tunnelled through its parent's connection: a
@@ -57,11 +59,8 @@ func (w *Worker) Send(ctx context.Context, method string, params any) (*Pending,
 	if err != nil {
 		return nil, err
 	}
-	tunnel := struct {
-		SessionID string `json:"sessionId"`
-		Message   string `json:"message"`
-	}{w.sessionID, string(raw)}
-	if err := w.parent.Call(ctx, "NodeWorker.sendMessageToWorker", tunnel, nil); err != nil {
+	tunnel := proto.NodeWorkerSendMessageToWorker{SessionID: w.sessionID, Message: string(raw)}
+	if err := proto.Do(ctx, w.parent, tunnel, nil); err != nil {
 		p.forget()
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}

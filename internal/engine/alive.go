@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/cpuprofile"
 )
 
@@ -115,7 +116,7 @@ func (t *Target) alive(ctx context.Context) (cpuprofile.Alive, error) {
 	if err != nil {
 		return cpuprofile.Alive{}, err
 	}
-	defer c.Call(context.WithoutCancel(ctx), "Runtime.releaseObjectGroup", map[string]any{"objectGroup": aliveGroup}, nil)
+	defer proto.Do(context.WithoutCancel(ctx), c, proto.RuntimeReleaseObjectGroup{ObjectGroup: aliveGroup}, nil)
 	v, err := evalJSON(ctx, c, cpuprofile.AliveJS)
 	if err != nil {
 		return cpuprofile.Alive{}, fmt.Errorf("alive: %w", err)
@@ -157,7 +158,7 @@ func (t *Target) placeCreation(hs []cpuprofile.Handle) {
 			if strings.HasPrefix(url, "/") { // a CommonJS module's call site names its path
 				url = "file://" + url
 			}
-			fr := t.place(site.Function, ids[url], url, site.Line-1, site.Column-1)
+			fr := t.SourceMapping().place(site.Function, ids[url], url, site.Line-1, site.Column-1)
 			if fr.Internal {
 				continue
 			}
@@ -205,21 +206,27 @@ func (t *Target) aliveConn() (clientCaller, error) {
 // (Runtime.queryObjects) and describes them with a function called on their array; it answers
 // the array's object id too.
 func queryDescribe(ctx context.Context, c clientCaller, prototypeJS, describeJS string) ([]cpuprofile.Handle, string, error) {
-	var proto evaluateResult
-	if err := c.Call(ctx, "Runtime.evaluate", map[string]any{"expression": prototypeJS, "objectGroup": aliveGroup, "silent": true}, &proto); err != nil {
+	var prototype evaluateResult
+	if err := proto.Do(ctx, c, proto.RuntimeEvaluate{
+		Expression: prototypeJS, ObjectGroup: aliveGroup, Silent: true,
+	}, &prototype); err != nil {
 		return nil, "", err
 	}
-	if proto.ExceptionDetails != nil || proto.Result.ObjectID == "" {
+	if prototype.ExceptionDetails != nil || prototype.Result.ObjectID == "" {
 		return nil, "", fmt.Errorf("no prototype from %.40q", prototypeJS)
 	}
 	var q struct {
 		Objects remoteObject `json:"objects"`
 	}
-	if err := c.Call(ctx, "Runtime.queryObjects", map[string]any{"prototypeObjectId": proto.Result.ObjectID, "objectGroup": aliveGroup}, &q); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeQueryObjects{
+		PrototypeObjectID: prototype.Result.ObjectID, ObjectGroup: aliveGroup,
+	}, &q); err != nil {
 		return nil, "", err
 	}
 	var res evaluateResult
-	if err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{"objectId": q.Objects.ObjectID, "functionDeclaration": describeJS, "returnByValue": true, "silent": true}, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeCallFunctionOn{
+		ObjectID: q.Objects.ObjectID, FunctionDeclaration: describeJS, ReturnByValue: true, Silent: true,
+	}, &res); err != nil {
 		return nil, "", err
 	}
 	text, ok := res.Result.Value.(string)
@@ -238,7 +245,10 @@ const maxLocatedTimers = 50
 // callback's [[FunctionLocation]]; a timer whose callback cannot be located keeps its name.
 func (t *Target) locateCallbacks(ctx context.Context, c clientCaller, timersID string, timers []cpuprofile.Handle) {
 	var res evaluateResult
-	if err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{"objectId": timersID, "functionDeclaration": cpuprofile.TimerCallbacksJS, "objectGroup": aliveGroup, "silent": true}, &res); err != nil || res.Result.ObjectID == "" {
+	if err := proto.Do(ctx, c, proto.RuntimeCallFunctionOn{
+		ObjectID: timersID, FunctionDeclaration: cpuprofile.TimerCallbacksJS, ObjectGroup: aliveGroup,
+		Silent: true,
+	}, &res); err != nil || res.Result.ObjectID == "" {
 		return
 	}
 	var elems struct {
@@ -247,7 +257,9 @@ func (t *Target) locateCallbacks(ctx context.Context, c clientCaller, timersID s
 			Value remoteObject `json:"value"`
 		} `json:"result"`
 	}
-	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": res.Result.ObjectID, "ownProperties": true}, &elems); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeGetProperties{
+		ObjectID: res.Result.ObjectID, OwnProperties: true,
+	}, &elems); err != nil {
 		return
 	}
 	for _, e := range elems.Result {
@@ -267,13 +279,15 @@ func (t *Target) locateCallbacks(ctx context.Context, c clientCaller, timersID s
 				} `json:"value"`
 			} `json:"internalProperties"`
 		}
-		if err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": e.Value.ObjectID, "ownProperties": true}, &props); err != nil {
+		if err := proto.Do(ctx, c, proto.RuntimeGetProperties{
+			ObjectID: e.Value.ObjectID, OwnProperties: true,
+		}, &props); err != nil {
 			continue
 		}
 		for _, p := range props.Internal {
 			if p.Name == "[[FunctionLocation]]" {
 				loc := p.Value.Value
-				fr := t.place("", loc.ScriptID, t.scriptURL(loc.ScriptID), loc.LineNumber, loc.ColumnNumber)
+				fr := t.SourceMapping().place("", loc.ScriptID, t.Inspector().scriptURL(loc.ScriptID), loc.LineNumber, loc.ColumnNumber)
 				timers[i].Location = where(cmp.Or(fr.File, fr.URL), fr.Line)
 			}
 		}

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
+
+	"traced/internal/cdp/proto"
 )
 
 // Async frames. V8 records async parents for the inspector only while async stacks are on (POST
@@ -68,13 +70,13 @@ func stackURL(place string) string {
 
 // asyncFramesOf is the async part of an error's stack (its description), node's own frames
 // collapsed, each marked async and placed through its script's source map.
-func (t *Target) asyncFramesOf(stack string) []Frame {
-	return t.errorFrames(stack, true)
+func (in Inspector) asyncFramesOf(stack string) []Frame {
+	return in.errorFrames(stack, true)
 }
 
 // errorFrames are the frames of an error's stack but node's own, the async ones marked; only
 // those of its await chain with onlyAsync.
-func (t *Target) errorFrames(stack string, onlyAsync bool) []Frame {
+func (in Inspector) errorFrames(stack string, onlyAsync bool) []Frame {
 	var out []Frame
 	for _, f := range parseStack(stack) {
 		if (onlyAsync && !f.async) || InternalURL(f.url) {
@@ -83,15 +85,15 @@ func (t *Target) errorFrames(stack string, onlyAsync bool) []Frame {
 		if len(out) == maxAsyncFrames {
 			break
 		}
-		out = append(out, t.textFramePlace(f))
+		out = append(out, in.textFramePlace(f))
 	}
 	return out
 }
 
 // textFramePlace places a frame read from a stack string, marked async.
-func (t *Target) textFramePlace(f textFrame) Frame {
-	id, _ := t.scriptFor(f.url)
-	fr := t.place(f.function, id, f.url, f.line-1, f.col-1)
+func (in Inspector) textFramePlace(f textFrame) Frame {
+	id, _ := in.scriptFor(f.url)
+	fr := in.t.SourceMapping().place(f.function, id, f.url, f.line-1, f.col-1)
 	if f.async {
 		fr.Async = asyncAwait
 	}
@@ -99,9 +101,9 @@ func (t *Target) textFramePlace(f textFrame) Frame {
 }
 
 // firstUserFrame is the first frame of user code in frames, nil when none is.
-func (t *Target) firstUserFrame(frames []Frame) *Frame {
+func (in Inspector) firstUserFrame(frames []Frame) *Frame {
 	for i := range frames {
-		if !frames[i].Internal && t.s.isUserURL(frames[i].URL) {
+		if !frames[i].Internal && in.t.s.isUserURL(frames[i].URL) {
 			return &frames[i]
 		}
 	}
@@ -113,25 +115,25 @@ func (t *Target) firstUserFrame(frames []Frame) *Frame {
 // code made) to stand at the user's frames read from the error's stack, the awaiting ones
 // marked: the user never stops in node's internals nor in traced's code. Under no lock; p is
 // not shared yet.
-func (t *Target) awaitingPause(p *debuggerPaused) {
+func (in Inspector) awaitingPause(p *debuggerPaused) {
 	if p.Data == nil || p.Data.Subtype != "error" || len(p.CallFrames) == 0 {
 		return
 	}
 	for _, f := range p.CallFrames {
-		url := t.frameURL(f)
-		t.s.mu.Lock()
-		own := t.scripts[f.Location.ScriptID].Internal // node's, or traced's preload
-		t.s.mu.Unlock()
+		url := in.t.dispatcher().frameURL(f)
+		in.t.s.mu.Lock()
+		own := in.t.scripts[f.Location.ScriptID].Internal // node's, or traced's preload
+		in.t.s.mu.Unlock()
 		if !InternalURL(url) && !own {
 			return
 		}
 	}
 	listener := p.CallFrames[0]
 	monitor := listener.FunctionName == fatalListener
-	frames := t.errorFrames(p.Data.Description, false)
+	frames := in.errorFrames(p.Data.Description, false)
 	switch {
-	case t.firstUserFrame(frames) != nil:
-		p.CallFrames = t.awaitedFrames(frames)
+	case in.firstUserFrame(frames) != nil:
+		p.CallFrames = in.awaitedFrames(frames)
 		p.chainRead = true // its frames are the chain already
 	case monitor && len(p.CallFrames) > 1:
 		// The error names no user frame (node 26's fs errors carry no stack): node's frames
@@ -148,7 +150,7 @@ func (t *Target) awaitingPause(p *debuggerPaused) {
 
 // awaitedFrames turns frames read from a stack string into paused frames: places to show, with
 // no scopes to read and no call frame to evaluate in.
-func (t *Target) awaitedFrames(frames []Frame) []pausedFrame {
+func (in Inspector) awaitedFrames(frames []Frame) []pausedFrame {
 	out := make([]pausedFrame, 0, len(frames))
 	for _, f := range frames {
 		line, col := f.Line, f.Column
@@ -156,7 +158,7 @@ func (t *Target) awaitedFrames(frames []Frame) []pausedFrame {
 		if f.Generated != nil {
 			url, line, col = f.Generated.URL, f.Generated.Line, f.Generated.Column
 		}
-		id, _ := t.scriptFor(url)
+		id, _ := in.scriptFor(url)
 		out = append(out, pausedFrame{FunctionName: f.Function, URL: url, async: f.Async,
 			Location: location{ScriptID: id, LineNumber: line - 1, ColumnNumber: col - 1}})
 	}
@@ -173,31 +175,31 @@ return JSON.stringify(new E().stack); } finally { E.prepareStackTrace = p; E.sta
 
 // awaitChain is the async part of a pause's stack when V8 recorded none: the await chain of its
 // top frame, read once per pause. Exception pauses read it from the error's stack.
-func (t *Target) awaitChain(ctx context.Context, c clientCaller, p *debuggerPaused) []Frame {
-	t.s.mu.Lock()
+func (in Inspector) awaitChain(ctx context.Context, c clientCaller, p *debuggerPaused) []Frame {
+	in.t.s.mu.Lock()
 	done, frames := p.chainRead, p.chain
-	t.s.mu.Unlock()
+	in.t.s.mu.Unlock()
 	if done {
 		return frames
 	}
 	switch {
 	case p.Data != nil && p.Data.Subtype == "error":
-		frames = t.asyncFramesOf(p.Data.Description)
+		frames = in.asyncFramesOf(p.Data.Description)
 	case len(p.CallFrames) > 0 && p.CallFrames[0].CallFrameID != "" && c != nil:
-		frames = t.probeChain(ctx, c, p.CallFrames[0].CallFrameID)
+		frames = in.probeChain(ctx, c, p.CallFrames[0].CallFrameID)
 	}
-	t.s.mu.Lock()
+	in.t.s.mu.Lock()
 	p.chainRead, p.chain = true, frames
-	t.s.mu.Unlock()
+	in.t.s.mu.Unlock()
 	return frames
 }
 
 // probeChain runs stackProbe in a call frame; a failure (the frame gone, a realm without
 // structured call sites) leaves the stack without its async part.
-func (t *Target) probeChain(ctx context.Context, c clientCaller, callFrameID string) []Frame {
+func (in Inspector) probeChain(ctx context.Context, c clientCaller, callFrameID string) []Frame {
 	var res evaluateResult
-	err := c.Call(ctx, "Debugger.evaluateOnCallFrame", map[string]any{
-		"callFrameId": callFrameID, "expression": stackProbe, "silent": true, "returnByValue": true,
+	err := proto.Do(ctx, c, proto.DebuggerEvaluateOnCallFrame{
+		CallFrameID: callFrameID, Expression: stackProbe, Silent: true, ReturnByValue: true,
 	}, &res)
 	if err != nil || res.ExceptionDetails != nil {
 		return nil
@@ -226,7 +228,7 @@ func (t *Target) probeChain(ctx context.Context, c clientCaller, callFrameID str
 		if InternalURL(u) || line < 1 {
 			continue
 		}
-		out = append(out, t.textFramePlace(textFrame{async: true, function: fn, url: u, line: int(line), col: max(int(col), 1)}))
+		out = append(out, in.textFramePlace(textFrame{async: true, function: fn, url: u, line: int(line), col: max(int(col), 1)}))
 	}
 	return out
 }

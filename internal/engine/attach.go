@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"traced/internal/cdp"
+	"traced/internal/cdp/proto"
 )
 
 // ErrNotLoopback refuses an inspector that is not on this machine's loopback: attaching runs
@@ -86,7 +87,7 @@ func (m *Manager) Attach(ctx context.Context, req AttachRequest) (*Session, erro
 		return nil, fmt.Errorf("%w (%s)", ErrStoppedStarting, s.id)
 	}
 
-	client, err := cdp.Dial(ctx, wsURL, cdp.Options{OnEvent: t.onEvent})
+	client, err := cdp.Dial(ctx, wsURL, cdp.Options{OnEvent: t.dispatcher().onEvent})
 	if err != nil {
 		s.abandon("attach: " + err.Error())
 		m.remove(s)
@@ -122,12 +123,12 @@ func (m *Manager) Attach(ctx context.Context, req AttachRequest) (*Session, erro
 		}
 		return nil, &StartError{Stage: stage, Err: err}
 	}
-	for _, method := range []string{"Runtime.enable", "Debugger.enable"} {
-		if err := client.Call(ctx, method, nil, nil); err != nil {
+	for _, cmd := range []proto.Command{proto.RuntimeEnable{}, proto.DebuggerEnable{}} {
+		if err := proto.Do(ctx, client, cmd, nil); err != nil {
 			return fail("enable", err)
 		}
 	}
-	if err := client.Call(ctx, "NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": true}, nil); err != nil {
+	if err := proto.Do(ctx, client, proto.NodeWorkerEnable{WaitForDebuggerOnStart: true}, nil); err != nil {
 		s.log.Debug("attach: no NodeWorker domain", "session", s.id, "err", err) // not node: no workers
 	}
 	if err := t.prepare(ctx, client, sreq); err != nil {
@@ -137,7 +138,7 @@ func (m *Manager) Attach(ctx context.Context, req AttachRequest) (*Session, erro
 	next := t.nextPause
 	s.mu.Unlock()
 	// A process started with --inspect-brk or --inspect-wait waits for a debugger; it now has one.
-	if err := client.Call(ctx, "Runtime.runIfWaitingForDebugger", nil, nil); err != nil {
+	if err := proto.Do(ctx, client, proto.RuntimeRunIfWaitingForDebugger{}, nil); err != nil {
 		return fail("run", err)
 	}
 	if breaks { // answer at the break: a continue right after must find it
@@ -249,10 +250,10 @@ func (s *Session) probe(ctx context.Context, c *cdp.Client, setCwd bool) {
 			Value string `json:"value"`
 		} `json:"result"`
 	}
-	err := c.Call(ctx, "Runtime.evaluate", map[string]any{
-		"expression":    `JSON.stringify({pid: process.pid, cwd: process.cwd(), main: process.argv[1] || ""})`,
-		"returnByValue": true,
-		"silent":        true,
+	err := proto.Do(ctx, c, proto.RuntimeEvaluate{
+		Expression:    `JSON.stringify({pid: process.pid, cwd: process.cwd(), main: process.argv[1] || ""})`,
+		ReturnByValue: true,
+		Silent:        true,
 	}, &res)
 	var self struct {
 		PID  int    `json:"pid"`
@@ -283,7 +284,7 @@ func (t *Target) attachLoop(client *cdp.Client) {
 			t.s.discardEntries(client)
 		case <-t.unbind:
 			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-			t.unbindPending(ctx, client)
+			t.Breakpoints().unbindPending(ctx, client)
 			cancel()
 		case <-t.s.detach:
 			t.s.mu.Lock()
@@ -309,22 +310,13 @@ func (t *Target) release(c *cdp.Client) {
 	t.s.mu.Lock()
 	paused := t.paused != nil
 	t.s.mu.Unlock()
-	calls := []struct {
-		method string
-		params any
-	}{
-		{"Runtime.runIfWaitingForDebugger", nil},
-		{"Runtime.removeBinding", map[string]any{"name": logBinding}},
-	}
+	calls := []proto.Command{proto.RuntimeRunIfWaitingForDebugger{}, proto.RuntimeRemoveBinding{Name: logBinding}}
 	if paused {
-		calls = append(calls, struct {
-			method string
-			params any
-		}{"Debugger.resume", nil})
+		calls = append(calls, proto.DebuggerResume{})
 	}
 	for _, call := range calls {
-		if err := c.Call(ctx, call.method, call.params, nil); err != nil {
-			t.s.log.Debug("detach", "session", t.s.id, "method", call.method, "err", err)
+		if err := proto.Do(ctx, c, call, nil); err != nil {
+			t.s.log.Debug("detach", "session", t.s.id, "method", call.Method(), "err", err)
 		}
 	}
 }
@@ -332,7 +324,7 @@ func (t *Target) release(c *cdp.Client) {
 // endAttached records the end of an attached session: stopped when traced detached on a stop,
 // failed when attaching failed, exited when the process or its inspector hung up.
 func (t *Target) endAttached() {
-	t.s.endWorkers()
+	t.s.Tree().endWorkers()
 	exit := ExitInfo{} // traced never sees the exit status of a process it did not spawn
 	now := time.Now().UTC()
 	t.s.mu.Lock()

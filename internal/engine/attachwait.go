@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"traced/internal/cdp"
+	"traced/internal/cdp/proto"
 )
 
 // waitsForDebugger says whether the process waits for a debugger (--inspect-brk, --inspect-wait,
@@ -15,7 +16,7 @@ import (
 func (s *Session) waitsForDebugger(ctx context.Context, c *cdp.Client) bool {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	if c.Call(ctx, "NodeRuntime.enable", nil, nil) != nil || c.Drained(ctx) != nil {
+	if proto.Do(ctx, c, proto.NodeRuntimeEnable{}, nil) != nil || c.Drained(ctx) != nil {
 		return false
 	}
 	s.mu.Lock()
@@ -30,7 +31,7 @@ func (s *Session) waitsForDebugger(ctx context.Context, c *cdp.Client) bool {
 func (t *Target) probeWaiting(ctx context.Context, c *cdp.Client) (breaks bool) {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	if c.Call(ctx, "Runtime.enable", nil, nil) != nil || c.Drained(ctx) != nil {
+	if proto.Do(ctx, c, proto.RuntimeEnable{}, nil) != nil || c.Drained(ctx) != nil {
 		return false
 	}
 	t.s.mu.Lock()

@@ -18,55 +18,55 @@ type binding struct {
 }
 
 // bindingOf is bp's binding in t, made on first use, under mu.
-func (t *Target) bindingOf(bp *breakpoint) *binding {
-	b := t.bindings[bp]
+func (bs Breakpoints) bindingOf(bp *breakpoint) *binding {
+	b := bs.t.bindings[bp]
 	if b == nil {
 		b = &binding{}
-		t.bindings[bp] = b
+		bs.t.bindings[bp] = b
 	}
 	return b
 }
 
 // v8IDOf is bp's V8 id in t, under mu; "" when it is not bound there.
-func (t *Target) v8IDOf(bp *breakpoint) string {
-	if b := t.bindings[bp]; b != nil {
+func (bs Breakpoints) v8IDOf(bp *breakpoint) string {
+	if b := bs.t.bindings[bp]; b != nil {
 		return b.v8ID
 	}
 	return ""
 }
 
 // bound records, under mu, that V8 bound bp in t as id at locs, in place of what it had there.
-func (t *Target) bound(bp *breakpoint, id string, locs []location) {
-	b := t.bindingOf(bp)
+func (bs Breakpoints) bound(bp *breakpoint, id string, locs []location) {
+	b := bs.bindingOf(bp)
 	b.v8ID, b.resolved = id, make([]Frame, 0, len(locs))
 	for _, l := range locs {
-		b.resolved = append(b.resolved, t.resolvedAt(l))
+		b.resolved = append(b.resolved, bs.resolvedAt(l))
 	}
 }
 
 // hits reports, under mu, whether V8 breakpoint id is bp's in t.
-func (t *Target) hits(bp *breakpoint, id string) bool {
-	b := t.bindings[bp]
+func (bs Breakpoints) hits(bp *breakpoint, id string) bool {
+	b := bs.t.bindings[bp]
 	return b != nil && (b.v8ID == id || slices.Contains(b.aliases, id))
 }
 
 // remapped reports, under mu, whether bp is bound in t through a map already.
-func (t *Target) remapped(bp *breakpoint) bool {
-	b := t.bindings[bp]
+func (bs Breakpoints) remapped(bp *breakpoint) bool {
+	b := bs.t.bindings[bp]
 	return b != nil && b.remapped
 }
 
 // resolvedOf is where bp is bound in every target, the main thread first, under mu: the
 // breakpoint's Resolved as the user sees it (never nil: the list shows [] until one binds).
-func (s *Session) resolvedOf(bp *breakpoint) []Frame {
+func (us Settings) resolvedOf(bp *breakpoint) []Frame {
 	out := []Frame{}
 	add := func(t *Target) {
 		if b := t.bindings[bp]; b != nil {
 			out = append(out, b.resolved...)
 		}
 	}
-	add(s.main)
-	for _, e := range s.targets.entries {
+	add(us.s.main)
+	for _, e := range us.s.targets.entries {
 		if e.t != nil {
 			add(e.t)
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"traced/internal/cdp"
+	"traced/internal/cdp/proto"
 )
 
 // SuggestedBlackbox are the patterns worth blackboxing in most node programs: node's own code
@@ -18,10 +19,10 @@ const maxBlackbox = 100
 
 // AddBlackbox adds URL patterns (JavaScript regexes) whose scripts stepping skips and returns
 // the whole list; V8 gets the whole list each time (Debugger.setBlackboxPatterns).
-func (t *Target) AddBlackbox(ctx context.Context, patterns []string) ([]string, error) {
-	t.s.mu.Lock()
-	list := slices.Clone(t.s.blackbox)
-	t.s.mu.Unlock()
+func (ct Control) AddBlackbox(ctx context.Context, patterns []string) ([]string, error) {
+	ct.t.s.mu.Lock()
+	list := slices.Clone(ct.t.s.blackbox)
+	ct.t.s.mu.Unlock()
 	for _, p := range patterns {
 		if !slices.Contains(list, p) {
 			list = append(list, p)
@@ -30,39 +31,39 @@ func (t *Target) AddBlackbox(ctx context.Context, patterns []string) ([]string, 
 	if len(list) > maxBlackbox {
 		return nil, fmt.Errorf("%w: %d patterns, at most %d", ErrBadInput, len(list), maxBlackbox)
 	}
-	return t.setBlackbox(ctx, list)
+	return ct.setBlackbox(ctx, list)
 }
 
 // ClearBlackbox removes every pattern.
-func (t *Target) ClearBlackbox(ctx context.Context) ([]string, error) {
-	return t.setBlackbox(ctx, []string{})
+func (ct Control) ClearBlackbox(ctx context.Context) ([]string, error) {
+	return ct.setBlackbox(ctx, []string{})
 }
 
 // Blackbox lists the patterns in force.
-func (s *Session) Blackbox() ([]string, error) {
-	if err := s.debugOnly(); err != nil {
+func (us Settings) Blackbox() ([]string, error) {
+	if err := us.s.debugOnly(); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string{}, s.blackbox...), nil
+	us.s.mu.Lock()
+	defer us.s.mu.Unlock()
+	return append([]string{}, us.s.blackbox...), nil
 }
 
-func (t *Target) setBlackbox(ctx context.Context, list []string) ([]string, error) {
-	c, err := t.liveClient()
+func (ct Control) setBlackbox(ctx context.Context, list []string) ([]string, error) {
+	c, err := ct.t.liveClient()
 	if err != nil {
 		return nil, err
 	}
-	if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": t.s.v8Blackbox(list)}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerSetBlackboxPatterns{Patterns: ct.t.s.Settings().v8Blackbox(list)}, nil); err != nil {
 		if isProtocolError(err) { // V8 refuses a pattern that is not a valid regex
 			return nil, fmt.Errorf("%w: blackbox patterns: %v", ErrBadInput, err)
 		}
 		return nil, fmt.Errorf("blackbox: %w", err)
 	}
-	t.s.mu.Lock()
-	t.s.blackbox = list
-	t.s.mu.Unlock()
-	t.toEveryTarget(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": t.s.v8Blackbox(list)})
+	ct.t.s.mu.Lock()
+	ct.t.s.blackbox = list
+	ct.t.s.mu.Unlock()
+	ct.t.toEveryTarget(ctx, proto.DebuggerSetBlackboxPatterns{Patterns: ct.t.s.Settings().v8Blackbox(list)})
 	return append([]string{}, list...), nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"traced/internal/cdp/proto"
 )
 
 // The checks a breakpoint or logpoint passes before it is set: a file that can bind, a
@@ -49,27 +51,27 @@ func (e *SyntaxError) Unwrap() error { return ErrBadInput }
 
 // checkFile refuses a location whose file cannot bind: not on disk, not a loaded script's, not
 // a source a loaded map has.
-func (t *Target) checkFile(location, abs string, line int) error {
-	if _, loaded := t.scriptFor(abs); loaded {
+func (bs Breakpoints) checkFile(location, abs string, line int) error {
+	if _, loaded := bs.t.Inspector().scriptFor(abs); loaded {
 		return nil
 	}
 	if _, err := os.Stat(abs); err == nil {
 		return nil
 	}
-	if _, mapped, err := t.originalTarget(location, abs, line); mapped || err != nil {
+	if _, mapped, err := bs.t.SourceMapping().originalTarget(location, abs, line); mapped || err != nil {
 		return nil
 	}
-	return &MissingFileError{Location: location, Path: abs, Nearest: t.nearestScript(abs)}
+	return &MissingFileError{Location: location, Path: abs, Nearest: bs.nearestScript(abs)}
 }
 
 // nearestScript is the loaded script of abs's base name sharing the longest tail of path with
 // it, relative to the session's cwd when inside it; "" when none has that name.
-func (t *Target) nearestScript(abs string) string {
+func (bs Breakpoints) nearestScript(abs string) string {
 	base := path.Base(abs)
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
+	bs.t.s.mu.Lock()
+	defer bs.t.s.mu.Unlock()
 	best, bestTail := "", -1
-	for _, sc := range t.scripts {
+	for _, sc := range bs.t.scripts {
 		file := strings.TrimPrefix(sc.URL, "file://")
 		if !strings.HasPrefix(file, "/") || path.Base(file) != base || strings.Contains(file, "/node_modules/") {
 			continue
@@ -78,7 +80,7 @@ func (t *Target) nearestScript(abs string) string {
 			best, bestTail = file, tail
 		}
 	}
-	if rel, ok := strings.CutPrefix(best, t.s.cwd+"/"); ok {
+	if rel, ok := strings.CutPrefix(best, bs.t.s.cwd+"/"); ok {
 		return rel
 	}
 	return best
@@ -96,15 +98,16 @@ func commonTail(a, b string) int {
 
 // checkSyntax compiles src in the target without running or keeping it, and refuses it with
 // V8's own message when it does not parse; shown is what the user wrote.
-func (t *Target) checkSyntax(ctx context.Context, c clientCaller, what, src, shown string) error {
+func (bs Breakpoints) checkSyntax(ctx context.Context, c clientCaller, what, src, shown string) error {
 	if strings.TrimSpace(src) == "" {
 		return nil
 	}
 	var res struct {
 		ExceptionDetails *exceptionDetails `json:"exceptionDetails"`
 	}
-	params := map[string]any{"expression": src, "sourceURL": "", "persistScript": false}
-	if err := c.Call(ctx, "Runtime.compileScript", params, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeCompileScript{
+		Expression: src, SourceURL: "", PersistScript: false,
+	}, &res); err != nil {
 		return fmt.Errorf("check the %s: %w", what, err)
 	}
 	if d := res.ExceptionDetails; d != nil {
@@ -119,21 +122,21 @@ func (t *Target) checkSyntax(ctx context.Context, c clientCaller, what, src, sho
 
 // checkPoint checks what a breakpoint or logpoint is given: its file and its condition and
 // template parse.
-func (t *Target) checkPoint(ctx context.Context, c clientCaller, location, condition, template string) error {
+func (bs Breakpoints) checkPoint(ctx context.Context, c clientCaller, location, condition, template string) error {
 	if location != "" {
-		abs, line, _, err := t.s.parseLocation(location)
+		abs, line, _, err := bs.t.s.Settings().parseLocation(location)
 		if err != nil {
 			return err
 		}
-		if err := t.checkFile(location, abs, line); err != nil {
+		if err := bs.checkFile(location, abs, line); err != nil {
 			return err
 		}
 	}
-	if err := t.checkSyntax(ctx, c, "condition", condition, condition); err != nil {
+	if err := bs.checkSyntax(ctx, c, "condition", condition, condition); err != nil {
 		return err
 	}
 	if template != "" {
-		return t.checkSyntax(ctx, c, "template", templateLiteral(template), template)
+		return bs.checkSyntax(ctx, c, "template", templateLiteral(template), template)
 	}
 	return nil
 }
@@ -141,19 +144,19 @@ func (t *Target) checkPoint(ctx context.Context, c clientCaller, location, condi
 // ranAlready lists the targets (t0, t1...) where bp is bound in a script's top-level code that
 // has run already: module code runs once, so the breakpoint will not stop there until the
 // program runs again. A target paused in that script's top-level code is not listed.
-func (tg *Target) ranAlready(ctx context.Context, ref string) []string {
-	tg.s.mu.Lock()
-	i := slices.IndexFunc(tg.s.breakpoints, func(bp *breakpoint) bool { return bp.ref() == ref })
+func (bs Breakpoints) ranAlready(ctx context.Context, ref string) []string {
+	bs.t.s.mu.Lock()
+	i := slices.IndexFunc(bs.t.s.breakpoints, func(bp *breakpoint) bool { return bp.ref() == ref })
 	if i < 0 {
-		tg.s.mu.Unlock()
+		bs.t.s.mu.Unlock()
 		return nil
 	}
-	bp := tg.s.breakpoints[i]
-	targets := append([]*Target{tg}, tg.s.debuggedBut(tg)...)
-	tg.s.mu.Unlock()
+	bp := bs.t.s.breakpoints[i]
+	targets := append([]*Target{bs.t}, bs.t.s.Tree().debuggedBut(bs.t)...)
+	bs.t.s.mu.Unlock()
 	var out []string
 	for _, t := range targets {
-		if t.topLevelRan(ctx, bp) {
+		if t.Breakpoints().topLevelRan(ctx, bp) {
 			out = append(out, t.ref)
 		}
 	}
@@ -165,30 +168,30 @@ func (tg *Target) ranAlready(ctx context.Context, ref string) []string {
 // loaded and is not standing in: V8 lists the breakable positions of the script's own
 // function, nested functions left out (restrictToFunction), from its first position; a paused
 // frame at one of them is the top-level code still running.
-func (t *Target) topLevelRan(ctx context.Context, bp *breakpoint) bool {
-	c := t.liveConn()
+func (bs Breakpoints) topLevelRan(ctx context.Context, bp *breakpoint) bool {
+	c := bs.t.liveConn()
 	if c == nil {
 		return false
 	}
-	t.s.mu.Lock()
+	bs.t.s.mu.Lock()
 	var at *location
-	if b := t.bindings[bp]; b != nil && len(b.resolved) > 0 && b.resolved[0].Generated == nil {
+	if b := bs.t.bindings[bp]; b != nil && len(b.resolved) > 0 && b.resolved[0].Generated == nil {
 		r := b.resolved[0]
-		for id, sc := range t.scripts {
+		for id, sc := range bs.t.scripts {
 			if sc.URL == r.URL {
 				at = &location{ScriptID: id, LineNumber: r.Line - 1, ColumnNumber: r.Column - 1}
 			}
 		}
 	}
 	var standing []location // the paused frames in that script
-	if p := t.paused; p != nil && at != nil {
+	if p := bs.t.paused; p != nil && at != nil {
 		for _, f := range p.CallFrames {
 			if f.Location.ScriptID == at.ScriptID {
 				standing = append(standing, f.Location)
 			}
 		}
 	}
-	t.s.mu.Unlock()
+	bs.t.s.mu.Unlock()
 	if at == nil {
 		return false
 	}
@@ -199,13 +202,13 @@ func (t *Target) topLevelRan(ctx context.Context, bp *breakpoint) bool {
 	var res struct {
 		Locations []location `json:"locations"`
 	}
-	params := map[string]any{
-		"start":              location{ScriptID: at.ScriptID},
-		"end":                location{ScriptID: at.ScriptID, LineNumber: last + 1},
-		"restrictToFunction": true,
+	call := proto.DebuggerGetPossibleBreakpoints{
+		Start:              proto.Location{ScriptID: at.ScriptID, ColumnNumber: proto.Int(0)},
+		End:                &proto.Location{ScriptID: at.ScriptID, LineNumber: last + 1, ColumnNumber: proto.Int(0)},
+		RestrictToFunction: true,
 	}
-	if err := c.Call(ctx, "Debugger.getPossibleBreakpoints", params, &res); err != nil {
-		t.s.log.Debug("top-level positions", "session", t.s.id, "target", t.ref, "err", err)
+	if err := proto.Do(ctx, c, call, &res); err != nil {
+		bs.t.s.log.Debug("top-level positions", "session", bs.t.s.id, "target", bs.t.ref, "err", err)
 		return false
 	}
 	top := func(x location) bool {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/preview"
 	"traced/internal/sourcemap"
 )
@@ -76,7 +77,7 @@ type FunctionBreakpointSpec struct {
 }
 
 // setURLRegexBreakpoint binds a breakpoint on a line of every script whose URL matches the regex.
-func (t *Target) setURLRegexBreakpoint(ctx context.Context, c clientCaller, spec BreakpointSpec) (Breakpoint, error) {
+func (bs Breakpoints) setURLRegexBreakpoint(ctx context.Context, c clientCaller, spec BreakpointSpec) (Breakpoint, error) {
 	if err := checkPositions(spec.Line, spec.Column); err != nil {
 		return Breakpoint{}, err
 	}
@@ -88,63 +89,63 @@ func (t *Target) setURLRegexBreakpoint(ctx context.Context, c clientCaller, spec
 	if err != nil {
 		return Breakpoint{}, fmt.Errorf("%w: urlRegex %q: %w (it is matched as RE2: no backreferences or lookaround)", ErrBadInput, spec.URLRegex, err)
 	}
-	watched := t.urlsMatching(watch)
-	ref := t.s.newRef("bp")
-	params := map[string]any{
-		"urlRegex":   exactURLs(watched),
-		"lineNumber": spec.Line - 1, // CDP lines are 0-based
-		"condition":  breakpointCondition(ref, spec),
+	watched := bs.t.dispatcher().urlsMatching(watch)
+	ref := bs.t.s.Settings().newRef("bp")
+	call := proto.DebuggerSetBreakpointByURL{
+		URLRegex:   exactURLs(watched),
+		LineNumber: spec.Line - 1, // CDP lines are 0-based
+		Condition:  breakpointCondition(ref, spec),
 	}
 	if spec.Column > 0 {
-		params["columnNumber"] = spec.Column - 1
+		call.ColumnNumber = proto.Int(spec.Column - 1)
 	}
-	bp, err := t.bindWith(ctx, c, "regex:"+location, location, "Debugger.setBreakpointByUrl", params)
+	bp, err := bs.bindWith(ctx, c, "regex:"+location, location, call)
 	if err != nil {
 		return Breakpoint{}, err
 	}
 	bp.watch, bp.watched = watch, watched
-	if err := t.ensureGate(ctx, c); err != nil { // scripts loaded later are matched at the gate
-		t.s.mu.Lock()
-		id := t.v8IDOf(bp)
-		t.s.mu.Unlock()
-		_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil)
+	if err := bs.t.SourceMapping().ensureGate(ctx, c); err != nil { // scripts loaded later are matched at the gate
+		bs.t.s.mu.Lock()
+		id := bs.v8IDOf(bp)
+		bs.t.s.mu.Unlock()
+		_ = proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil)
 		return Breakpoint{}, err
 	}
-	return t.s.keep(bp, Breakpoint{Ref: ref, Location: location, URLRegex: spec.URLRegex, Condition: spec.Condition,
+	return bs.t.s.Settings().keep(bp, Breakpoint{Ref: ref, Location: location, URLRegex: spec.URLRegex, Condition: spec.Condition,
 		HitCount: spec.HitCount}), nil
 }
 
 // bindWith makes one binding call and returns the breakpoint with what V8 resolved. at is the
 // key of the one-point-per-location rule.
-func (t *Target) bindWith(ctx context.Context, c clientCaller, at, location, method string, params map[string]any) (*breakpoint, error) {
-	t.s.mu.Lock()
-	for _, other := range t.s.breakpoints {
+func (bs Breakpoints) bindWith(ctx context.Context, c clientCaller, at, location string, call proto.Command) (*breakpoint, error) {
+	bs.t.s.mu.Lock()
+	for _, other := range bs.t.s.breakpoints {
 		if other.at == at {
-			t.s.mu.Unlock()
+			bs.t.s.mu.Unlock()
 			return nil, fmt.Errorf("%w: %s is already at %s; remove it first", ErrLocationTaken, other.ref(), location)
 		}
 	}
-	t.s.mu.Unlock()
+	bs.t.s.mu.Unlock()
 	var res setBreakpointResult
-	if err := c.Call(ctx, method, params, &res); err != nil {
+	if err := proto.Do(ctx, c, call, &res); err != nil {
 		return nil, fmt.Errorf("set breakpoint %s: %w", location, err)
 	}
-	bp := &breakpoint{at: at, method: method, params: params}
-	t.s.mu.Lock()
-	t.bound(bp, res.BreakpointID, res.Locations)
-	t.s.mu.Unlock()
+	bp := &breakpoint{at: at, call: call}
+	bs.t.s.mu.Lock()
+	bs.bound(bp, res.BreakpointID, res.Locations)
+	bs.t.s.mu.Unlock()
 	return bp, nil
 }
 
 // refuseUnbreakable removes a just-set line breakpoint whose script is loaded but which V8 did
 // not bind on the line asked, and answers a NotBreakableError naming the nearest lines. A
 // breakpoint on a script not loaded yet stays: it binds when the script loads.
-func (t *Target) refuseUnbreakable(ctx context.Context, c clientCaller, bp Breakpoint) error {
-	path, line, _, err := t.s.parseLocation(bp.Location)
+func (bs Breakpoints) refuseUnbreakable(ctx context.Context, c clientCaller, bp Breakpoint) error {
+	path, line, _, err := bs.t.s.Settings().parseLocation(bp.Location)
 	if err != nil {
 		return err
 	}
-	scriptID, _ := t.scriptFor(path)
+	scriptID, _ := bs.t.Inspector().scriptFor(path)
 	if scriptID == "" {
 		return nil
 	}
@@ -153,10 +154,10 @@ func (t *Target) refuseUnbreakable(ctx context.Context, c clientCaller, bp Break
 			return nil
 		}
 	}
-	if _, err := t.RemoveBreakpoint(ctx, bp.Ref); err != nil {
+	if _, err := bs.RemoveBreakpoint(ctx, bp.Ref); err != nil {
 		return err
 	}
-	lines, err := t.possible(ctx, c, scriptID, max(line-nearWindow, 1), line+nearWindow)
+	lines, err := bs.possible(ctx, c, scriptID, max(line-nearWindow, 1), line+nearWindow)
 	if err != nil {
 		return err
 	}
@@ -179,16 +180,16 @@ func (t *Target) refuseUnbreakable(ctx context.Context, c clientCaller, bp Break
 }
 
 // possible lists the breakable lines from..to (1-based, inclusive) of a loaded script.
-func (t *Target) possible(ctx context.Context, c clientCaller, scriptID string, from, to int) ([]BreakableLine, error) {
+func (bs Breakpoints) possible(ctx context.Context, c clientCaller, scriptID string, from, to int) ([]BreakableLine, error) {
 	var res struct {
 		Locations []struct {
 			LineNumber   int `json:"lineNumber"`
 			ColumnNumber int `json:"columnNumber"`
 		} `json:"locations"`
 	}
-	err := c.Call(ctx, "Debugger.getPossibleBreakpoints", map[string]any{
-		"start": map[string]any{"scriptId": scriptID, "lineNumber": from - 1, "columnNumber": 0},
-		"end":   map[string]any{"scriptId": scriptID, "lineNumber": to, "columnNumber": 0}, // exclusive: line to+1
+	err := proto.Do(ctx, c, proto.DebuggerGetPossibleBreakpoints{
+		Start: proto.Location{ScriptID: scriptID, LineNumber: from - 1, ColumnNumber: proto.Int(0)},
+		End:   &proto.Location{ScriptID: scriptID, LineNumber: to, ColumnNumber: proto.Int(0)}, // exclusive: line to+1
 	}, &res)
 	if err != nil {
 		return nil, fmt.Errorf("breakable lines: %w", err)
@@ -210,8 +211,8 @@ var lineRangeRE = regexp.MustCompile(`^(.+?):([0-9]+)(?:-([0-9]+))?$`)
 
 // Breakable lists the lines of file:start-end (or file:line) of a loaded script where a
 // breakpoint can stop.
-func (t *Target) Breakable(ctx context.Context, location string) ([]BreakableLine, error) {
-	c, err := t.liveClient()
+func (bs Breakpoints) Breakable(ctx context.Context, location string) ([]BreakableLine, error) {
+	c, err := bs.t.liveClient()
 	if err != nil {
 		return nil, err
 	}
@@ -232,24 +233,24 @@ func (t *Target) Breakable(ctx context.Context, location string) ([]BreakableLin
 	case to-from >= maxBreakableRange:
 		return nil, fmt.Errorf("%w: the range %d-%d is over %d lines", ErrBadInput, from, to, maxBreakableRange)
 	}
-	path, _, _, err := t.s.parseLocation(m[1] + ":1")
+	path, _, _, err := bs.t.s.Settings().parseLocation(m[1] + ":1")
 	if err != nil {
 		return nil, err
 	}
-	scriptID, _ := t.scriptFor(path)
+	scriptID, _ := bs.t.Inspector().scriptFor(path)
 	if scriptID == "" {
-		if id, source, ok := t.scriptWithSource(path); ok {
-			return t.possibleOriginal(ctx, c, id, source, from, to)
+		if id, source, ok := bs.t.SourceMapping().scriptWithSource(path); ok {
+			return bs.possibleOriginal(ctx, c, id, source, from, to)
 		}
 		return nil, fmt.Errorf("%w: %s is not loaded", ErrNotLoaded, m[1])
 	}
-	return t.possible(ctx, c, scriptID, from, to)
+	return bs.possible(ctx, c, scriptID, from, to)
 }
 
 // possibleOriginal lists the breakable lines from..to of an original source: the generated
 // code those lines became, asked of V8, and mapped back.
-func (t *Target) possibleOriginal(ctx context.Context, c clientCaller, scriptID, source string, from, to int) ([]BreakableLine, error) {
-	m := t.maps.of(scriptID)
+func (bs Breakpoints) possibleOriginal(ctx context.Context, c clientCaller, scriptID, source string, from, to int) ([]BreakableLine, error) {
+	m := bs.t.maps.of(scriptID)
 	if m == nil {
 		return []BreakableLine{}, nil
 	}
@@ -265,7 +266,7 @@ func (t *Target) possibleOriginal(ctx context.Context, c clientCaller, scriptID,
 	if lo == 0 {
 		return []BreakableLine{}, nil
 	}
-	gen, err := t.possible(ctx, c, scriptID, lo, hi)
+	gen, err := bs.possible(ctx, c, scriptID, lo, hi)
 	if err != nil {
 		return nil, err
 	}
@@ -290,140 +291,139 @@ func (t *Target) possibleOriginal(ctx context.Context, c clientCaller, scriptID,
 
 // ToggleBreakpoint enables or disables one breakpoint (enabled nil: flips it). A disabled
 // breakpoint is removed from V8 but kept in the list; enabling binds it again as it was asked.
-func (t *Target) ToggleBreakpoint(ctx context.Context, ref string, enabled *bool) (Breakpoint, error) {
-	c, err := t.liveClient()
+func (bs Breakpoints) ToggleBreakpoint(ctx context.Context, ref string, enabled *bool) (Breakpoint, error) {
+	c, err := bs.t.liveClient()
 	if err != nil {
 		return Breakpoint{}, err
 	}
 	ref = normalizeRef(ref, "bp", "BP#")
-	t.s.mu.Lock()
+	bs.t.s.mu.Lock()
 	var bp *breakpoint
-	for _, b := range t.s.breakpoints {
+	for _, b := range bs.t.s.breakpoints {
 		if b.log == nil && b.Ref == ref {
 			bp = b
 		}
 	}
 	if bp == nil {
-		t.s.mu.Unlock()
+		bs.t.s.mu.Unlock()
 		return Breakpoint{}, fmt.Errorf("%w: breakpoint %q", ErrNoRef, ref)
 	}
 	want := !bp.Enabled
 	if enabled != nil {
 		want = *enabled
 	}
-	v8ID, method, params, pending := t.v8IDOf(bp), bp.method, bp.params, bp.Pending
+	v8ID, call, pending := bs.v8IDOf(bp), bp.call, bp.Pending
 	was := bp.Enabled
 	bp.Enabled = want // before spreading: a target binds only what is enabled
-	t.s.mu.Unlock()
+	bs.t.s.mu.Unlock()
 
 	switch {
 	case pending && !want: // not bound here; gone from the targets that bound it
-		t.unspread(ctx, bp)
+		bs.t.unspread(ctx, bp)
 	case pending: // not in V8 yet: binding it will look at Enabled
 	case want && v8ID == "":
 		var res setBreakpointResult
-		if err := c.Call(ctx, method, params, &res); err != nil {
-			t.s.mu.Lock()
+		if err := proto.Do(ctx, c, call, &res); err != nil {
+			bs.t.s.mu.Lock()
 			bp.Enabled = was
-			t.s.mu.Unlock()
+			bs.t.s.mu.Unlock()
 			return Breakpoint{}, fmt.Errorf("enable %s: %w", ref, err)
 		}
-		t.s.mu.Lock()
-		if method == "Debugger.setBreakpointByUrl" {
-			t.bound(bp, res.BreakpointID, res.Locations)
+		bs.t.s.mu.Lock()
+		if _, byURL := call.(proto.DebuggerSetBreakpointByURL); byURL {
+			bs.bound(bp, res.BreakpointID, res.Locations)
 		} else {
-			t.bindingOf(bp).v8ID = res.BreakpointID
+			bs.bindingOf(bp).v8ID = res.BreakpointID
 		}
-		t.s.mu.Unlock()
-		t.spread(ctx, ref)
+		bs.t.s.mu.Unlock()
+		bs.t.spread(ctx, ref)
 	case !want && v8ID != "":
-		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": v8ID}, nil); err != nil {
-			t.s.mu.Lock()
+		if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: v8ID}, nil); err != nil {
+			bs.t.s.mu.Lock()
 			bp.Enabled = was
-			t.s.mu.Unlock()
+			bs.t.s.mu.Unlock()
 			return Breakpoint{}, fmt.Errorf("disable %s: %w", ref, err)
 		}
-		t.unspread(ctx, bp)
+		bs.t.unspread(ctx, bp)
 	}
-	t.s.mu.Lock()
+	bs.t.s.mu.Lock()
 	out := bp.Breakpoint
-	out.Resolved = t.s.resolvedOf(bp)
-	t.s.mu.Unlock()
+	out.Resolved = bs.t.s.Settings().resolvedOf(bp)
+	bs.t.s.mu.Unlock()
 	if was != want {
 		change := "disabled"
 		if want {
 			change = "enabled"
 		}
-		t.s.breakpointChanged(out, change)
+		bs.t.s.Settings().breakpointChanged(out, change)
 	}
 	return out, nil
 }
 
 // SetBreakpointsActive turns every breakpoint on or off at once (Debugger.setBreakpointsActive);
 // each keeps its own enabled state.
-func (t *Target) SetBreakpointsActive(ctx context.Context, active bool) error {
-	c, err := t.liveClient()
+func (bs Breakpoints) SetBreakpointsActive(ctx context.Context, active bool) error {
+	c, err := bs.t.liveClient()
 	if err != nil {
 		return err
 	}
-	if err := c.Call(ctx, "Debugger.setBreakpointsActive", map[string]any{"active": active}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerSetBreakpointsActive{Active: active}, nil); err != nil {
 		return err
 	}
-	t.toEveryTarget(ctx, "Debugger.setBreakpointsActive", map[string]any{"active": active})
+	bs.t.toEveryTarget(ctx, proto.DebuggerSetBreakpointsActive{Active: active})
 	return nil
 }
 
 // SetFunctionBreakpoint evaluates an expression to a function (in the paused top frame, or
 // globally while running) and pauses at the start of each of its calls.
-func (t *Target) SetFunctionBreakpoint(ctx context.Context, spec FunctionBreakpointSpec) (Breakpoint, error) {
-	c, err := t.liveClient()
+func (bs Breakpoints) SetFunctionBreakpoint(ctx context.Context, spec FunctionBreakpointSpec) (Breakpoint, error) {
+	c, err := bs.t.liveClient()
 	if err != nil {
 		return Breakpoint{}, err
 	}
-	if err := t.checkSyntax(ctx, c, "condition", spec.Condition, spec.Condition); err != nil {
+	if err := bs.checkSyntax(ctx, c, "condition", spec.Condition, spec.Condition); err != nil {
 		return Breakpoint{}, err
 	}
-	fn, err := t.evaluateObject(ctx, c, spec.Expression, breakpointGroup)
+	fn, err := bs.evaluateObject(ctx, c, spec.Expression, breakpointGroup)
 	if err != nil {
 		return Breakpoint{}, err
 	}
 	if fn.Type != "function" || fn.ObjectID == "" {
 		return Breakpoint{}, fmt.Errorf("%w: %s is %s, not a function", ErrBadInput, spec.Expression, preview.Value(fn))
 	}
-	where, at := t.functionLocation(ctx, c, fn.ObjectID)
-	ref := t.s.newRef("bp")
-	params := map[string]any{
-		"objectId":  fn.ObjectID,
-		"condition": breakpointCondition(ref, BreakpointSpec{Condition: spec.Condition, HitCount: spec.HitCount}),
+	where, at := bs.functionLocation(ctx, c, fn.ObjectID)
+	ref := bs.t.s.Settings().newRef("bp")
+	call := proto.DebuggerSetBreakpointOnFunctionCall{
+		ObjectID:  fn.ObjectID,
+		Condition: breakpointCondition(ref, BreakpointSpec{Condition: spec.Condition, HitCount: spec.HitCount}),
 	}
 	location := "function " + spec.Expression
-	bp, err := t.bindWith(ctx, c, at, location, "Debugger.setBreakpointOnFunctionCall", params)
+	bp, err := bs.bindWith(ctx, c, at, location, call)
 	if err != nil {
 		return Breakpoint{}, err
 	}
 	if where != nil {
-		t.s.mu.Lock()
-		t.bindingOf(bp).resolved = []Frame{*where}
-		t.s.mu.Unlock()
+		bs.t.s.mu.Lock()
+		bs.bindingOf(bp).resolved = []Frame{*where}
+		bs.t.s.mu.Unlock()
 	}
-	return t.s.keep(bp, Breakpoint{Ref: ref, Location: location, Function: spec.Expression, Condition: spec.Condition,
+	return bs.t.s.Settings().keep(bp, Breakpoint{Ref: ref, Location: location, Function: spec.Expression, Condition: spec.Condition,
 		HitCount: spec.HitCount}), nil
 }
 
 // evaluateObject evaluates an expression in the paused top frame, or globally while running,
 // keeping its value in group. An expression that throws is a bad input.
-func (t *Target) evaluateObject(ctx context.Context, c clientCaller, expression, group string) (remoteObject, error) {
-	t.s.mu.Lock()
-	p := t.paused
-	t.s.mu.Unlock()
-	params := map[string]any{"expression": expression, "objectGroup": group}
+func (bs Breakpoints) evaluateObject(ctx context.Context, c clientCaller, expression, group string) (remoteObject, error) {
+	bs.t.s.mu.Lock()
+	p := bs.t.paused
+	bs.t.s.mu.Unlock()
 	var res evaluateResult
 	var err error
 	if p != nil && len(p.CallFrames) > 0 {
-		params["callFrameId"] = p.CallFrames[0].CallFrameID
-		err = c.Call(ctx, "Debugger.evaluateOnCallFrame", params, &res)
+		err = proto.Do(ctx, c, proto.DebuggerEvaluateOnCallFrame{CallFrameID: p.CallFrames[0].CallFrameID,
+			Expression: expression, ObjectGroup: group}, &res)
 	} else {
-		err = c.Call(ctx, "Runtime.evaluate", params, &res)
+		err = proto.Do(ctx, c, proto.RuntimeEvaluate{Expression: expression, ObjectGroup: group}, &res)
 	}
 	if err != nil {
 		return remoteObject{}, fmt.Errorf("evaluate %s: %w", expression, err)
@@ -440,7 +440,7 @@ func (t *Target) evaluateObject(ctx context.Context, c clientCaller, expression,
 
 // functionLocation is where a function's body starts, from V8's internal [[FunctionLocation]],
 // and the key of the one-point-per-location rule for its breakpoint.
-func (t *Target) functionLocation(ctx context.Context, c clientCaller, objectID string) (*Frame, string) {
+func (bs Breakpoints) functionLocation(ctx context.Context, c clientCaller, objectID string) (*Frame, string) {
 	var res struct {
 		InternalProperties []struct {
 			Name  string `json:"name"`
@@ -453,13 +453,13 @@ func (t *Target) functionLocation(ctx context.Context, c clientCaller, objectID 
 			} `json:"value"`
 		} `json:"internalProperties"`
 	}
-	err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": objectID, "ownProperties": true}, &res)
+	err := proto.Do(ctx, c, proto.RuntimeGetProperties{ObjectID: objectID, OwnProperties: true}, &res)
 	if err == nil {
 		for _, p := range res.InternalProperties {
 			if l := p.Value.Value; p.Name == "[[FunctionLocation]]" && l != nil {
-				t.s.mu.Lock()
-				f := t.place("", l.ScriptID, t.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
-				t.s.mu.Unlock()
+				bs.t.s.mu.Lock()
+				f := bs.t.SourceMapping().place("", l.ScriptID, bs.t.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
+				bs.t.s.mu.Unlock()
 				return &f, fmt.Sprintf("function %s:%d:%d", l.ScriptID, l.LineNumber, l.ColumnNumber)
 			}
 		}
@@ -469,32 +469,34 @@ func (t *Target) functionLocation(ctx context.Context, c clientCaller, objectID 
 
 // SetBreakOnLoad pauses (or stops pausing) before each script runs its first statement, with
 // pause reason "instrumentation" (Debugger.setInstrumentationBreakpoint beforeScriptExecution).
-func (t *Target) SetBreakOnLoad(ctx context.Context, enabled bool) error {
-	c, err := t.liveClient()
+func (bs Breakpoints) SetBreakOnLoad(ctx context.Context, enabled bool) error {
+	c, err := bs.t.liveClient()
 	if err != nil {
 		return err
 	}
-	t.s.mu.Lock()
-	id := t.onLoadID
-	t.s.mu.Unlock()
+	bs.t.s.mu.Lock()
+	id := bs.t.onLoadID
+	bs.t.s.mu.Unlock()
 	switch {
 	case enabled && id == "":
 		var res struct {
 			BreakpointID string `json:"breakpointId"`
 		}
-		if err := c.Call(ctx, "Debugger.setInstrumentationBreakpoint", map[string]any{"instrumentation": "beforeScriptExecution"}, &res); err != nil {
+		if err := proto.Do(ctx, c, proto.DebuggerSetInstrumentationBreakpoint{
+			Instrumentation: "beforeScriptExecution",
+		}, &res); err != nil {
 			return fmt.Errorf("break on load: %w", err)
 		}
-		t.s.mu.Lock()
-		t.onLoadID = res.BreakpointID
-		t.s.mu.Unlock()
+		bs.t.s.mu.Lock()
+		bs.t.onLoadID = res.BreakpointID
+		bs.t.s.mu.Unlock()
 	case !enabled && id != "":
-		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil); err != nil {
 			return fmt.Errorf("break on load: %w", err)
 		}
-		t.s.mu.Lock()
-		t.onLoadID = ""
-		t.s.mu.Unlock()
+		bs.t.s.mu.Lock()
+		bs.t.onLoadID = ""
+		bs.t.s.mu.Unlock()
 	}
 	return nil
 }

@@ -6,27 +6,29 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"traced/internal/cdp/proto"
 )
 
 // Scripts lists the loaded scripts in load order whose file or URL contains filter; node's own
 // only with internal.
-func (t *Target) Scripts(filter string, internal bool) ([]ScriptInfo, error) {
-	if err := t.s.debugOnly(); err != nil {
+func (in Inspector) Scripts(filter string, internal bool) ([]ScriptInfo, error) {
+	if err := in.t.s.debugOnly(); err != nil {
 		return nil, err
 	}
-	t.s.mu.Lock()
-	out := make([]ScriptInfo, 0, len(t.scripts))
-	for _, sc := range t.scripts {
+	in.t.s.mu.Lock()
+	out := make([]ScriptInfo, 0, len(in.t.scripts))
+	for _, sc := range in.t.scripts {
 		if (sc.Internal && !internal) || (filter != "" && !strings.Contains(sc.URL, filter)) {
 			continue
 		}
 		out = append(out, sc)
 	}
-	t.s.mu.Unlock()
+	in.t.s.mu.Unlock()
 	for i := range out {
-		if m := t.maps.of(out[i].ScriptID); m != nil {
+		if m := in.t.maps.of(out[i].ScriptID); m != nil {
 			for _, src := range m.Sources() {
-				out[i].Sources = append(out[i].Sources, t.s.sourceName(src))
+				out[i].Sources = append(out[i].Sources, in.t.s.sourceName(src))
 			}
 		}
 	}
@@ -38,15 +40,15 @@ func scriptOrder(id string) int { n, _ := strconv.Atoi(id); return n }
 
 // scriptFor finds the script of a file: a path relative to the session's cwd, an absolute path
 // or a URL.
-func (t *Target) scriptFor(file string) (string, bool) {
+func (in Inspector) scriptFor(file string) (string, bool) {
 	path := file
 	if !strings.HasPrefix(path, "/") && !strings.Contains(path, "://") && !strings.HasPrefix(path, "node:") {
-		path = t.s.cwd + "/" + path
+		path = in.t.s.cwd + "/" + path
 	}
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
+	in.t.s.mu.Lock()
+	defer in.t.s.mu.Unlock()
 	best := ""
-	for id, sc := range t.scripts {
+	for id, sc := range in.t.scripts {
 		if u := sc.URL; u == file || u == path || u == "file://"+path {
 			if best == "" || scriptOrder(id) > scriptOrder(best) { // the newest of a reloaded file
 				best = id
@@ -57,13 +59,13 @@ func (t *Target) scriptFor(file string) (string, bool) {
 }
 
 // scriptURL is the URL node gave a script when it parsed it ("" for an unknown id).
-func (t *Target) scriptURL(id string) string {
+func (in Inspector) scriptURL(id string) string {
 	if id == "" {
 		return ""
 	}
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	return t.scripts[id].URL
+	in.t.s.mu.Lock()
+	defer in.t.s.mu.Unlock()
+	return in.t.scripts[id].URL
 }
 
 // SourceSpec asks for source: of the paused frame or of a file, around a line or whole.
@@ -87,8 +89,8 @@ type SourceView struct {
 const maxViewLines = 5000
 
 // Source shows source: around the pause by default.
-func (t *Target) Source(ctx context.Context, spec SourceSpec) (SourceView, error) {
-	p, c, err := t.pauseNow()
+func (in Inspector) Source(ctx context.Context, spec SourceSpec) (SourceView, error) {
+	p, c, err := in.pauseNow()
 	if err != nil {
 		return SourceView{}, err
 	}
@@ -97,29 +99,29 @@ func (t *Target) Source(ctx context.Context, spec SourceSpec) (SourceView, error
 	cur := -1 // 0-based marked line
 	switch {
 	case spec.File != "":
-		id, ok := t.scriptFor(spec.File)
+		id, ok := in.scriptFor(spec.File)
 		if ok {
-			if src, err = t.source(ctx, c, id); err != nil {
+			if src, err = in.source(ctx, c, id); err != nil {
 				return SourceView{}, fmt.Errorf("source: %w", err)
 			}
-			t.s.mu.Lock()
-			file = fileOf(t.scripts[id].URL, t.s.cwd)
-			t.s.mu.Unlock()
-			if p != nil && p.CallFrames[0].Location.ScriptID == id && !t.mapped(p.CallFrames[0]) {
+			in.t.s.mu.Lock()
+			file = fileOf(in.t.scripts[id].URL, in.t.s.cwd)
+			in.t.s.mu.Unlock()
+			if p != nil && p.CallFrames[0].Location.ScriptID == id && !in.t.SourceMapping().mapped(p.CallFrames[0]) {
 				cur = p.CallFrames[0].Location.LineNumber
 			}
 			break
 		}
-		id, source, ok := t.scriptWithSource(t.s.absPath(spec.File))
+		id, source, ok := in.t.SourceMapping().scriptWithSource(in.t.s.absPath(spec.File))
 		if !ok {
 			return SourceView{}, fmt.Errorf("%w: no loaded script is %s, and no source map has it", ErrNoRef, spec.File)
 		}
-		if src, err = t.originalSource(id, source); err != nil {
+		if src, err = in.t.SourceMapping().originalSource(id, source); err != nil {
 			return SourceView{}, fmt.Errorf("source: %w", err)
 		}
-		file = t.s.sourceName(source)
+		file = in.t.s.sourceName(source)
 		if p != nil {
-			if top := t.pausedFrame(p.CallFrames[0]); top.Generated != nil && top.URL == sourceURL(source) {
+			if top := in.pausedFrame(p.CallFrames[0]); top.Generated != nil && top.URL == sourceURL(source) {
 				cur = top.Line - 1
 			}
 		}
@@ -130,7 +132,7 @@ func (t *Target) Source(ctx context.Context, spec SourceSpec) (SourceView, error
 		if err != nil {
 			return SourceView{}, err
 		}
-		if src, cur, file, err = t.frameSource(ctx, c, f); err != nil {
+		if src, cur, file, err = in.t.SourceMapping().frameSource(ctx, c, f); err != nil {
 			return SourceView{}, fmt.Errorf("source: %w", err)
 		}
 	}
@@ -179,12 +181,12 @@ type Match struct {
 const maxMatches = 200
 
 // Search finds a query in the loaded scripts (Debugger.searchInContent), in load order.
-func (t *Target) Search(ctx context.Context, spec SearchSpec) ([]Match, bool, error) {
-	c, err := t.liveClient()
+func (in Inspector) Search(ctx context.Context, spec SearchSpec) ([]Match, bool, error) {
+	c, err := in.t.liveClient()
 	if err != nil {
 		return nil, false, err
 	}
-	scripts, _ := t.Scripts("", spec.Internal)
+	scripts, _ := in.Scripts("", spec.Internal)
 	out := []Match{}
 	for _, sc := range scripts {
 		var res struct {
@@ -193,8 +195,8 @@ func (t *Target) Search(ctx context.Context, spec SearchSpec) ([]Match, bool, er
 				LineContent string `json:"lineContent"`
 			} `json:"result"`
 		}
-		if err := c.Call(ctx, "Debugger.searchInContent", map[string]any{
-			"scriptId": sc.ScriptID, "query": spec.Query, "caseSensitive": spec.CaseSensitive, "isRegex": spec.Regex,
+		if err := proto.Do(ctx, c, proto.DebuggerSearchInContent{
+			ScriptID: sc.ScriptID, Query: spec.Query, CaseSensitive: spec.CaseSensitive, IsRegex: spec.Regex,
 		}, &res); err != nil {
 			return out, false, fmt.Errorf("search %s: %w", sc.URL, err)
 		}
@@ -207,7 +209,7 @@ func (t *Target) Search(ctx context.Context, spec SearchSpec) ([]Match, bool, er
 				file = sc.URL
 			}
 			out = append(out, Match{File: file, Line: m.LineNumber + 1,
-				Text: CapText(strings.TrimRight(m.LineContent, "\r\n"), t.s.stringCap).Value})
+				Text: CapText(strings.TrimRight(m.LineContent, "\r\n"), in.t.s.stringCap).Value})
 		}
 	}
 	return out, false, nil
@@ -215,8 +217,8 @@ func (t *Target) Search(ctx context.Context, spec SearchSpec) ([]Match, bool, er
 
 // History returns the events of one kind after the cursor, console ones of the given levels
 // only, at most limit (<= 0: all retained).
-func (s *Session) History(kind Kind, after uint64, levels []string, limit int) (Page, error) {
-	if err := s.debugOnly(); err != nil {
+func (tl Timeline) History(kind Kind, after uint64, levels []string, limit int) (Page, error) {
+	if err := tl.s.debugOnly(); err != nil {
 		return Page{}, err
 	}
 	kinds := KindSet{kind: true}
@@ -224,14 +226,14 @@ func (s *Session) History(kind Kind, after uint64, levels []string, limit int) (
 		kinds[KindThrow] = true
 	}
 	if len(levels) == 0 {
-		return s.Events(after, Filter{Kinds: kinds}, limit), nil
+		return tl.Events(after, Filter{Kinds: kinds}, limit), nil
 	}
 	for i, l := range levels {
 		if l == "warn" { // console.warn's CDP type
 			levels[i] = "warning"
 		}
 	}
-	page := s.Events(after, Filter{Kinds: kinds}, 0)
+	page := tl.Events(after, Filter{Kinds: kinds}, 0)
 	kept := page.Events[:0]
 	for _, ev := range page.Events {
 		if ev.Console != nil && slices.Contains(levels, ev.Console.Level) {
@@ -254,16 +256,16 @@ type ContextView struct {
 }
 
 // Contexts lists the live execution contexts.
-func (t *Target) Contexts() ([]ContextView, error) {
-	if err := t.s.debugOnly(); err != nil {
+func (in Inspector) Contexts() ([]ContextView, error) {
+	if err := in.t.s.debugOnly(); err != nil {
 		return nil, err
 	}
-	t.s.mu.Lock()
-	out := make([]ContextView, 0, len(t.contexts))
-	for _, c := range t.contexts {
-		out = append(out, ContextView{ContextInfo: c, Main: c.ID == t.mainContext})
+	in.t.s.mu.Lock()
+	out := make([]ContextView, 0, len(in.t.contexts))
+	for _, c := range in.t.contexts {
+		out = append(out, ContextView{ContextInfo: c, Main: c.ID == in.t.mainContext})
 	}
-	t.s.mu.Unlock()
+	in.t.s.mu.Unlock()
 	slices.SortFunc(out, func(a, b ContextView) int { return a.ID - b.ID })
 	return out, nil
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"traced/internal/cdp"
+	"traced/internal/cdp/proto"
 )
 
 // Child processes are targets of the session. traced's preload (boot/preload.cjs), loaded in
@@ -55,16 +56,16 @@ type announcements struct {
 }
 
 // endChildren hangs up every child connection and waits until each has gone.
-func (s *Session) endChildren() {
-	s.mu.Lock()
-	if s.targets.ended {
-		s.mu.Unlock()
+func (tr Tree) endChildren() {
+	tr.s.mu.Lock()
+	if tr.s.targets.ended {
+		tr.s.mu.Unlock()
 		return
 	}
-	s.targets.ended = true
-	close(s.targets.ending)
-	s.mu.Unlock()
-	s.targets.conns.Wait()
+	tr.s.targets.ended = true
+	close(tr.s.targets.ending)
+	tr.s.mu.Unlock()
+	tr.s.targets.conns.Wait()
 }
 
 // openAnnouncements makes the session's FIFO and starts reading it. It is opened for reading
@@ -139,26 +140,26 @@ func parseAnnouncement(line []byte) (announcement, bool) {
 // closeAnnouncements stops reading the FIFO once the session ends. The FIFO goes first, so a
 // process that opens it after finds nothing and runs untraced; lines already written are read
 // (each such child is let run), then the reader ends.
-func (s *Session) closeAnnouncements() {
-	if s.announce.f == nil {
+func (tr Tree) closeAnnouncements() {
+	if tr.s.announce.f == nil {
 		return
 	}
-	os.Remove(s.announce.path)
+	os.Remove(tr.s.announce.path)
 	// What is buffered is read; then the reader ends. A FIFO is read through the poller, so
 	// the deadline holds; were it refused, closing ends the read instead.
-	if err := s.announce.f.SetReadDeadline(time.Now()); err != nil {
-		s.announce.f.Close()
+	if err := tr.s.announce.f.SetReadDeadline(time.Now()); err != nil {
+		tr.s.announce.f.Close()
 	}
-	s.announce.wg.Wait()
-	s.announce.f.Close()
+	tr.s.announce.wg.Wait()
+	tr.s.announce.f.Close()
 }
 
 // announced says whether the tree's children announce themselves (the preload is in use):
 // their banners on stderr are then not a sign of a process nobody will release.
-func (s *Session) announced() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.preloadURL != ""
+func (tr Tree) announced() bool {
+	tr.s.mu.Lock()
+	defer tr.s.mu.Unlock()
+	return tr.s.preloadURL != ""
 }
 
 // releaseInspector lets a process whose inspector URL came on the shared output run.
@@ -219,7 +220,7 @@ func (tg *Target) adopt(a announcement, announced bool) {
 		t.Status, t.Reason = TargetReleased, "the session had ended"
 	case !announced:
 		t.Status, t.Reason = TargetReleased, "it opened an inspector of its own, not through traced: it runs on uncaptured, but for its output"
-	case !tg.s.follows(t.Title):
+	case !tg.s.Tree().follows(t.Title):
 		t.Status, t.Reason = TargetReleased, "its command line does not match followMatch"
 	}
 	if ended { // let it run here, bounded, as nothing waits for connections any more
@@ -249,7 +250,7 @@ func (tg *Target) childFailed(e *targetEntry, follow bool, err error, untraced b
 	ref := t.Ref
 	tg.s.mu.Unlock()
 	tg.s.log.Debug("child process", "session", tg.s.id, "target", ref, "err", err)
-	tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.snapshot(e)})
+	tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.Tree().snapshot(e)})
 }
 
 // releaseFile is the file whose appearance lets a child waiting in traced's preload run
@@ -288,12 +289,12 @@ func (tg *Target) runChild(e *targetEntry, a announcement, ending <-chan struct{
 	}
 	waiting := make(chan struct{}, 1)
 	onEvent := func(ev cdp.Event) {
-		if ev.Method == "NodeRuntime.waitingForDisconnect" {
+		if ev.Method == proto.EventWaitingForDisconnect {
 			signal(waiting)
 			return
 		}
 		if tgt != nil {
-			tgt.onEvent(ev)
+			tgt.dispatcher().onEvent(ev)
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), childSetupTimeout)
@@ -320,7 +321,7 @@ func (tg *Target) runChild(e *targetEntry, a announcement, ending <-chan struct{
 		tgt.s.mu.Unlock()
 		err = tgt.setUpTarget(ctx, tgt.callerOf(c), a.brk)
 	default:
-		err = callSteps(ctx, c, step{"Debugger.enable", nil}, skipPauses)
+		err = callSteps(ctx, c, proto.DebuggerEnable{}, skipPauses)
 	}
 	if errors.Is(err, cdp.ErrClosed) {
 		err = fmt.Errorf("it ended first: %w", err)
@@ -335,7 +336,7 @@ func (tg *Target) runChild(e *targetEntry, a announcement, ending <-chan struct{
 		run = []step{skipPauses} // nothing will resume it: it must not stop
 	} else {
 		// Recorded before it runs: its first events belong to it (its span in the OTLP export).
-		tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.snapshot(e)})
+		tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.Tree().snapshot(e)})
 	}
 	if a.waits {
 		run = append(run, preloadGo)
@@ -358,6 +359,6 @@ func (tg *Target) runChild(e *targetEntry, a announcement, ending <-chan struct{
 		tg.s.mu.Lock()
 		t.Status = TargetExited
 		tg.s.mu.Unlock()
-		tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.snapshot(e)})
+		tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.Tree().snapshot(e)})
 	}
 }

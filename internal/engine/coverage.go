@@ -4,25 +4,26 @@ import (
 	"context"
 	"fmt"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/coverage"
 )
 
 // StartCoverage starts precise coverage (Profiler.startPreciseCoverage) with call counts;
 // detailed asks for block-level ranges, not only functions.
-func (t *Target) StartCoverage(ctx context.Context, detailed bool) error {
-	_, c, err := t.pauseNow()
+func (pf Profiler) StartCoverage(ctx context.Context, detailed bool) error {
+	_, c, err := pf.t.Inspector().pauseNow()
 	if err != nil {
 		return err
 	}
-	if !t.adoptLaunchCoverage(detailed) {
-		if err := c.Call(ctx, "Profiler.enable", nil, nil); err != nil {
+	if !pf.adoptLaunchCoverage(detailed) {
+		if err := proto.Do(ctx, c, proto.ProfilerEnable{}, nil); err != nil {
 			return fmt.Errorf("coverage start: %w", err)
 		}
-		if err := c.Call(ctx, "Profiler.startPreciseCoverage", map[string]any{"callCount": true, "detailed": detailed}, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.ProfilerStartPreciseCoverage{CallCount: true, Detailed: detailed}, nil); err != nil {
 			return fmt.Errorf("coverage start: %w", err)
 		}
 	}
-	_, err = t.setFlag(coveringFlag, true)
+	_, err = pf.t.Heap().setFlag(coveringFlag, true)
 	return err
 }
 
@@ -36,14 +37,14 @@ type CoverageSpec struct {
 
 // TakeCoverage reads precise coverage (Profiler.takePreciseCoverage) of the user's scripts,
 // node's own left out, with offsets turned into 1-based lines of each script's source.
-func (t *Target) TakeCoverage(ctx context.Context, spec CoverageSpec) ([]coverage.Script, error) {
-	_, c, err := t.pauseNow()
+func (pf Profiler) TakeCoverage(ctx context.Context, spec CoverageSpec) ([]coverage.Script, error) {
+	_, c, err := pf.t.Inspector().pauseNow()
 	if err != nil {
 		return nil, err
 	}
-	on, err := t.setFlag(coveringFlag, !spec.Stop)
+	on, err := pf.t.Heap().setFlag(coveringFlag, !spec.Stop)
 	if err == nil && !on {
-		t.setFlag(coveringFlag, false)
+		pf.t.Heap().setFlag(coveringFlag, false)
 		err = fmt.Errorf("%w: precise coverage (POST coverage/start)", ErrNotStarted)
 	}
 	if err != nil {
@@ -52,37 +53,37 @@ func (t *Target) TakeCoverage(ctx context.Context, spec CoverageSpec) ([]coverag
 	var res struct {
 		Result []coverage.RawScript `json:"result"`
 	}
-	if err := c.Call(ctx, "Profiler.takePreciseCoverage", nil, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.ProfilerTakePreciseCoverage{}, &res); err != nil {
 		return nil, fmt.Errorf("coverage: %w", err)
 	}
-	t.s.mu.Lock()
-	cut := t.coverFunctionsOnly
+	pf.t.s.mu.Lock()
+	cut := pf.t.coverFunctionsOnly
 	if spec.Stop {
-		t.coverFunctionsOnly = false
+		pf.t.coverFunctionsOnly = false
 	}
-	t.s.mu.Unlock()
+	pf.t.s.mu.Unlock()
 	if cut {
 		coverage.FunctionsOnly(res.Result)
 	}
 	if spec.Stop {
-		if err := c.Call(ctx, "Profiler.stopPreciseCoverage", nil, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.ProfilerStopPreciseCoverage{}, nil); err != nil {
 			return nil, fmt.Errorf("coverage stop: %w", err)
 		}
 	}
 	out := []coverage.Script{}
 	for _, sc := range res.Result {
-		file := fileOf(sc.URL, t.s.cwd)
+		file := fileOf(sc.URL, pf.t.s.cwd)
 		if InternalURL(sc.URL) || file == "" {
 			continue
 		}
 		var src struct {
 			ScriptSource string `json:"scriptSource"`
 		}
-		if err := c.Call(ctx, "Debugger.getScriptSource", map[string]any{"scriptId": sc.ScriptID}, &src); err != nil {
+		if err := proto.Do(ctx, c, proto.DebuggerGetScriptSource{ScriptID: sc.ScriptID}, &src); err != nil {
 			continue // gone (a script of a destroyed context): nothing to map its offsets to
 		}
-		if m := t.maps.of(sc.ScriptID); m != nil {
-			name := func(source string) (string, string) { return t.s.sourceName(source), sourceURL(source) }
+		if m := pf.t.maps.of(sc.ScriptID); m != nil {
+			name := func(source string) (string, string) { return pf.t.s.sourceName(source), sourceURL(source) }
 			for _, mc := range coverage.Mapped(sc, file, src.ScriptSource, m, spec.Uncovered, name) {
 				if spec.File == "" || mc.File == spec.File || mc.Generated == spec.File || mc.URL == spec.File {
 					out = append(out, mc)

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+
+	"traced/internal/cdp/proto"
 )
 
 // Coverage of the main script needs V8's block coverage on before the script compiles: started
@@ -12,42 +14,42 @@ import (
 // then: only the scripts compiled while paused at the start carry its counters.
 
 // coverFromLaunch turns block coverage on before the program runs.
-func (t *Target) coverFromLaunch(ctx context.Context, c clientCaller) error {
-	if err := c.Call(ctx, "Profiler.enable", nil, nil); err != nil {
+func (pf Profiler) coverFromLaunch(ctx context.Context, c clientCaller) error {
+	if err := proto.Do(ctx, c, proto.ProfilerEnable{}, nil); err != nil {
 		return fmt.Errorf("coverage: %w", err)
 	}
-	if err := c.Call(ctx, "Profiler.startPreciseCoverage", map[string]any{"callCount": true, "detailed": true}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.ProfilerStartPreciseCoverage{CallCount: true, Detailed: true}, nil); err != nil {
 		return fmt.Errorf("coverage: %w", err)
 	}
-	t.s.mu.Lock()
-	t.launchCoverage = true
-	t.s.mu.Unlock()
+	pf.t.s.mu.Lock()
+	pf.t.launchCoverage = true
+	pf.t.s.mu.Unlock()
 	return nil
 }
 
 // adoptLaunchCoverage hands the coverage on since launch to a user's coverage start, and says
 // whether there was one. V8 must stay in block mode: a switch to function counts drops the
 // functions that never ran, so a function-level request is cut down at each take instead.
-func (t *Target) adoptLaunchCoverage(detailed bool) bool {
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	adopted := t.launchCoverage
-	t.launchCoverage = false
-	t.coverFunctionsOnly = adopted && !detailed
+func (pf Profiler) adoptLaunchCoverage(detailed bool) bool {
+	pf.t.s.mu.Lock()
+	defer pf.t.s.mu.Unlock()
+	adopted := pf.t.launchCoverage
+	pf.t.launchCoverage = false
+	pf.t.coverFunctionsOnly = adopted && !detailed
 	return adopted
 }
 
 // endLaunchCoverage turns the launch's coverage off at the first resume, unless a user's
 // coverage start took it over.
-func (t *Target) endLaunchCoverage(ctx context.Context, c clientCaller) error {
-	t.s.mu.Lock()
-	on := t.launchCoverage
-	t.launchCoverage = false
-	t.s.mu.Unlock()
+func (pf Profiler) endLaunchCoverage(ctx context.Context, c clientCaller) error {
+	pf.t.s.mu.Lock()
+	on := pf.t.launchCoverage
+	pf.t.launchCoverage = false
+	pf.t.s.mu.Unlock()
 	if !on {
 		return nil
 	}
-	if err := c.Call(ctx, "Profiler.stopPreciseCoverage", nil, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.ProfilerStopPreciseCoverage{}, nil); err != nil {
 		return fmt.Errorf("coverage: %w", err)
 	}
 	return nil

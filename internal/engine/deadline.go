@@ -54,7 +54,7 @@ func (b boundedCaller) Call(ctx context.Context, method string, params, result a
 	}
 	ctx, cancel := b.bound(ctx)
 	defer cancel()
-	err := b.s.afterPassing(ctx)
+	err := b.s.dispatcher().afterPassing(ctx)
 	if err == nil {
 		err = b.c.Call(ctx, method, params, result)
 	}

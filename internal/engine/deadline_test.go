@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"traced/internal/cdp"
+	"traced/internal/cdp/proto"
 )
 
 // closedConn is a connection that has ended: every call fails with cdp.ErrClosed.
@@ -26,11 +27,11 @@ func (closedConn) Err() error            { return cdp.ErrClosed }
 func TestClosedConnectionIsTheTargetsEnd(t *testing.T) {
 	tg := &Target{ref: "t1", s: &Session{id: "s1", callBound: callTimeout}}
 	c := tg.callerOf(closedConn{})
-	_, err := send(context.Background(), c, "Runtime.getProperties", nil)
+	_, err := send(context.Background(), c, proto.RuntimeGetProperties{})
 	if !errors.Is(err, ErrFinished) {
 		t.Errorf("send: %v, want ErrFinished", err)
 	}
-	if err := c.Call(context.Background(), "Runtime.evaluate", nil, nil); !errors.Is(err, ErrFinished) {
+	if err := proto.Do(context.Background(), c, proto.RuntimeEvaluate{}, nil); !errors.Is(err, ErrFinished) {
 		t.Errorf("call: %v, want ErrFinished", err)
 	}
 }

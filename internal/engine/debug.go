@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"traced/internal/cdp/proto"
 )
 
 // Session modes.
@@ -60,16 +62,35 @@ type Breakpoint struct {
 
 // breakpoint is a V8 breakpoint and what the user made of it: a breakpoint or a logpoint.
 type breakpoint struct {
-	Breakpoint                // when log is nil
-	log        *Logpoint      // when it is a logpoint
-	at         string         // path:line:col as asked, one point per location
-	method     string         // the CDP call that bound it, to bind it again (toggle)
-	params     map[string]any // its parameters
-	orig       *origin        // the original source position it was asked on (mapbind.go)
+	Breakpoint           // when log is nil
+	log        *Logpoint // when it is a logpoint
+	at         string    // path:line:col as asked, one point per location
+	// call is the CDP call that binds it, to bind it again (a toggle, a new target): a
+	// DebuggerSetBreakpointByURL or DebuggerSetBreakpointOnFunctionCall. A pending one's
+	// (mapbind.go) holds only its condition until it binds.
+	call proto.Command
+	orig *origin // the original source position it was asked on (mapbind.go)
 	// watch is a urlRegex breakpoint's regex, matched here (RE2, linear) rather than by V8,
 	// whose backtracking can run for ever; V8 gets the exact URLs watched matched (urlwatch.go).
 	watch   *regexp.Regexp
 	watched []string
+}
+
+// byURL is its call when it binds by URL.
+func (bp *breakpoint) byURL() (proto.DebuggerSetBreakpointByURL, bool) {
+	b, ok := bp.call.(proto.DebuggerSetBreakpointByURL)
+	return b, ok
+}
+
+// condition is the condition V8 evaluates for it (its hit count and logpoint included).
+func (bp *breakpoint) condition() string {
+	switch c := bp.call.(type) {
+	case proto.DebuggerSetBreakpointByURL:
+		return c.Condition
+	case proto.DebuggerSetBreakpointOnFunctionCall:
+		return c.Condition
+	}
+	return ""
 }
 
 // ref is the user's name for it.
@@ -179,7 +200,7 @@ func (t *Target) liveClient() (clientCaller, error) {
 	return boundedCaller{c: c, s: t}, nil
 }
 
-// clientCaller is the part of the CDP client the debugger uses.
+// clientCaller is the part of the CDP client the debugger uses (proto.Do calls through it).
 type clientCaller interface {
 	Call(ctx context.Context, method string, params, result any) error
 }
@@ -187,121 +208,121 @@ type clientCaller interface {
 var locationRE = regexp.MustCompile(`^(.+?):([0-9]+)(?::([0-9]+))?$`)
 
 // SetBreakpoint binds a line breakpoint by URL, so it also binds in scripts loaded later.
-func (t *Target) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakpoint, error) {
-	c, err := t.liveClient()
+func (bs Breakpoints) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakpoint, error) {
+	c, err := bs.t.liveClient()
 	if err != nil {
-		if t.offline() {
-			return t.setOffline(spec)
+		if bs.offline() {
+			return bs.setOffline(spec)
 		}
 		return Breakpoint{}, err
 	}
-	if err := t.checkPoint(ctx, c, spec.Location, spec.Condition, ""); err != nil {
+	if err := bs.checkPoint(ctx, c, spec.Location, spec.Condition, ""); err != nil {
 		return Breakpoint{}, err
 	}
 	if spec.URLRegex != "" {
-		return t.setURLRegexBreakpoint(ctx, c, spec)
+		return bs.setURLRegexBreakpoint(ctx, c, spec)
 	}
-	bp, err := t.setBreakpoint(ctx, c, spec)
+	bp, err := bs.setBreakpoint(ctx, c, spec)
 	if err != nil {
 		return Breakpoint{}, err
 	}
-	if err := t.refuseUnbreakable(ctx, c, bp); err != nil {
+	if err := bs.refuseUnbreakable(ctx, c, bp); err != nil {
 		return Breakpoint{}, err
 	}
-	t.spread(ctx, bp.Ref)
-	listed := t.s.listed(bp.Ref)
-	t.s.breakpointChanged(listed, "set")
-	if ran := t.ranAlready(ctx, bp.Ref); len(ran) > 0 {
+	bs.t.spread(ctx, bp.Ref)
+	listed := bs.t.s.Settings().listed(bp.Ref)
+	bs.t.s.Settings().breakpointChanged(listed, "set")
+	if ran := bs.ranAlready(ctx, bp.Ref); len(ran) > 0 {
 		listed.Warning = fmt.Sprintf("%s is top-level code that already ran in %s; restart to stop there",
 			spec.Location, strings.Join(ran, ", "))
 	}
 	return listed, nil
 }
 
-func (t *Target) setBreakpoint(ctx context.Context, c clientCaller, spec BreakpointSpec) (Breakpoint, error) {
-	ref := t.s.newRef("bp")
-	bp, err := t.bind(ctx, c, spec.Location, breakpointCondition(ref, spec))
+func (bs Breakpoints) setBreakpoint(ctx context.Context, c clientCaller, spec BreakpointSpec) (Breakpoint, error) {
+	ref := bs.t.s.Settings().newRef("bp")
+	bp, err := bs.bind(ctx, c, spec.Location, breakpointCondition(ref, spec))
 	if err != nil {
 		return Breakpoint{}, err
 	}
-	return t.s.keep(bp, Breakpoint{Ref: ref, Location: spec.Location, Condition: spec.Condition, HitCount: spec.HitCount}), nil
+	return bs.t.s.Settings().keep(bp, Breakpoint{Ref: ref, Location: spec.Location, Condition: spec.Condition, HitCount: spec.HitCount}), nil
 }
 
 // keep lists a just-bound breakpoint, b saying what the user asked, and returns it as listed.
-func (s *Session) keep(bp *breakpoint, b Breakpoint) Breakpoint {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b.Resolved, b.Enabled, b.Pending = s.resolvedOf(bp), true, bp.Pending
+func (us Settings) keep(bp *breakpoint, b Breakpoint) Breakpoint {
+	us.s.mu.Lock()
+	defer us.s.mu.Unlock()
+	b.Resolved, b.Enabled, b.Pending = us.resolvedOf(bp), true, bp.Pending
 	bp.Breakpoint = b
-	s.breakpoints = append(s.breakpoints, bp)
+	us.s.breakpoints = append(us.s.breakpoints, bp)
 	return b
 }
 
 // transformedInPlace reports whether a script has a source map back to its own file.
-func (t *Target) transformedInPlace(scriptID, path string) bool {
-	m := t.maps.of(scriptID)
+func (bs Breakpoints) transformedInPlace(scriptID, path string) bool {
+	m := bs.t.maps.of(scriptID)
 	return m != nil && len(m.MatchSource(path)) > 0
 }
 
 // newRef numbers breakpoints and logpoints in one sequence: bp1, lp2, bp3...
-func (s *Session) newRef(prefix string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.nextBP++
-	return prefix + strconv.Itoa(s.nextBP)
+func (us Settings) newRef(prefix string) string {
+	us.s.mu.Lock()
+	defer us.s.mu.Unlock()
+	us.s.nextBP++
+	return prefix + strconv.Itoa(us.s.nextBP)
 }
 
 // bind sets a V8 breakpoint on file:line[:col] by URL, so that it also binds in scripts loaded
 // later, and returns it with the locations V8 resolved so far.
-func (t *Target) bind(ctx context.Context, c clientCaller, location, condition string) (*breakpoint, error) {
-	path, line, col, err := t.s.parseLocation(location)
+func (bs Breakpoints) bind(ctx context.Context, c clientCaller, location, condition string) (*breakpoint, error) {
+	path, line, col, err := bs.t.s.Settings().parseLocation(location)
 	if err != nil {
 		return nil, err
 	}
-	params := map[string]any{
-		"urlRegex":   "^(file://)?" + regexp.QuoteMeta(path) + "$",
-		"lineNumber": line - 1, // CDP lines are 0-based
-		"condition":  condition,
+	call := proto.DebuggerSetBreakpointByURL{
+		URLRegex:   "^(file://)?" + regexp.QuoteMeta(path) + "$",
+		LineNumber: line - 1, // CDP lines are 0-based
+		Condition:  condition,
 	}
 	if col > 0 {
-		params["columnNumber"] = col - 1
+		call.ColumnNumber = proto.Int(col - 1)
 	}
 	at := fmt.Sprintf("%s:%d:%d", path, line, col)
-	t.s.mu.Lock()
-	for _, other := range t.s.breakpoints {
+	bs.t.s.mu.Lock()
+	for _, other := range bs.t.s.breakpoints {
 		if other.at == at { // V8 keeps one breakpoint per location
-			t.s.mu.Unlock()
+			bs.t.s.mu.Unlock()
 			return nil, fmt.Errorf("%w: %s is already at %s; remove it first", ErrLocationTaken, other.ref(), location)
 		}
 	}
-	t.s.mu.Unlock()
+	bs.t.s.mu.Unlock()
 	// A file not loaded yet may be an original source, and a loaded one may have been transformed
 	// in place (babel-jest, vite-node: its own path, an inline map back to it): both bind
 	// through a map when one has the file.
-	if id, loaded := t.scriptFor(path); !loaded || t.transformedInPlace(id, path) {
-		if bp, ok, err := t.bindOriginal(ctx, c, location, at, path, line, col, condition); ok {
+	if id, loaded := bs.t.Inspector().scriptFor(path); !loaded || bs.transformedInPlace(id, path) {
+		if bp, ok, err := bs.t.SourceMapping().bindOriginal(ctx, c, location, at, path, line, col, condition); ok {
 			return bp, err
 		}
 	}
 	var res setBreakpointResult
-	if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
+	if err := proto.Do(ctx, c, call, &res); err != nil {
 		return nil, fmt.Errorf("set breakpoint %s: %w", location, err)
 	}
-	bp := &breakpoint{at: at, method: "Debugger.setBreakpointByUrl", params: params}
-	t.s.mu.Lock()
-	t.bound(bp, res.BreakpointID, res.Locations)
-	t.s.mu.Unlock()
+	bp := &breakpoint{at: at, call: call}
+	bs.t.s.mu.Lock()
+	bs.bound(bp, res.BreakpointID, res.Locations)
+	bs.t.s.mu.Unlock()
 	return bp, nil
 }
 
 // parseLocation reads file:line[:col] (1-based), the file relative to the session's cwd.
-func (s *Session) parseLocation(location string) (path string, line, col int, err error) {
+func (us Settings) parseLocation(location string) (path string, line, col int, err error) {
 	path, line, col, err = splitLocation(location)
 	if err != nil {
 		return "", 0, 0, err
 	}
 	if !strings.HasPrefix(path, "/") {
-		path = s.cwd + "/" + path
+		path = us.s.cwd + "/" + path
 	}
 	return path, line, col, nil
 }
@@ -355,19 +376,19 @@ func breakpointCondition(ref string, spec BreakpointSpec) string {
 }
 
 // Breakpoints lists the session's breakpoints.
-func (s *Session) Breakpoints() ([]Breakpoint, error) {
-	if err := s.debugOnly(); err != nil {
+func (us Settings) Breakpoints() ([]Breakpoint, error) {
+	if err := us.s.debugOnly(); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]Breakpoint, 0, len(s.breakpoints))
-	for _, bp := range s.breakpoints {
+	us.s.mu.Lock()
+	defer us.s.mu.Unlock()
+	out := make([]Breakpoint, 0, len(us.s.breakpoints))
+	for _, bp := range us.s.breakpoints {
 		if bp.log != nil {
 			continue
 		}
 		b := bp.Breakpoint
-		b.Resolved = s.resolvedOf(bp)
+		b.Resolved = us.resolvedOf(bp)
 		out = append(out, b)
 	}
 	return out, nil
@@ -375,50 +396,50 @@ func (s *Session) Breakpoints() ([]Breakpoint, error) {
 
 // RemoveBreakpoint removes one breakpoint or logpoint by ref ("bp1", "BP#1", "lp2", "LP#2"), or
 // every one with "all". It returns the refs removed.
-func (t *Target) RemoveBreakpoint(ctx context.Context, ref string) ([]string, error) {
+func (bs Breakpoints) RemoveBreakpoint(ctx context.Context, ref string) ([]string, error) {
 	ref = normalizeRef(normalizeRef(ref, "bp", "BP#"), "lp", "LP#")
-	c, err := t.liveClient()
+	c, err := bs.t.liveClient()
 	if err != nil {
-		if t.offline() {
-			return t.s.removeOffline(ref)
+		if bs.offline() {
+			return bs.t.s.Settings().removeOffline(ref)
 		}
 		return nil, err
 	}
-	t.s.mu.Lock()
+	bs.t.s.mu.Lock()
 	var gone []*breakpoint
-	kept := t.s.breakpoints[:0]
-	for _, bp := range t.s.breakpoints {
+	kept := bs.t.s.breakpoints[:0]
+	for _, bp := range bs.t.s.breakpoints {
 		if ref == "all" || bp.ref() == ref {
 			gone = append(gone, bp)
 		} else {
 			kept = append(kept, bp)
 		}
 	}
-	t.s.breakpoints = kept
-	t.s.mu.Unlock()
+	bs.t.s.breakpoints = kept
+	bs.t.s.mu.Unlock()
 	if len(gone) == 0 && ref != "all" {
 		return nil, fmt.Errorf("%w: breakpoint %q", ErrNoRef, ref)
 	}
 	refs := []string{}
 	for _, bp := range gone {
-		t.s.mu.Lock()
-		id := t.v8IDOf(bp) // "": toggled off, or pending, here (other targets may have it)
-		t.s.mu.Unlock()
+		bs.t.s.mu.Lock()
+		id := bs.v8IDOf(bp) // "": toggled off, or pending, here (other targets may have it)
+		bs.t.s.mu.Unlock()
 		if id != "" {
-			if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
+			if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil); err != nil {
 				return refs, fmt.Errorf("remove %s: %w", bp.ref(), err)
 			}
 		}
-		t.unspread(ctx, bp)
-		t.s.mu.Lock()
-		delete(t.bindings, bp)
-		t.s.mu.Unlock()
+		bs.t.unspread(ctx, bp)
+		bs.t.s.mu.Lock()
+		delete(bs.t.bindings, bp)
+		bs.t.s.mu.Unlock()
 		if bp.log == nil {
-			t.s.breakpointChanged(bp.Breakpoint, "removed")
+			bs.t.s.Settings().breakpointChanged(bp.Breakpoint, "removed")
 		}
 		refs = append(refs, bp.ref())
 	}
-	t.dropGate(ctx, c) // the last waiting one may be gone
+	bs.t.SourceMapping().dropGate(ctx, c) // the last waiting one may be gone
 	return refs, nil
 }
 
@@ -433,8 +454,8 @@ func normalizeRef(ref, prefix, alias string) string {
 
 // State describes the session now; when paused, from frame (0: the top) with lines of source
 // around the current line (0: defaultLines), every section shown.
-func (t *Target) State(ctx context.Context, frame, lines int) (State, error) {
-	return t.StateOf(ctx, StateOptions{Frame: frame, Lines: lines, Sections: AllSections, Depth: 1, AsyncDepth: -1})
+func (in Inspector) State(ctx context.Context, frame, lines int) (State, error) {
+	return in.StateOf(ctx, StateOptions{Frame: frame, Lines: lines, Sections: AllSections, Depth: 1, AsyncDepth: -1})
 }
 
 func typeOf(o remoteObject) string {
@@ -446,14 +467,14 @@ func typeOf(o remoteObject) string {
 
 // pausedFrame converts a paused call frame; node 20 leaves its url empty, so the script's url
 // comes from scriptParsed.
-func (t *Target) pausedFrame(f pausedFrame) Frame {
+func (in Inspector) pausedFrame(f pausedFrame) Frame {
 	url := f.URL
 	if url == "" {
-		t.s.mu.Lock()
-		url = t.scripts[f.Location.ScriptID].URL
-		t.s.mu.Unlock()
+		in.t.s.mu.Lock()
+		url = in.t.scripts[f.Location.ScriptID].URL
+		in.t.s.mu.Unlock()
 	}
-	fr := t.place(f.FunctionName, f.Location.ScriptID, url, f.Location.LineNumber, f.Location.ColumnNumber)
+	fr := in.t.SourceMapping().place(f.FunctionName, f.Location.ScriptID, url, f.Location.LineNumber, f.Location.ColumnNumber)
 	fr.Async = f.async
 	return fr
 }
@@ -462,32 +483,32 @@ func (t *Target) pausedFrame(f pausedFrame) Frame {
 const maxSourceBytes = 4 << 20
 
 // source returns a script's lines, fetched once per script.
-func (t *Target) source(ctx context.Context, c clientCaller, scriptID string) ([]string, error) {
-	t.s.mu.Lock()
-	lines, ok := t.sources[scriptID]
-	t.s.mu.Unlock()
+func (in Inspector) source(ctx context.Context, c clientCaller, scriptID string) ([]string, error) {
+	in.t.s.mu.Lock()
+	lines, ok := in.t.sources[scriptID]
+	in.t.s.mu.Unlock()
 	if ok {
 		return lines, nil
 	}
 	var res struct {
 		ScriptSource string `json:"scriptSource"`
 	}
-	if err := c.Call(ctx, "Debugger.getScriptSource", map[string]any{"scriptId": scriptID}, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerGetScriptSource{ScriptID: scriptID}, &res); err != nil {
 		return nil, err
 	}
-	return t.keepLines(scriptID, t.ownText(scriptID, res.ScriptSource)), nil
+	return in.keepLines(scriptID, in.t.SourceMapping().ownText(scriptID, res.ScriptSource)), nil
 }
 
 // keepLines splits a source into capped lines (at most maxSourceBytes of it) and keeps them
 // for later views under key.
-func (t *Target) keepLines(key, src string) []string {
+func (in Inspector) keepLines(key, src string) []string {
 	lines := strings.Split(src[:min(len(src), maxSourceBytes)], "\n")
 	for i, l := range lines {
-		lines[i] = CapText(strings.TrimSuffix(l, "\r"), t.s.stringCap).Value
+		lines[i] = CapText(strings.TrimSuffix(l, "\r"), in.t.s.stringCap).Value
 	}
-	t.s.mu.Lock()
-	t.sources[key] = lines
-	t.s.mu.Unlock()
+	in.t.s.mu.Lock()
+	in.t.sources[key] = lines
+	in.t.s.mu.Unlock()
 	return lines
 }
 
@@ -498,16 +519,16 @@ func (tg *Target) SetPauseOnExceptions(ctx context.Context, mode string, classes
 	if err != nil {
 		return err
 	}
-	if err := tg.s.setPauseOnExceptions(ctx, c, mode); err != nil {
+	if err := tg.s.Settings().setPauseOnExceptions(ctx, c, mode); err != nil {
 		return err
 	}
 	tg.s.mu.Lock()
 	tg.s.exceptionMode = mode // a restart carries it over
 	tg.s.setClasses, tg.s.classesSet = slices.Clone(classes), true
 	tg.s.mu.Unlock()
-	tg.toEveryTarget(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": tg.s.v8ExceptionState(mode)})
+	tg.toEveryTarget(ctx, proto.DebuggerSetPauseOnExceptions{State: tg.s.Settings().v8ExceptionState(mode)})
 	tg.s.mu.Lock()
-	for _, t := range append(tg.s.debuggedBut(tg), tg) {
+	for _, t := range append(tg.s.Tree().debuggedBut(tg), tg) {
 		t.narrowed = false // each has the new mode's full state now
 	}
 	tg.s.mu.Unlock()
@@ -518,18 +539,18 @@ func (tg *Target) SetPauseOnExceptions(ctx context.Context, mode string, classes
 var exceptionState = map[string]string{"": "none", "none": "none", "uncaught": "uncaught", "caught": "all", "all": "all"}
 
 // setPauseOnExceptions checks the user's mode and gives V8 the state it needs (throws.go).
-func (s *Session) setPauseOnExceptions(ctx context.Context, c clientCaller, mode string) error {
+func (us Settings) setPauseOnExceptions(ctx context.Context, c clientCaller, mode string) error {
 	state := exceptionState[mode]
 	if state == "" {
 		return fmt.Errorf("%w: pause-on-exceptions mode %q is not none, uncaught, caught or all", ErrBadInput, mode)
 	}
-	return c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": s.v8ExceptionState(mode)}, nil)
+	return proto.Do(ctx, c, proto.DebuggerSetPauseOnExceptions{State: us.v8ExceptionState(mode)}, nil)
 }
 
 // breakpointChanged records what a client did to a breakpoint as a breakpoint event, so that the other
 // clients of the session (an editor over DAP, the dashboard) see it: at each place it is bound,
 // or, unbound, where it was asked for.
-func (s *Session) breakpointChanged(bp Breakpoint, change string) {
+func (us Settings) breakpointChanged(bp Breakpoint, change string) {
 	if len(bp.Resolved) == 0 || change == "removed" {
 		at := Frame{}
 		if len(bp.Resolved) > 0 {
@@ -537,11 +558,11 @@ func (s *Session) breakpointChanged(bp Breakpoint, change string) {
 		} else if file, line, ok := cutLine(bp.Location); ok {
 			at = Frame{File: file, Line: line}
 		}
-		s.record(Event{Kind: KindBreakpoint, Breakpoint: &BreakpointInfo{Ref: bp.Ref, Location: at, Change: change}})
+		us.s.record(Event{Kind: KindBreakpoint, Breakpoint: &BreakpointInfo{Ref: bp.Ref, Location: at, Change: change}})
 		return
 	}
 	for _, at := range bp.Resolved {
-		s.record(Event{Kind: KindBreakpoint, Target: at.Target, Breakpoint: &BreakpointInfo{Ref: bp.Ref, Location: at, Change: change}})
+		us.s.record(Event{Kind: KindBreakpoint, Target: at.Target, Breakpoint: &BreakpointInfo{Ref: bp.Ref, Location: at, Change: change}})
 	}
 }
 

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"slices"
+
+	"traced/internal/cdp/proto"
 )
 
 // V8 previews one level: a local holding small objects reads `tiers  Array(4)` or
@@ -31,14 +33,12 @@ func hasNested(o remoteObject) bool {
 // deeper previews each of objs with its nested objects' own previews, one level, within
 // deepBudget: "" for one it could not show deeper. The first maxDeepened are read, back to
 // back; a read that fails leaves the shallow preview: it is a nicety.
-func (t *Target) deeper(ctx context.Context, c clientCaller, objs []remoteObject) []string {
+func (in Inspector) deeper(ctx context.Context, c clientCaller, objs []remoteObject) []string {
 	out := make([]string, len(objs))
 	objs = objs[:min(len(objs), maxDeepened)]
 	answers := make([]waiter, 0, len(objs))
 	for _, o := range objs {
-		w, err := send(ctx, c, "Runtime.getProperties", map[string]any{
-			"objectId": o.ObjectID, "ownProperties": true, "generatePreview": true,
-		})
+		w, err := send(ctx, c, proto.RuntimeGetProperties{ObjectID: o.ObjectID, OwnProperties: true, GeneratePreview: true})
 		if err != nil {
 			break
 		}
@@ -49,14 +49,14 @@ func (t *Target) deeper(ctx context.Context, c clientCaller, objs []remoteObject
 		if err := w.Wait(ctx, &props); err != nil {
 			continue
 		}
-		out[k] = t.withNested(objs[k], props.Result)
+		out[k] = in.withNested(objs[k], props.Result)
 	}
 	return out
 }
 
 // withNested renders o with the previews of its properties' values in place of their names,
 // as many as fit in deepBudget; "" when none fits.
-func (t *Target) withNested(o remoteObject, props []propertyDescriptor) string {
+func (in Inspector) withNested(o remoteObject, props []propertyDescriptor) string {
 	nested := map[string]*objectPreview{}
 	for _, pd := range props {
 		if pd.Value != nil && pd.Value.Preview != nil {
@@ -75,7 +75,7 @@ func (t *Target) withNested(o remoteObject, props []propertyDescriptor) string {
 			continue
 		}
 		pr.ValuePreview = np
-		text, _ := t.s.preview(o, 1)
+		text, _ := in.t.s.preview(o, 1)
 		if len(text) > deepBudget {
 			break
 		}
@@ -85,12 +85,12 @@ func (t *Target) withNested(o remoteObject, props []propertyDescriptor) string {
 }
 
 // deepen shows the variables at todo's indexes one level deeper (deeper).
-func (t *Target) deepen(ctx context.Context, c clientCaller, vars []Variable, todo []deepening) {
+func (in Inspector) deepen(ctx context.Context, c clientCaller, vars []Variable, todo []deepening) {
 	objs := make([]remoteObject, len(todo))
 	for k, d := range todo {
 		objs[k] = d.obj
 	}
-	for k, text := range t.deeper(ctx, c, objs) {
+	for k, text := range in.deeper(ctx, c, objs) {
 		if text != "" {
 			vars[todo[k].i].Value = text
 		}

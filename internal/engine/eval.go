@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/preview"
 )
 
@@ -29,15 +30,15 @@ const evalGroup = "traced-eval"
 // Eval evaluates an expression in a frame of the paused program, or globally while it runs.
 // Refs in the expression (v1, @v1, o2) stand for the values they name. The answer names the
 // session and target, and a name out of scope gets a hint saying how to reach it.
-func (t *Target) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
-	t.s.mu.Lock()
-	running := t.paused == nil
-	t.s.mu.Unlock()
-	res, err := t.evalIn(ctx, spec)
+func (in Inspector) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
+	in.t.s.mu.Lock()
+	running := in.t.paused == nil
+	in.t.s.mu.Unlock()
+	res, err := in.evalIn(ctx, spec)
 	if err != nil {
 		return res, err
 	}
-	res.Session, res.Target = t.Named()
+	res.Session, res.Target = in.t.Named()
 	if res.Hint == "" {
 		res.Hint = outOfScopeHint(res.Exception, running)
 	}
@@ -67,8 +68,8 @@ func outOfScopeHint(exception string, running bool) string {
 		"--frame f1 evaluates in its caller"
 }
 
-func (t *Target) evalIn(ctx context.Context, spec EvalSpec) (EvalResult, error) {
-	p, c, err := t.pauseNow()
+func (in Inspector) evalIn(ctx context.Context, spec EvalSpec) (EvalResult, error) {
+	p, c, err := in.pauseNow()
 	if err != nil {
 		return EvalResult{}, err
 	}
@@ -76,31 +77,26 @@ func (t *Target) evalIn(ctx context.Context, spec EvalSpec) (EvalResult, error) 
 	if timeout <= 0 {
 		timeout = DefaultEvalTimeout
 	}
-	expr, keys, err := t.interpolate(ctx, c, spec.Expression)
+	expr, keys, err := in.interpolate(ctx, c, spec.Expression)
 	defer dropInterpolated(context.WithoutCancel(ctx), c, keys)
 	if err != nil {
 		return EvalResult{}, err
 	}
-	params := map[string]any{"expression": expr, "generatePreview": true, "objectGroup": evalGroup,
-		"timeout": timeout.Milliseconds()}
-	if spec.SideEffectFree {
-		params["throwOnSideEffect"] = true
-	}
-	t.s.mu.Lock()
-	t.evalValues = true
-	t.s.mu.Unlock()
+	in.t.s.mu.Lock()
+	in.t.evalValues = true
+	in.t.s.mu.Unlock()
 	var res evaluateResult
 	if p != nil {
 		f, err := scopedFrameOf(p, spec.Frame)
 		if err != nil {
 			return EvalResult{}, err
 		}
-		params["callFrameId"] = f.CallFrameID
 		// V8 ends a long evaluation at timeout; a process that cannot even start it (frozen)
 		// must not hold the request longer than that.
 		callCtx, cancel := context.WithTimeout(ctx, timeout+time.Second)
 		defer cancel()
-		err = c.Call(callCtx, "Debugger.evaluateOnCallFrame", params, &res)
+		err = proto.Do(callCtx, c, proto.DebuggerEvaluateOnCallFrame{CallFrameID: f.CallFrameID, Expression: expr,
+			GeneratePreview: true, ObjectGroup: evalGroup, Timeout: timeout.Milliseconds(), ThrowOnSideEffect: spec.SideEffectFree}, &res)
 		if err != nil && strings.Contains(err.Error(), "Execution was terminated") {
 			return EvalResult{Type: "undefined", Value: "undefined",
 				Exception: fmt.Sprintf("terminated: still running after %s (timeoutMs)", timeout)}, nil
@@ -109,37 +105,36 @@ func (t *Target) evalIn(ctx context.Context, spec EvalSpec) (EvalResult, error) 
 			return EvalResult{}, fmt.Errorf("eval: %w", err)
 		}
 		if spec.AwaitPromise && res.ExceptionDetails == nil && res.Result.Subtype == "promise" {
-			return t.settled(ctx, c, p, res.Result)
+			return in.settled(ctx, c, p, res.Result)
 		}
 	} else {
-		if spec.AwaitPromise {
-			params["awaitPromise"] = true
-			params["replMode"] = true // top-level await
-		}
+		call := proto.RuntimeEvaluate{Expression: expr, GeneratePreview: true, ObjectGroup: evalGroup,
+			Timeout: timeout.Milliseconds(), ThrowOnSideEffect: spec.SideEffectFree,
+			AwaitPromise: spec.AwaitPromise, ReplMode: spec.AwaitPromise} // replMode: top-level await
 		// The wait for a promise is V8's, not bounded by its timeout: bound the call too.
 		callCtx, cancel := context.WithTimeout(ctx, timeout+time.Second)
 		defer cancel()
-		if err := c.Call(callCtx, "Runtime.evaluate", params, &res); err != nil {
+		if err := proto.Do(callCtx, c, call, &res); err != nil {
 			if strings.Contains(err.Error(), "Execution was terminated") {
 				return EvalResult{Type: "undefined", Value: "undefined",
 					Exception: fmt.Sprintf("terminated: still running after %s (timeoutMs)", timeout)}, nil
 			}
-			if spec.AwaitPromise && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && !t.s.frozen() {
+			if spec.AwaitPromise && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && !in.t.s.frozen() {
 				return EvalResult{Type: "undefined", Value: "undefined",
 					Exception: fmt.Sprintf("timed out after %s waiting for the promise", timeout)}, nil
 			}
 			return EvalResult{}, fmt.Errorf("eval: %w", err)
 		}
 	}
-	return t.evalResult(ctx, c, p, res)
+	return in.evalResult(ctx, c, p, res)
 }
 
 // evalResult renders an evaluation's answer and names its value with a ref: v while paused,
 // o for an object while running (there is no pause for a v ref to belong to).
-func (t *Target) evalResult(ctx context.Context, c clientCaller, p *debuggerPaused, res evaluateResult) (EvalResult, error) {
-	text, cut := t.s.preview(res.Result, 1)
+func (in Inspector) evalResult(ctx context.Context, c clientCaller, p *debuggerPaused, res evaluateResult) (EvalResult, error) {
+	text, cut := in.t.s.preview(res.Result, 1)
 	if res.ExceptionDetails == nil && hasNested(res.Result) {
-		if deep := t.deeper(ctx, c, []remoteObject{res.Result})[0]; deep != "" {
+		if deep := in.deeper(ctx, c, []remoteObject{res.Result})[0]; deep != "" {
 			text = deep
 		}
 	}
@@ -153,11 +148,11 @@ func (t *Target) evalResult(ctx context.Context, c clientCaller, p *debuggerPaus
 	}
 	switch {
 	case p != nil:
-		t.s.mu.Lock()
-		out.Ref = t.refs.valueRef(p, refValue{obj: res.Result})
-		t.s.mu.Unlock()
+		in.t.s.mu.Lock()
+		out.Ref = in.t.refs.valueRef(p, refValue{obj: res.Result})
+		in.t.s.mu.Unlock()
 	case res.Result.ObjectID != "":
-		ref, _, err := t.persist(ctx, c, res.Result)
+		ref, _, err := in.persist(ctx, c, res.Result)
 		if err != nil {
 			return out, err
 		}
@@ -169,10 +164,10 @@ func (t *Target) evalResult(ctx context.Context, c clientCaller, p *debuggerPaus
 
 // settled reads a promise's state while the program is paused: awaiting it would wait for a
 // program that cannot run, so a settled promise gives its value and a pending one says so.
-func (t *Target) settled(ctx context.Context, c clientCaller, p *debuggerPaused, promise remoteObject) (EvalResult, error) {
+func (in Inspector) settled(ctx context.Context, c clientCaller, p *debuggerPaused, promise remoteObject) (EvalResult, error) {
 	var props propertiesResult
-	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{
-		"objectId": promise.ObjectID, "ownProperties": true, "generatePreview": true,
+	if err := proto.Do(ctx, c, proto.RuntimeGetProperties{
+		ObjectID: promise.ObjectID, OwnProperties: true, GeneratePreview: true,
 	}, &props); err != nil {
 		return EvalResult{}, fmt.Errorf("eval: promise state: %w", err)
 	}
@@ -190,12 +185,12 @@ func (t *Target) settled(ctx context.Context, c clientCaller, p *debuggerPaused,
 	}
 	switch {
 	case state == "fulfilled" && value != nil:
-		return t.evalResult(ctx, c, p, evaluateResult{Result: *value})
+		return in.evalResult(ctx, c, p, evaluateResult{Result: *value})
 	case state == "rejected" && value != nil:
-		return EvalResult{Type: typeOf(*value), Value: CapText(preview.Value(*value), t.s.stringCap).Value,
+		return EvalResult{Type: typeOf(*value), Value: CapText(preview.Value(*value), in.t.s.stringCap).Value,
 			Exception: "Uncaught (in promise) " + firstLine(preview.Value(*value))}, nil
 	}
-	out, err := t.evalResult(ctx, c, p, evaluateResult{Result: promise})
+	out, err := in.evalResult(ctx, c, p, evaluateResult{Result: promise})
 	out.Hint = "the promise is pending: it cannot settle while the program is paused; continue, then evaluate again"
 	return out, err
 }

@@ -30,23 +30,23 @@ type OutputEntry struct {
 var execOutputKinds = KindSet{KindConsole: true, KindStdout: true, KindStderr: true, KindException: true}
 
 // lastSeq is the seq of the newest event: an execution command's output is what comes after.
-func (s *Session) lastSeq() uint64 { return s.store.newest() }
+func (tl Timeline) lastSeq() uint64 { return tl.s.store.newest() }
 
 // outputAfter wraps an execution command's answer: its state gets Output, what the program
 // printed and threw after seq since.
-func (s *Session) outputAfter(since uint64) func(State, error) (State, error) {
+func (tl Timeline) outputAfter(since uint64) func(State, error) (State, error) {
 	return func(st State, err error) (State, error) {
 		if err != nil {
 			return st, err
 		}
-		st.Output = s.outputSince(since)
+		st.Output = tl.outputSince(since)
 		return st, nil
 	}
 }
 
 // outputSince is what the program printed and threw after seq since, nil when nothing.
-func (s *Session) outputSince(since uint64) *ExecOutput {
-	p := s.store.page(since, Filter{Kinds: execOutputKinds}, 0)
+func (tl Timeline) outputSince(since uint64) *ExecOutput {
+	p := tl.s.store.page(since, Filter{Kinds: execOutputKinds}, 0)
 	consoled := map[string]int{} // console lines not yet matched by their stdout or stderr line
 	for _, ev := range p.Events {
 		if ev.Console != nil { // a call printing several lines (mocha's failure block) prints each

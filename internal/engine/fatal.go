@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"slices"
+
+	"traced/internal/cdp/proto"
 )
 
 // An exception that ends the process without V8 ever pausing at it as uncaught: an ESM top-level
@@ -15,46 +17,48 @@ import (
 const fatalListener = "tracedUncaught"
 
 // isFatalPause reports, under mu, whether a pause is the preload's debugger statement.
-func (t *Target) isFatalPause(p *debuggerPaused) bool {
-	return p.Reason == "other" && t.inPreload(p) && p.CallFrames[0].FunctionName == fatalListener
+func (dp dispatcher) isFatalPause(p *debuggerPaused) bool {
+	return p.Reason == "other" && dp.t.SourceMapping().inPreload(p) && p.CallFrames[0].FunctionName == fatalListener
 }
 
 // passFatal shows the preload's pause as an uncaught exception stop, or lets it go.
-func (t *Target) passFatal(p *debuggerPaused) {
+func (dp dispatcher) passFatal(p *debuggerPaused) {
 	ctx, cancel := passContext()
 	defer cancel()
-	c := t.liveConn()
+	c := dp.t.liveConn()
 	if c == nil {
 		return
 	}
 	data := &pauseData{Uncaught: true}
-	if err, ok := t.fatalError(ctx, c, p.CallFrames[0]); ok {
+	if err, ok := dp.fatalError(ctx, c, p.CallFrames[0]); ok {
 		data.remoteObject = err
 	}
-	t.s.mu.Lock()
-	show := t.s.mode == ModeDebug && !t.stoppedUncaught && t.s.userStopsAt(&debuggerPaused{Data: data})
+	dp.t.s.mu.Lock()
+	show := dp.t.s.mode == ModeDebug && !dp.t.stoppedUncaught && dp.t.s.Settings().userStopsAt(&debuggerPaused{Data: data})
 	if show {
-		t.endPass() // the pause is the user's after all
+		dp.endPass() // the pause is the user's after all
 	}
-	t.s.mu.Unlock()
+	dp.t.s.mu.Unlock()
 	if show {
 		user := *p
 		user.Reason, user.Data = "exception", data
-		t.onPaused(&user)
+		dp.onPaused(&user)
 		return
 	}
-	t.stopOrPass(ctx, c, p, nil)
+	dp.t.SourceMapping().stopOrPass(ctx, c, p, nil)
 }
 
 // fatalError reads the listener's error argument from its frame.
-func (t *Target) fatalError(ctx context.Context, c clientCaller, f pausedFrame) (remoteObject, bool) {
+func (dp dispatcher) fatalError(ctx context.Context, c clientCaller, f pausedFrame) (remoteObject, bool) {
 	scopes := f.scopes()
 	i := slices.IndexFunc(scopes, func(sc scope) bool { return sc.Type == "local" })
 	if i < 0 || scopes[i].Object.ObjectID == "" {
 		return remoteObject{}, false
 	}
 	var props propertiesResult
-	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": scopes[i].Object.ObjectID, "ownProperties": true}, &props); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeGetProperties{
+		ObjectID: scopes[i].Object.ObjectID, OwnProperties: true,
+	}, &props); err != nil {
 		return remoteObject{}, false
 	}
 	for _, pd := range props.Result {

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/heapsnap"
 )
 
@@ -111,8 +112,8 @@ func (w *chunkWriter) write(chunk []byte) {
 
 // onHeapChunk receives the params of one chunk of the snapshot being taken (dispatcher
 // goroutine).
-func (t *Target) onHeapChunk(params json.RawMessage) {
-	h := t.heapNow()
+func (hp Heap) onHeapChunk(params json.RawMessage) {
+	h := hp.heapNow()
 	if h == nil {
 		return
 	}
@@ -132,24 +133,24 @@ func (t *Target) onHeapChunk(params json.RawMessage) {
 
 // dataDir returns the session's heap state and the directory of its snapshot and profile files,
 // made on first use.
-func (t *Target) dataDir() (*heapState, error) {
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	if t.heap != nil {
-		return t.heap, nil
+func (hp Heap) dataDir() (*heapState, error) {
+	hp.t.s.mu.Lock()
+	defer hp.t.s.mu.Unlock()
+	if hp.t.heap != nil {
+		return hp.t.heap, nil
 	}
-	dir, err := os.MkdirTemp(t.s.heapLimits.dir, "traced-"+t.s.id+"-")
+	dir, err := os.MkdirTemp(hp.t.s.heapLimits.dir, "traced-"+hp.t.s.id+"-")
 	if err != nil {
 		return nil, fmt.Errorf("heap dir: %w", err)
 	}
-	t.heap = &heapState{dir: dir}
-	go func() { <-t.s.done; os.RemoveAll(dir) }() // the files go with the session
-	return t.heap, nil
+	hp.t.heap = &heapState{dir: dir}
+	go func() { <-hp.t.s.done; os.RemoveAll(dir) }() // the files go with the session
+	return hp.t.heap, nil
 }
 
 // setFlag sets one of the profiler flags and returns its value before.
-func (t *Target) setFlag(flag func(*heapState) *bool, v bool) (bool, error) {
-	h, err := t.dataDir()
+func (hp Heap) setFlag(flag func(*heapState) *bool, v bool) (bool, error) {
+	h, err := hp.dataDir()
 	if err != nil {
 		return false, err
 	}
@@ -190,8 +191,8 @@ type heapProgress struct {
 
 // onHeapProgress records the progress of the snapshot being taken, thinned to progressSteps
 // (dispatcher goroutine: it records, never calls).
-func (t *Target) onHeapProgress(p heapProgress) {
-	h := t.heapNow()
+func (hp Heap) onHeapProgress(p heapProgress) {
+	h := hp.heapNow()
 	if h == nil {
 		return
 	}
@@ -215,15 +216,15 @@ func (t *Target) onHeapProgress(p heapProgress) {
 	}
 	h.mu.Unlock()
 	if record {
-		t.record(Event{Kind: KindProgress, Progress: &info})
+		hp.t.record(Event{Kind: KindProgress, Progress: &info})
 	}
 }
 
 // heapNow is the session's heap state, nil before any heap or profiler call made it.
-func (t *Target) heapNow() *heapState {
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	return t.heap
+func (hp Heap) heapNow() *heapState {
+	hp.t.s.mu.Lock()
+	defer hp.t.s.mu.Unlock()
+	return hp.t.heap
 }
 
 // SnapshotInfo answers a heap snapshot: its ref, where to download it, and its summary.
@@ -242,25 +243,25 @@ type SnapshotInfo struct {
 // result is a SnapshotInfo: the chunks are streamed to a file, which is then summarised by
 // constructor, the top classes. Refusals (another snapshot running, the disk cap reached) come
 // at once.
-func (t *Target) StartHeapSnapshot(tag string, top int) (*Job, error) {
-	return t.startSnapshot("HeapProfiler.takeHeapSnapshot", tag, top, false)
+func (hp Heap) StartHeapSnapshot(tag string, top int) (*Job, error) {
+	return hp.startSnapshot(proto.HeapProfilerTakeHeapSnapshot{ReportProgress: true}, tag, top, false)
 }
 
 // StartHeapTracking starts allocation tracking (HeapProfiler.startTrackingHeapObjects with
 // trackAllocations): the snapshot its stop takes records where each live object was allocated.
-func (t *Target) StartHeapTracking(ctx context.Context) error {
-	_, c, err := t.pauseNow()
+func (hp Heap) StartHeapTracking(ctx context.Context) error {
+	_, c, err := hp.t.Inspector().pauseNow()
 	if err != nil {
 		return err
 	}
-	h, err := t.dataDir()
+	h, err := hp.dataDir()
 	if err != nil {
 		return err
 	}
-	if err := c.Call(ctx, "HeapProfiler.enable", nil, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.HeapProfilerEnable{}, nil); err != nil {
 		return fmt.Errorf("allocation tracking: %w", err)
 	}
-	if err := c.Call(ctx, "HeapProfiler.startTrackingHeapObjects", map[string]any{"trackAllocations": true}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.HeapProfilerStartTrackingHeapObjects{TrackAllocations: true}, nil); err != nil {
 		return fmt.Errorf("allocation tracking: %w", err)
 	}
 	h.mu.Lock()
@@ -272,18 +273,18 @@ func (t *Target) StartHeapTracking(ctx context.Context) error {
 // StopHeapTracking stops allocation tracking as a job whose result is a SnapshotInfo:
 // HeapProfiler.stopTrackingHeapObjects streams a snapshot as takeHeapSnapshot does, which is
 // kept and summarised like any other (hs1...).
-func (t *Target) StopHeapTracking(tag string, top int) (*Job, error) {
-	return t.startSnapshot("HeapProfiler.stopTrackingHeapObjects", tag, top, true)
+func (hp Heap) StopHeapTracking(tag string, top int) (*Job, error) {
+	return hp.startSnapshot(proto.HeapProfilerStopTrackingHeapObjects{ReportProgress: true}, tag, top, true)
 }
 
-// startSnapshot begins a job whose CDP call, method, makes V8 stream a snapshot; stopTracking
+// startSnapshot begins a job whose CDP call makes V8 stream a snapshot; stopTracking
 // says the call is the stop of allocation tracking, refused unless it was started.
-func (t *Target) startSnapshot(method, tag string, top int, stopTracking bool) (*Job, error) {
-	_, c, err := t.pauseNow()
+func (hp Heap) startSnapshot(call proto.Command, tag string, top int, stopTracking bool) (*Job, error) {
+	_, c, err := hp.t.Inspector().pauseNow()
 	if err != nil {
 		return nil, err
 	}
-	h, err := t.dataDir()
+	h, err := hp.dataDir()
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +297,7 @@ func (t *Target) startSnapshot(method, tag string, top int, stopTracking bool) (
 		return nil, &BusyError{Op: OpHeapSnapshot, Job: h.active.job.ID()}
 	}
 	used, refs := h.held()
-	limit := t.s.heapLimits.maxBytes
+	limit := hp.t.s.heapLimits.maxBytes
 	if used >= limit {
 		return nil, &DiskCapError{Cap: limit, Used: used, Refs: refs}
 	}
@@ -307,7 +308,7 @@ func (t *Target) startSnapshot(method, tag string, top int, stopTracking bool) (
 		return nil, fmt.Errorf("snapshot file: %w", err)
 	}
 	h.next++
-	j := t.s.newJob(OpHeapSnapshot)
+	j := hp.t.s.newJob(OpHeapSnapshot)
 	w := &chunkWriter{job: j, ref: ref, step: -1, f: f, done: make(chan struct{}), limit: limit - used, capErr: func(n int64) error {
 		return &DiskCapError{Cap: limit, Used: used, Cut: n, Refs: refs}
 	}}
@@ -317,8 +318,8 @@ func (t *Target) startSnapshot(method, tag string, top int, stopTracking bool) (
 	if stopTracking {
 		h.tracking = false // V8 stops it whatever becomes of the snapshot
 	}
-	t.s.runJob(j, func(ctx context.Context) (any, error) {
-		sn, err := t.s.takeSnapshot(ctx, c, h, w, path, method, enable)
+	hp.t.s.runJob(j, func(ctx context.Context) (any, error) {
+		sn, err := hp.t.s.takeSnapshot(ctx, c, h, w, path, call, enable)
 		if err != nil {
 			os.Remove(path)
 			return nil, fmt.Errorf("snapshot: %w", err)
@@ -334,7 +335,7 @@ func (t *Target) startSnapshot(method, tag string, top int, stopTracking bool) (
 
 // takeSnapshot makes V8 stream the snapshot into w, waits for its last chunk and summarises the
 // file. On error the caller removes the file.
-func (s *Session) takeSnapshot(ctx context.Context, c clientCaller, h *heapState, w *chunkWriter, path, method string, enable bool) (*heapSnapshot, error) {
+func (s *Session) takeSnapshot(ctx context.Context, c clientCaller, h *heapState, w *chunkWriter, path string, call proto.Command, enable bool) (*heapSnapshot, error) {
 	finish := func() error {
 		h.mu.Lock()
 		h.active = nil
@@ -342,13 +343,13 @@ func (s *Session) takeSnapshot(ctx context.Context, c clientCaller, h *heapState
 		return w.f.Close()
 	}
 	if enable {
-		if err := c.Call(ctx, "HeapProfiler.enable", nil, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.HeapProfilerEnable{}, nil); err != nil {
 			finish()
 			return nil, err
 		}
 	}
 	// A snapshot of a large heap takes seconds: the call is bounded by the session, not callTimeout.
-	if err := c.Call(ctx, method, map[string]any{"reportProgress": true}, nil); err != nil {
+	if err := proto.Do(ctx, c, call, nil); err != nil {
 		finish()
 		return nil, err
 	}
@@ -403,14 +404,14 @@ type DeletedSnapshot struct {
 
 // DeleteSnapshot forgets a snapshot (by ref or tag) and removes its file, making room under the
 // disk cap. A diff can no longer name it.
-func (t *Target) DeleteSnapshot(ref string) (DeletedSnapshot, error) {
-	sn, err := t.snapshotOf(ref)
+func (hp Heap) DeleteSnapshot(ref string) (DeletedSnapshot, error) {
+	sn, err := hp.snapshotOf(ref)
 	if err != nil {
 		return DeletedSnapshot{}, err
 	}
-	t.s.mu.Lock()
-	h := t.heap // not nil: snapshotOf found the snapshot in it
-	t.s.mu.Unlock()
+	hp.t.s.mu.Lock()
+	h := hp.t.heap // not nil: snapshotOf found the snapshot in it
+	hp.t.s.mu.Unlock()
 	h.mu.Lock()
 	i := slices.Index(h.snapshots, sn)
 	if i < 0 { // a concurrent delete won
@@ -423,7 +424,7 @@ func (t *Target) DeleteSnapshot(ref string) (DeletedSnapshot, error) {
 	if err := os.Remove(sn.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return DeletedSnapshot{}, fmt.Errorf("delete %s: %w", sn.Ref, err)
 	}
-	return DeletedSnapshot{Ref: sn.Ref, Bytes: sn.Bytes, Held: used, MaxBytes: t.s.heapLimits.maxBytes}, nil
+	return DeletedSnapshot{Ref: sn.Ref, Bytes: sn.Bytes, Held: used, MaxBytes: hp.t.s.heapLimits.maxBytes}, nil
 }
 
 func snapshotInfo(sn *heapSnapshot, top int) SnapshotInfo {
@@ -433,11 +434,11 @@ func snapshotInfo(sn *heapSnapshot, top int) SnapshotInfo {
 }
 
 // snapshotOf finds a snapshot by ref (or tag).
-func (t *Target) snapshotOf(ref string) (*heapSnapshot, error) {
-	if err := t.s.debugOnly(); err != nil {
+func (hp Heap) snapshotOf(ref string) (*heapSnapshot, error) {
+	if err := hp.t.s.debugOnly(); err != nil {
 		return nil, err
 	}
-	h := t.heapNow()
+	h := hp.heapNow()
 	if h != nil {
 		h.mu.Lock()
 		defer h.mu.Unlock()
@@ -451,8 +452,8 @@ func (t *Target) snapshotOf(ref string) (*heapSnapshot, error) {
 }
 
 // SnapshotFile opens a snapshot's file for download.
-func (t *Target) SnapshotFile(ref string) (*os.File, error) {
-	sn, err := t.snapshotOf(ref)
+func (hp Heap) SnapshotFile(ref string) (*os.File, error) {
+	sn, err := hp.snapshotOf(ref)
 	if err != nil {
 		return nil, err
 	}
@@ -468,17 +469,17 @@ const OpHeapDiff = "heap-diff"
 
 // StartHeapDiff compares two snapshots (refs or tags) as a job whose result is a heapsnap.Diff; an
 // unknown snapshot is refused at once.
-func (t *Target) StartHeapDiff(from, to string, top int) (*Job, error) {
-	a, err := t.snapshotOf(from)
+func (hp Heap) StartHeapDiff(from, to string, top int) (*Job, error) {
+	a, err := hp.snapshotOf(from)
 	if err != nil {
 		return nil, err
 	}
-	b, err := t.snapshotOf(to)
+	b, err := hp.snapshotOf(to)
 	if err != nil {
 		return nil, err
 	}
-	j := t.s.newJob(OpHeapDiff)
-	t.s.runJob(j, func(context.Context) (any, error) {
+	j := hp.t.s.newJob(OpHeapDiff)
+	hp.t.s.runJob(j, func(context.Context) (any, error) {
 		return heapsnap.Compare(a.Ref, a.Summary, b.Ref, b.Summary, top), nil
 	})
 	return j, nil
@@ -496,8 +497,8 @@ type HeapUsage struct {
 }
 
 // HeapUsage reads the heap's use.
-func (t *Target) HeapUsage(ctx context.Context) (HeapUsage, error) {
-	_, c, err := t.pauseNow()
+func (hp Heap) HeapUsage(ctx context.Context) (HeapUsage, error) {
+	_, c, err := hp.t.Inspector().pauseNow()
 	if err != nil {
 		return HeapUsage{}, err
 	}
@@ -507,40 +508,40 @@ func (t *Target) HeapUsage(ctx context.Context) (HeapUsage, error) {
 		EmbedderHeapUsedSize float64 `json:"embedderHeapUsedSize"`
 		BackingStorageSize   float64 `json:"backingStorageSize"`
 	}
-	if err := c.Call(ctx, "Runtime.getHeapUsage", nil, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeGetHeapUsage{}, &res); err != nil {
 		return HeapUsage{}, fmt.Errorf("heap usage: %w", err)
 	}
-	t.s.mu.Lock()
-	held := len(t.refs.objs)
-	t.s.mu.Unlock()
+	hp.t.s.mu.Lock()
+	held := len(hp.t.refs.objs)
+	hp.t.s.mu.Unlock()
 	return HeapUsage{Used: int64(res.UsedSize), Total: int64(res.TotalSize),
 		Embedder: int64(res.EmbedderHeapUsedSize), BackingStore: int64(res.BackingStorageSize), HeldByTraced: held}, nil
 }
 
 // CollectGarbage runs a full GC (HeapProfiler.collectGarbage) and answers the usage after.
-func (t *Target) CollectGarbage(ctx context.Context) (HeapUsage, error) {
-	_, c, err := t.pauseNow()
+func (hp Heap) CollectGarbage(ctx context.Context) (HeapUsage, error) {
+	_, c, err := hp.t.Inspector().pauseNow()
 	if err != nil {
 		return HeapUsage{}, err
 	}
-	if err := c.Call(ctx, "HeapProfiler.collectGarbage", nil, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.HeapProfilerCollectGarbage{}, nil); err != nil {
 		return HeapUsage{}, fmt.Errorf("gc: %w", err)
 	}
-	return t.HeapUsage(ctx)
+	return hp.HeapUsage(ctx)
 }
 
 // InspectHeapObject turns a heap object id of a snapshot (heapsnap.Class.IDs, or DevTools) into an o
 // ref of the live object (HeapProfiler.getObjectByHeapObjectId).
-func (t *Target) InspectHeapObject(ctx context.Context, nodeID int64) (EvalResult, error) {
-	_, c, err := t.pauseNow()
+func (hp Heap) InspectHeapObject(ctx context.Context, nodeID int64) (EvalResult, error) {
+	_, c, err := hp.t.Inspector().pauseNow()
 	if err != nil {
 		return EvalResult{}, err
 	}
 	var res struct {
 		Result remoteObject `json:"result"`
 	}
-	if err := c.Call(ctx, "HeapProfiler.getObjectByHeapObjectId", map[string]any{
-		"objectId": strconv.FormatInt(nodeID, 10), "objectGroup": refsGroup,
+	if err := proto.Do(ctx, c, proto.HeapProfilerGetObjectByHeapObjectID{
+		ObjectID: strconv.FormatInt(nodeID, 10), ObjectGroup: refsGroup,
 	}, &res); err != nil {
 		return EvalResult{}, fmt.Errorf("%w: heap object %d is not live (or no snapshot named it): %v", ErrNoRef, nodeID, err)
 	}
@@ -550,42 +551,44 @@ func (t *Target) InspectHeapObject(ctx context.Context, nodeID int64) (EvalResul
 		var p struct {
 			Result remoteObject `json:"result"`
 		}
-		if err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{"objectId": obj.ObjectID,
-			"functionDeclaration": "function() { return this }", "objectGroup": refsGroup, "generatePreview": true}, &p); err == nil {
+		if err := proto.Do(ctx, c, proto.RuntimeCallFunctionOn{
+			ObjectID: obj.ObjectID, FunctionDeclaration: "function() { return this }", ObjectGroup: refsGroup,
+			GeneratePreview: true,
+		}, &p); err == nil {
 			obj = p.Result
 		}
 	}
-	t.s.mu.Lock()
-	ref, err := t.refs.objectRef(obj)
-	t.s.mu.Unlock()
+	hp.t.s.mu.Lock()
+	ref, err := hp.t.refs.objectRef(obj)
+	hp.t.s.mu.Unlock()
 	if err != nil {
 		return EvalResult{}, err
 	}
-	text, cut := t.s.preview(obj, 1)
+	text, cut := hp.t.s.preview(obj, 1)
 	return EvalResult{Ref: ref, Type: typeOf(obj), Value: text, Expand: expandHint(ref, cut)}, nil
 }
 
 // HeapObjectID is the heap object id (a snapshot's node id) of the object a value or object ref
 // names (v1, o2): what holds a live value is then asked of a snapshot.
-func (t *Target) HeapObjectID(ctx context.Context, ref string) (int64, error) {
-	_, c, err := t.pauseNow()
+func (hp Heap) HeapObjectID(ctx context.Context, ref string) (int64, error) {
+	_, c, err := hp.t.Inspector().pauseNow()
 	if err != nil {
 		return 0, err
 	}
-	v, _, err := t.lookupRef(strings.TrimPrefix(ref, "@"))
+	v, _, err := hp.t.Inspector().lookupRef(strings.TrimPrefix(ref, "@"))
 	if err != nil {
 		return 0, err
 	}
 	if v.obj.ObjectID == "" {
 		return 0, fmt.Errorf("%w: %s is a primitive (%s), not an object the heap holds", ErrNoRef, ref, v.obj.Type)
 	}
-	if err := c.Call(ctx, "HeapProfiler.enable", nil, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.HeapProfilerEnable{}, nil); err != nil {
 		return 0, fmt.Errorf("heap object id: %w", err)
 	}
 	var res struct {
 		ID string `json:"heapSnapshotObjectId"`
 	}
-	if err := c.Call(ctx, "HeapProfiler.getHeapObjectId", map[string]any{"objectId": v.obj.ObjectID}, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.HeapProfilerGetHeapObjectID{ObjectID: v.obj.ObjectID}, &res); err != nil {
 		return 0, fmt.Errorf("heap object id of %s: %w", ref, err)
 	}
 	id, err := strconv.ParseInt(res.ID, 10, 64)

@@ -65,10 +65,10 @@ func TestHeapProgressThinned(t *testing.T) {
 	s.heap = &heapState{active: &chunkWriter{job: job, ref: "hs3", step: -1}}
 	const total = 1_234_567
 	for done := 0; done < total; done += 10000 {
-		s.onHeapProgress(heapProgress{Done: done, Total: total})
+		s.Heap().onHeapProgress(heapProgress{Done: done, Total: total})
 	}
-	s.onHeapProgress(heapProgress{Done: total, Total: total})
-	s.onHeapProgress(heapProgress{Done: total, Total: total, Finished: true})
+	s.Heap().onHeapProgress(heapProgress{Done: total, Total: total})
+	s.Heap().onHeapProgress(heapProgress{Done: total, Total: total, Finished: true})
 	var got []ProgressInfo
 	for _, ev := range s.s.store.snapshot() {
 		got = append(got, *ev.Progress)

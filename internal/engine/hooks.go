@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"traced/internal/cdp/proto"
 )
 
 // Hook is a function injected into the program (Runtime.addBinding): each call
@@ -40,26 +42,26 @@ func (t *Target) AddHook(ctx context.Context, name string) ([]Hook, error) {
 		if n >= maxHooks {
 			return nil, fmt.Errorf("%w: %d hooks already, at most %d", ErrBadInput, n, maxHooks)
 		}
-		if err := c.Call(ctx, "Runtime.addBinding", map[string]any{"name": name}, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.RuntimeAddBinding{Name: name}, nil); err != nil {
 			return nil, fmt.Errorf("add hook %s: %w", name, err)
 		}
 		t.s.mu.Lock()
 		t.s.hooks = append(t.s.hooks, &Hook{Name: name})
 		t.s.mu.Unlock()
-		t.toEveryTarget(ctx, "Runtime.addBinding", map[string]any{"name": name})
+		t.toEveryTarget(ctx, proto.RuntimeAddBinding{Name: name})
 	}
-	return t.s.Hooks()
+	return t.s.Settings().Hooks()
 }
 
 // Hooks lists the injected hooks with their call counts.
-func (s *Session) Hooks() ([]Hook, error) {
-	if err := s.debugOnly(); err != nil {
+func (us Settings) Hooks() ([]Hook, error) {
+	if err := us.s.debugOnly(); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]Hook, 0, len(s.hooks))
-	for _, h := range s.hooks {
+	us.s.mu.Lock()
+	defer us.s.mu.Unlock()
+	out := make([]Hook, 0, len(us.s.hooks))
+	for _, h := range us.s.hooks {
 		out = append(out, *h)
 	}
 	return out, nil

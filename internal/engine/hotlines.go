@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/cpuprofile"
 	"traced/internal/jsscan"
 	"traced/internal/sourcemap"
@@ -53,8 +54,8 @@ type CPUProfile struct {
 
 // summarizeProfile aggregates a profile by function (cpuprofile.Summarize, with the target's
 // function ranges and source maps) and keeps the top ones by self and by total time.
-func (t *Target) summarizeProfile(ctx context.Context, c clientCaller, p *cpuprofile.Profile, top int) CPUProfile {
-	sum := cpuprofile.Summarize(p, t.profileOptions(ctx, c))
+func (pf Profiler) summarizeProfile(ctx context.Context, c clientCaller, p *cpuprofile.Profile, top int) CPUProfile {
+	sum := cpuprofile.Summarize(p, pf.profileOptions(ctx, c))
 	// The text lists the top functions by self time: the callers' totals are in Total.
 	shown := sum
 	shown.Functions = slices.DeleteFunc(slices.Clone(sum.Functions[:min(top, len(sum.Functions))]), func(f cpuprofile.Function) bool { return f.SelfMs <= 0 })
@@ -62,7 +63,7 @@ func (t *Target) summarizeProfile(ctx context.Context, c clientCaller, p *cpupro
 		Self: []FunctionTime{}, Total: []FunctionTime{}, Text: cpuprofile.RenderSummary(shown, 0)}
 	all := make([]FunctionTime, 0, len(sum.Functions))
 	for _, f := range sum.Functions {
-		all = append(all, t.functionTime(f))
+		all = append(all, pf.functionTime(f))
 	}
 	out.Self = all[:min(top, len(all))]
 	// Callers share their callee's total: at equal totals the program's own functions come
@@ -82,19 +83,19 @@ func (t *Target) summarizeProfile(ctx context.Context, c clientCaller, p *cpupro
 }
 
 // functionTime converts one function of a summary, its positions through the source maps.
-func (t *Target) functionTime(f cpuprofile.Function) FunctionTime {
+func (pf Profiler) functionTime(f cpuprofile.Function) FunctionTime {
 	ft := FunctionTime{Function: f.Name, SelfMs: round1(f.SelfMs), SelfPct: round1(f.SelfPct), TotalMs: round1(f.TotalMs), TotalPct: round1(f.TotalPct),
 		Deopt: f.Deopt, InlinedInto: f.InlinedInto, RunBy: f.Caller}
 	if f.URL == "" {
 		return ft
 	}
-	fr := t.place(f.Name, f.ScriptID, f.URL, f.Start.Line-1, f.Start.Column-1)
+	fr := pf.t.SourceMapping().place(f.Name, f.ScriptID, f.URL, f.Start.Line-1, f.Start.Column-1)
 	ft.File, ft.Line = fr.File, fr.Line
-	generated := fileOf(f.URL, t.s.cwd)
+	generated := fileOf(f.URL, pf.t.s.cwd)
 	for _, l := range f.Lines {
 		hl := HotLine{File: generated, Line: l.Line, Ticks: l.Ticks}
 		if o := l.Original; o != nil {
-			hl.File, hl.Line = fileOf(sourceURL(o.Source), t.s.cwd), o.Line
+			hl.File, hl.Line = fileOf(sourceURL(o.Source), pf.t.s.cwd), o.Line
 		}
 		if f.SelfMs > 0 {
 			hl.Pct = round1(100 * l.Ms / f.SelfMs)
@@ -106,23 +107,23 @@ func (t *Target) functionTime(f cpuprofile.Function) FunctionTime {
 
 // profileOptions are what a profile's analysis needs of the target: each script's function
 // ranges (scanned from its source, asked once per script the profile names) and source maps.
-func (t *Target) profileOptions(ctx context.Context, c clientCaller) cpuprofile.Options {
+func (pf Profiler) profileOptions(ctx context.Context, c clientCaller) cpuprofile.Options {
 	return cpuprofile.Options{
-		Ranges:    func(scriptID, url string) []cpuprofile.FunctionRange { return t.functionRanges(ctx, c, scriptID, url) },
-		SourceMap: cpuprofile.ScriptMaps(func(scriptID, _ string) *sourcemap.Map { return t.maps.of(scriptID) }),
+		Ranges:    func(scriptID, url string) []cpuprofile.FunctionRange { return pf.functionRanges(ctx, c, scriptID, url) },
+		SourceMap: cpuprofile.ScriptMaps(func(scriptID, _ string) *sourcemap.Map { return pf.t.maps.of(scriptID) }),
 	}
 }
 
 // functionRanges scans a script's source for its functions; nil for node's own scripts (no
 // line of the program) or a source the inspector does not give.
-func (t *Target) functionRanges(ctx context.Context, c clientCaller, scriptID, url string) []cpuprofile.FunctionRange {
+func (pf Profiler) functionRanges(ctx context.Context, c clientCaller, scriptID, url string) []cpuprofile.FunctionRange {
 	if InternalURL(url) || c == nil {
 		return nil
 	}
 	var res struct {
 		ScriptSource string `json:"scriptSource"`
 	}
-	if err := c.Call(ctx, "Debugger.getScriptSource", map[string]any{"scriptId": scriptID}, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerGetScriptSource{ScriptID: scriptID}, &res); err != nil {
 		return nil // the lines stay with the functions V8 names
 	}
 	lines := strings.Split(res.ScriptSource, "\n")

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/preview"
 )
 
@@ -49,9 +50,9 @@ func (t *Target) Hotpatch(ctx context.Context, ws Workspace, file string, dryRun
 	if err != nil {
 		return HotpatchResult{}, err
 	}
-	scriptID, _ := t.scriptFor(real)
+	scriptID, _ := t.Inspector().scriptFor(real)
 	if scriptID == "" && !filepath.IsAbs(file) {
-		scriptID, _ = t.scriptFor(filepath.Join(t.s.cwd, file)) // node names the path it was given
+		scriptID, _ = t.Inspector().scriptFor(filepath.Join(t.s.cwd, file)) // node names the path it was given
 	}
 	if scriptID == "" {
 		return HotpatchResult{}, fmt.Errorf("%w: %s is not loaded", ErrNotLoaded, file)
@@ -81,8 +82,8 @@ func (t *Target) Hotpatch(ctx context.Context, ws Workspace, file string, dryRun
 			Exception    *remoteObject `json:"exception,omitempty"`
 		} `json:"exceptionDetails"`
 	}
-	err = c.Call(ctx, "Debugger.setScriptSource", map[string]any{
-		"scriptId": scriptID, "scriptSource": string(src), "dryRun": dryRun, "allowTopFrameEditing": true,
+	err = proto.Do(ctx, c, proto.DebuggerSetScriptSource{
+		ScriptID: scriptID, ScriptSource: string(src), DryRun: dryRun, AllowTopFrameEditing: true,
 	}, &res)
 	if liveEditGone(err) {
 		return HotpatchResult{}, fmt.Errorf("%w: hotpatch %s: V8 answered %v", ErrNoLiveEdit, file, err)
@@ -120,8 +121,8 @@ func (t *Target) Hotpatch(ctx context.Context, ws Workspace, file string, dryRun
 	if !t.restarting(ctx, c, from, next) {
 		return out, nil
 	}
-	t.leftPause(from)
-	state, err := t.awaitPause(ctx, next, wait)
+	t.Control().leftPause(from)
+	state, err := t.Control().awaitPause(ctx, next, wait)
 	if err != nil {
 		return HotpatchResult{}, err
 	}
@@ -138,8 +139,8 @@ func (tg *Target) restarting(ctx context.Context, c clientCaller, from *debugger
 	default:
 	}
 	var res evaluateResult
-	err := c.Call(ctx, "Debugger.evaluateOnCallFrame", map[string]any{
-		"callFrameId": from.CallFrames[0].CallFrameID, "expression": "0", "silent": true,
+	err := proto.Do(ctx, c, proto.DebuggerEvaluateOnCallFrame{
+		CallFrameID: from.CallFrames[0].CallFrameID, Expression: "0", Silent: true,
 	}, &res)
 	tg.s.mu.Lock()
 	moved := tg.paused != from

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/preview"
 )
 
@@ -42,19 +43,19 @@ type StateOptions struct {
 const defaultLines = 3
 
 // pauseNow returns the current pause and the client of a live debug session.
-func (t *Target) pauseNow() (*debuggerPaused, clientCaller, error) {
-	c, err := t.liveClient()
+func (in Inspector) pauseNow() (*debuggerPaused, clientCaller, error) {
+	c, err := in.t.liveClient()
 	if err != nil {
 		return nil, nil, err
 	}
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	return t.paused, c, nil
+	in.t.s.mu.Lock()
+	defer in.t.s.mu.Unlock()
+	return in.t.paused, c, nil
 }
 
 // pausedNow is pauseNow for operations that need a paused program.
-func (t *Target) pausedNow(op string) (*debuggerPaused, clientCaller, error) {
-	p, c, err := t.pauseNow()
+func (in Inspector) pausedNow(op string) (*debuggerPaused, clientCaller, error) {
+	p, c, err := in.pauseNow()
 	if err == nil && p == nil {
 		err = fmt.Errorf("%w: %s needs a paused program", ErrRunning, op)
 	}
@@ -70,42 +71,42 @@ func frameOf(p *debuggerPaused, frame int) (pausedFrame, error) {
 }
 
 // StateOf describes the session now: when paused, why and where, with the sections asked for.
-func (t *Target) StateOf(ctx context.Context, o StateOptions) (State, error) {
-	if err := t.s.debugOnly(); err != nil {
+func (in Inspector) StateOf(ctx context.Context, o StateOptions) (State, error) {
+	if err := in.t.s.debugOnly(); err != nil {
 		return State{}, err
 	}
 	if o.Sections == 0 {
 		o.Sections = AllSections
 	}
-	t.s.mu.Lock()
-	st := State{Session: t.s.id, Status: t.s.statusNow()}
+	in.t.s.mu.Lock()
+	st := State{Session: in.t.s.id, Status: in.t.s.statusNow()}
 	// In a tree, say which target this is and who else stands paused; once the process has
 	// ended, the answer is about it, not a target ("exited", never "exited in t2").
-	if t.s.endedAt == nil && (len(t.s.targets.live) > 1 || !t.main()) {
-		st.Target, st.AlsoPaused = t.ref, t.s.othersPaused(t)
+	if in.t.s.endedAt == nil && (len(in.t.s.targets.live) > 1 || !in.t.main()) {
+		st.Target, st.AlsoPaused = in.t.ref, in.t.s.Tree().othersPaused(in.t)
 		switch {
-		case !t.main() && t.s.targets.live[t.ref] != t:
+		case !in.t.main() && in.t.s.targets.live[in.t.ref] != in.t:
 			st.Status = StatusExited // this thread or child has ended; the program runs on
-		case st.Status == StatusPaused && t.paused == nil:
+		case st.Status == StatusPaused && in.t.paused == nil:
 			st.Status = StatusRunning // this target runs; another is paused
 		}
 	}
-	p := t.paused
-	c := t.callerOf(t.caller())
+	p := in.t.paused
+	c := in.t.callerOf(in.t.caller())
 	var hit []string
 	if p != nil {
 		for _, id := range p.HitBreakpoints {
-			for _, bp := range t.s.breakpoints {
-				if t.hits(bp, id) {
+			for _, bp := range in.t.s.breakpoints {
+				if in.t.Breakpoints().hits(bp, id) {
 					hit = append(hit, bp.ref())
 				}
 			}
 		}
 	}
-	t.s.mu.Unlock()
+	in.t.s.mu.Unlock()
 	if o.Sections&SectionBreakpoints != 0 {
-		st.Breakpoints, _ = t.s.Breakpoints()
-		st.Logpoints, _ = t.s.Logpoints()
+		st.Breakpoints, _ = in.t.s.Settings().Breakpoints()
+		st.Logpoints, _ = in.t.s.Settings().Logpoints()
 	}
 	if p == nil || st.Status.Finished() || c == nil {
 		return st, nil
@@ -115,20 +116,20 @@ func (t *Target) StateOf(ctx context.Context, o StateOptions) (State, error) {
 		return State{}, err
 	}
 	st.Reason, st.Hit, st.Frame = p.Reason, hit, "f"+strconv.Itoa(o.Frame)
-	top := t.pausedFrame(p.CallFrames[0])
+	top := in.pausedFrame(p.CallFrames[0])
 	st.Location = &top
 	if o.Sections&SectionStack != 0 {
 		if o.AsyncDepth != 0 {
-			t.awaitChain(ctx, c, p)
+			in.awaitChain(ctx, c, p)
 		}
-		st.Stack = t.stackOf(p, o.AsyncDepth)
+		st.Stack = in.stackOf(p, o.AsyncDepth)
 	}
 	if o.Sections&SectionCode != 0 {
 		lines := o.Lines
 		if lines <= 0 {
 			lines = defaultLines
 		}
-		src, cur, _, err := t.frameSource(ctx, c, f)
+		src, cur, _, err := in.t.SourceMapping().frameSource(ctx, c, f)
 		switch {
 		case err == nil:
 			st.Source = around(src, cur, lines)
@@ -137,14 +138,14 @@ func (t *Target) StateOf(ctx context.Context, o StateOptions) (State, error) {
 		}
 	}
 	if o.Sections&SectionVars != 0 {
-		if st.Locals, err = t.variables(ctx, c, p, o.Frame, o.AllScopes, o.Depth); err != nil {
+		if st.Locals, err = in.variables(ctx, c, p, o.Frame, o.AllScopes, o.Depth); err != nil {
 			return State{}, err
 		}
-		t.s.mu.Lock()
+		in.t.s.mu.Lock()
 		rv := p.CallFrames[0].ReturnValue // set-return replaces it
-		t.s.mu.Unlock()
+		in.t.s.mu.Unlock()
 		if rv != nil && o.Frame == 0 {
-			v := t.s.variable("", "return value", "return", *rv, o.Depth)
+			v := in.t.s.variable("", "return value", "return", *rv, o.Depth)
 			st.ReturnValue = &v
 		}
 	}
@@ -161,18 +162,18 @@ func around(src []string, cur, n int) []SourceLine {
 }
 
 // stackOf lists a pause's frames, f0 the top, then up to asyncDepth frames of its async parents.
-func (t *Target) stackOf(p *debuggerPaused, asyncDepth int) []StackFrame {
+func (in Inspector) stackOf(p *debuggerPaused, asyncDepth int) []StackFrame {
 	if asyncDepth < 0 {
 		asyncDepth = DefaultAsyncDepth
 	}
 	out := make([]StackFrame, 0, len(p.CallFrames))
 	for i, f := range p.CallFrames {
-		out = append(out, StackFrame{Ref: "f" + strconv.Itoa(i), Frame: t.pausedFrame(f)})
+		out = append(out, StackFrame{Ref: "f" + strconv.Itoa(i), Frame: in.pausedFrame(f)})
 	}
 	shown := 0
-	t.s.mu.Lock()
+	in.t.s.mu.Lock()
 	chain := p.chain // V8 recorded no async parents: the await chain (asyncframes.go)
-	t.s.mu.Unlock()
+	in.t.s.mu.Unlock()
 	for _, fr := range chain {
 		if shown == asyncDepth || p.AsyncStack != nil {
 			break
@@ -189,7 +190,7 @@ func (t *Target) stackOf(p *debuggerPaused, asyncDepth int) []StackFrame {
 			if shown == asyncDepth {
 				break
 			}
-			fr := t.place(f.FunctionName, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber)
+			fr := in.t.SourceMapping().place(f.FunctionName, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber)
 			fr.Async = label
 			out = append(out, StackFrame{Ref: "f" + strconv.Itoa(len(out)), Frame: fr})
 			shown++
@@ -199,21 +200,21 @@ func (t *Target) stackOf(p *debuggerPaused, asyncDepth int) []StackFrame {
 }
 
 // Stack lists the paused stack with its async parents.
-func (t *Target) Stack(ctx context.Context, asyncDepth int) ([]StackFrame, error) {
-	p, c, err := t.pausedNow("stack")
+func (in Inspector) Stack(ctx context.Context, asyncDepth int) ([]StackFrame, error) {
+	p, c, err := in.pausedNow("stack")
 	if err != nil {
 		return nil, err
 	}
 	if asyncDepth != 0 {
-		t.awaitChain(ctx, c, p)
+		in.awaitChain(ctx, c, p)
 	}
-	return t.stackOf(p, asyncDepth), nil
+	return in.stackOf(p, asyncDepth), nil
 }
 
 // variables reads the scopes of a frame: up to the function's own scope, or every scope but the
 // global one with allScopes. Each value gets a v ref. The reads go out back to back (one round
 // trip for a frame's block, catch and local scopes), or were sent when the pause came (prefetch).
-func (t *Target) variables(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, allScopes bool, depth int) ([]Variable, error) {
+func (in Inspector) variables(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, allScopes bool, depth int) ([]Variable, error) {
 	f, err := frameOf(p, frame)
 	if err != nil {
 		return nil, err
@@ -222,13 +223,13 @@ func (t *Target) variables(ctx context.Context, c clientCaller, p *debuggerPause
 	read := scopesToRead(scopes, allScopes)
 	answers := make([]waiter, len(read))
 	for k, i := range read {
-		if answers[k] = t.prefetched(ctx, c, p, frame, scopes[i].Object.ObjectID, depth > 0); answers[k] != nil {
+		if answers[k] = in.prefetched(ctx, c, p, frame, scopes[i].Object.ObjectID, depth > 0); answers[k] != nil {
 			continue
 		}
-		if answers[k], err = send(ctx, c, "Runtime.getProperties", map[string]any{
-			"objectId": scopes[i].Object.ObjectID, "ownProperties": true, "generatePreview": depth > 0,
+		if answers[k], err = send(ctx, c, proto.RuntimeGetProperties{
+			ObjectID: scopes[i].Object.ObjectID, OwnProperties: true, GeneratePreview: depth > 0,
 		}); err != nil {
-			return nil, t.scopeError(p, scopes[i], err)
+			return nil, in.scopeError(p, scopes[i], err)
 		}
 	}
 	var out []Variable
@@ -237,36 +238,36 @@ func (t *Target) variables(ctx context.Context, c clientCaller, p *debuggerPause
 		sc := scopes[i]
 		var props propertiesResult
 		if err := answers[k].Wait(ctx, &props); err != nil {
-			return nil, t.scopeError(p, sc, err)
+			return nil, in.scopeError(p, sc, err)
 		}
 		tdz := make([]bool, len(props.Result))
 		for j, pd := range props.Result {
-			tdz[j] = t.uninitialized(ctx, c, f, sc, pd)
+			tdz[j] = in.uninitialized(ctx, c, f, sc, pd)
 		}
-		t.s.mu.Lock()
+		in.t.s.mu.Lock()
 		for j, pd := range props.Result {
 			if pd.Value == nil && !tdz[j] {
 				continue // an accessor: not a binding
 			}
-			t.refs.forPause(p)
+			in.t.refs.forPause(p)
 			if tdz[j] { // keeps its ref, so refs are the same on every node line
-				ref := t.refs.valueRef(p, refValue{obj: remoteObject{Type: "undefined"}, name: pd.Name, frame: frame, scope: i})
+				ref := in.t.refs.valueRef(p, refValue{obj: remoteObject{Type: "undefined"}, name: pd.Name, frame: frame, scope: i})
 				out = append(out, Variable{Ref: ref, Name: pd.Name, Type: uninitializedType, Value: uninitializedValue, Scope: sc.Type})
 				continue
 			}
 			val := *pd.Value
-			if v, ok := t.refs.set[varKey(frame, i, pd.Name)]; ok {
+			if v, ok := in.t.refs.set[varKey(frame, i, pd.Name)]; ok {
 				val = v
 			}
-			ref := t.refs.valueRef(p, refValue{obj: val, name: pd.Name, frame: frame, scope: i})
+			ref := in.t.refs.valueRef(p, refValue{obj: val, name: pd.Name, frame: frame, scope: i})
 			if depth > 0 && hasNested(val) {
 				deeper = append(deeper, deepening{i: len(out), obj: val})
 			}
-			out = append(out, t.s.variable(ref, pd.Name, sc.Type, val, depth))
+			out = append(out, in.t.s.variable(ref, pd.Name, sc.Type, val, depth))
 		}
-		t.s.mu.Unlock()
+		in.t.s.mu.Unlock()
 	}
-	t.deepen(ctx, c, out, deeper)
+	in.deepen(ctx, c, out, deeper)
 	return out, nil
 }
 
@@ -289,10 +290,10 @@ func scopesToRead(scopes []scope, allScopes bool) []int {
 
 // scopeError says why a scope could not be read: the program resumed meanwhile (another
 // request), and the pause's objects are gone, or the call's own failure.
-func (t *Target) scopeError(p *debuggerPaused, sc scope, err error) error {
-	t.s.mu.Lock()
-	moved := t.paused != p
-	t.s.mu.Unlock()
+func (in Inspector) scopeError(p *debuggerPaused, sc scope, err error) error {
+	in.t.s.mu.Lock()
+	moved := in.t.paused != p
+	in.t.s.mu.Unlock()
 	if moved {
 		return fmt.Errorf("%w: the program resumed while its state was read", ErrRunning)
 	}
@@ -326,12 +327,12 @@ func (s *Session) variable(ref, name, scope string, o remoteObject, depth int) V
 
 // Vars reads the variables of a frame, all of them or those named. An unknown name is an error
 // that lists the names there are.
-func (t *Target) Vars(ctx context.Context, frame int, names []string, allScopes bool) ([]Variable, error) {
-	p, c, err := t.pausedNow("vars")
+func (in Inspector) Vars(ctx context.Context, frame int, names []string, allScopes bool) ([]Variable, error) {
+	p, c, err := in.pausedNow("vars")
 	if err != nil {
 		return nil, err
 	}
-	vars, err := t.variables(ctx, c, p, frame, allScopes || len(names) > 0, 1)
+	vars, err := in.variables(ctx, c, p, frame, allScopes || len(names) > 0, 1)
 	if err != nil || len(names) == 0 {
 		return vars, err
 	}

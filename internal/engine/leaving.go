@@ -8,31 +8,31 @@ import "context"
 // Debugger.resumed closes, and a pause waits the window out first.
 
 // leavePause opens the window before a call that leaves the pause; under mu.
-func (t *Target) leavePause() {
-	if t.leaving == nil {
-		t.leaving = make(chan struct{})
+func (ct Control) leavePause() {
+	if ct.t.leaving == nil {
+		ct.t.leaving = make(chan struct{})
 	}
 }
 
 // closeLeaving closes the window: V8 said it resumed, or the call failed; under mu.
-func (t *Target) closeLeaving() {
-	if t.leaving != nil {
-		close(t.leaving)
-		t.leaving = nil
+func (ct Control) closeLeaving() {
+	if ct.t.leaving != nil {
+		close(ct.t.leaving)
+		ct.t.leaving = nil
 	}
 }
 
 // awaitLeaving waits until the program has left its last pause, so a pause sent next counts.
-func (t *Target) awaitLeaving(ctx context.Context) error {
-	t.s.mu.Lock()
-	ch := t.leaving
-	t.s.mu.Unlock()
+func (ct Control) awaitLeaving(ctx context.Context) error {
+	ct.t.s.mu.Lock()
+	ch := ct.t.leaving
+	ct.t.s.mu.Unlock()
 	if ch == nil {
 		return nil
 	}
 	select {
 	case <-ch:
-	case <-t.s.done:
+	case <-ct.t.s.done:
 	case <-ctx.Done():
 		return ctx.Err()
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"traced/internal/cdp/proto"
 )
 
 // DefaultLogpointMax is how many times a logpoint emits before the flood guard removes it.
@@ -40,30 +42,30 @@ type Logpoint struct {
 
 // SetLogpoint binds a logpoint: a breakpoint whose condition hands the interpolated template to
 // the logBinding and answers false, so V8 never pauses for it.
-func (t *Target) SetLogpoint(ctx context.Context, spec LogpointSpec) (Logpoint, error) {
-	c, err := t.liveClient()
+func (bs Breakpoints) SetLogpoint(ctx context.Context, spec LogpointSpec) (Logpoint, error) {
+	c, err := bs.t.liveClient()
 	if err != nil {
-		if t.offline() {
-			return t.setLogpointOffline(spec)
+		if bs.offline() {
+			return bs.setLogpointOffline(spec)
 		}
 		return Logpoint{}, err
 	}
-	if err := t.checkPoint(ctx, c, spec.Location, spec.Condition, spec.Template); err != nil {
+	if err := bs.checkPoint(ctx, c, spec.Location, spec.Condition, spec.Template); err != nil {
 		return Logpoint{}, err
 	}
-	lp, err := t.setLogpoint(ctx, c, spec)
+	lp, err := bs.setLogpoint(ctx, c, spec)
 	if err != nil {
 		return Logpoint{}, err
 	}
-	t.spread(ctx, lp.Ref)
-	t.s.mu.Lock()
-	for _, bp := range t.s.breakpoints {
+	bs.t.spread(ctx, lp.Ref)
+	bs.t.s.mu.Lock()
+	for _, bp := range bs.t.s.breakpoints {
 		if bp.log != nil && bp.log.Ref == lp.Ref {
-			lp.Resolved = t.s.resolvedOf(bp)
+			lp.Resolved = bs.t.s.Settings().resolvedOf(bp)
 		}
 	}
-	t.s.mu.Unlock()
-	if ran := t.ranAlready(ctx, lp.Ref); len(ran) > 0 {
+	bs.t.s.mu.Unlock()
+	if ran := bs.ranAlready(ctx, lp.Ref); len(ran) > 0 {
 		lp.Warning = fmt.Sprintf("%s is top-level code that already ran in %s; it emits only if that code runs again (restart runs it)",
 			spec.Location, strings.Join(ran, ", "))
 	}
@@ -71,21 +73,21 @@ func (t *Target) SetLogpoint(ctx context.Context, spec LogpointSpec) (Logpoint, 
 }
 
 // setLogpoint binds a logpoint through c (also before the program runs: start logpoints).
-func (t *Target) setLogpoint(ctx context.Context, c clientCaller, spec LogpointSpec) (Logpoint, error) {
+func (bs Breakpoints) setLogpoint(ctx context.Context, c clientCaller, spec LogpointSpec) (Logpoint, error) {
 	if spec.Max <= 0 {
 		spec.Max = DefaultLogpointMax
 	}
-	ref := t.s.newRef("lp")
-	bp, err := t.bind(ctx, c, spec.Location, logpointCondition(ref, spec))
+	ref := bs.t.s.Settings().newRef("lp")
+	bp, err := bs.bind(ctx, c, spec.Location, logpointCondition(ref, spec))
 	if err != nil {
 		return Logpoint{}, err
 	}
-	t.s.mu.Lock()
+	bs.t.s.mu.Lock()
 	bp.log = &Logpoint{Ref: ref, Location: spec.Location, Template: spec.Template, Condition: spec.Condition,
-		Max: spec.Max, Resolved: t.s.resolvedOf(bp)}
-	t.s.breakpoints = append(t.s.breakpoints, bp)
+		Max: spec.Max, Resolved: bs.t.s.Settings().resolvedOf(bp)}
+	bs.t.s.breakpoints = append(bs.t.s.breakpoints, bp)
 	out := *bp.log
-	t.s.mu.Unlock()
+	bs.t.s.mu.Unlock()
 	return out, nil
 }
 
@@ -106,17 +108,17 @@ func templateLiteral(template string) string {
 }
 
 // Logpoints lists the session's logpoints.
-func (s *Session) Logpoints() ([]Logpoint, error) {
-	if err := s.debugOnly(); err != nil {
+func (us Settings) Logpoints() ([]Logpoint, error) {
+	if err := us.s.debugOnly(); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	us.s.mu.Lock()
+	defer us.s.mu.Unlock()
 	out := []Logpoint{}
-	for _, bp := range s.breakpoints {
+	for _, bp := range us.s.breakpoints {
 		if bp.log != nil {
 			l := *bp.log
-			l.Resolved = s.resolvedOf(bp)
+			l.Resolved = us.resolvedOf(bp)
 			out = append(out, l)
 		}
 	}
@@ -125,46 +127,46 @@ func (s *Session) Logpoints() ([]Logpoint, error) {
 
 // onLogpoint records one emission (Runtime.bindingCalled); the Max-th disables the logpoint.
 // It runs on the dispatcher: the V8 breakpoint is removed by the chores loop.
-func (t *Target) onLogpoint(payload string) {
+func (bs Breakpoints) onLogpoint(payload string) {
 	var msg []string
 	if json.Unmarshal([]byte(payload), &msg) != nil || len(msg) != 2 {
 		return
 	}
-	t.s.mu.Lock()
+	bs.t.s.mu.Lock()
 	var lp *breakpoint
-	for _, bp := range t.s.breakpoints {
+	for _, bp := range bs.t.s.breakpoints {
 		if bp.log != nil && bp.log.Ref == msg[0] {
 			lp = bp
 		}
 	}
 	if lp == nil || lp.log.Disabled { // removed, or emissions in flight past the guard
-		t.s.mu.Unlock()
+		bs.t.s.mu.Unlock()
 		return
 	}
 	lp.log.Emitted++
 	last := lp.log.Emitted >= lp.log.Max
 	if last {
 		lp.log.Disabled = true
-		if id := t.v8IDOf(lp); id != "" { // this target's binding; other targets' emissions are dropped
-			t.unbindIDs = append(t.unbindIDs, id)
+		if id := bs.v8IDOf(lp); id != "" { // this target's binding; other targets' emissions are dropped
+			bs.t.unbindIDs = append(bs.t.unbindIDs, id)
 		}
 	}
-	t.s.mu.Unlock()
+	bs.t.s.mu.Unlock()
 	if last {
-		signal(t.unbind)
+		signal(bs.t.unbind)
 	}
-	t.record(Event{Kind: KindLogpoint, Logpoint: &LogpointInfo{Ref: msg[0], Text: CapText(msg[1], t.s.stringCap), Disabled: last}})
+	bs.t.record(Event{Kind: KindLogpoint, Logpoint: &LogpointInfo{Ref: msg[0], Text: CapText(msg[1], bs.t.s.stringCap), Disabled: last}})
 }
 
 // unbindPending removes the V8 breakpoints of logpoints the flood guard disabled.
-func (t *Target) unbindPending(ctx context.Context, c clientCaller) {
-	t.s.mu.Lock()
-	ids := t.unbindIDs
-	t.unbindIDs = nil
-	t.s.mu.Unlock()
+func (bs Breakpoints) unbindPending(ctx context.Context, c clientCaller) {
+	bs.t.s.mu.Lock()
+	ids := bs.t.unbindIDs
+	bs.t.unbindIDs = nil
+	bs.t.s.mu.Unlock()
 	for _, id := range ids {
-		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
-			t.s.log.Debug("remove disabled logpoint", "session", t.s.id, "err", err)
+		if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil); err != nil {
+			bs.t.s.log.Debug("remove disabled logpoint", "session", bs.t.s.id, "err", err)
 		}
 	}
 }

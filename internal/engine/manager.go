@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"traced/internal/cdp"
+	"traced/internal/cdp/proto"
 	"traced/internal/redact"
 	"traced/internal/sourcemap"
 )
@@ -305,7 +306,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	if !runsTests(req.NodeArgs) { // node's test runner loads its files in children, not as main
 		check, err := m.ws.mainCheck(s.program)
 		if err != nil {
-			s.closeAnnouncements()
+			s.Tree().closeAnnouncements()
 			return s.unspawned(err)
 		}
 		env[mainCheckEnv] = check
@@ -320,7 +321,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	tag := newTag()
 	c, err := spawn(m.cfg.ShimPath, m.cfg.NodePath, args, s.cwd, append(childEnv(os.Environ(), env), tagEnv+"="+tag))
 	if err != nil {
-		s.closeAnnouncements()
+		s.Tree().closeAnnouncements()
 		return s.unspawned(spawnError(err))
 	}
 	c.tag = tag
@@ -396,7 +397,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		return fail("inspector-url", fmt.Errorf("no inspector URL on stderr: %w", startCtx.Err()))
 	}
 
-	client, err := cdp.Dial(startCtx, wsURL, cdp.Options{OnEvent: t.onEvent})
+	client, err := cdp.Dial(startCtx, wsURL, cdp.Options{OnEvent: t.dispatcher().onEvent})
 	if err != nil {
 		return fail("attach", errors.New(strings.ReplaceAll(err.Error(), wsURL, "inspector")))
 	}
@@ -408,8 +409,8 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 
 	// At its end node waits for the debugger to hang up; it says so (the main context's
 	// destruction does not always come first).
-	if err := callSteps(startCtx, client, step{"Runtime.enable", nil}, step{"Debugger.enable", nil},
-		step{"NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": true}}, // workers.go
+	if err := callSteps(startCtx, client, proto.RuntimeEnable{}, proto.DebuggerEnable{},
+		proto.NodeWorkerEnable{WaitForDebuggerOnStart: true}, // workers.go
 		notifyAtDisconnect); err != nil {
 		return fail("enable", err)
 	}
@@ -417,11 +418,11 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		return fail("prepare", err)
 	}
 	if s.mode == ModeDebug {
-		if err := t.coverFromLaunch(startCtx, client); err != nil {
+		if err := t.Profiler().coverFromLaunch(startCtx, client); err != nil {
 			return fail("prepare", err)
 		}
 	}
-	if err := client.Call(startCtx, "Runtime.runIfWaitingForDebugger", nil, nil); err != nil {
+	if err := proto.Do(startCtx, client, proto.RuntimeRunIfWaitingForDebugger{}, nil); err != nil {
 		return fail("run", err)
 	}
 	if s.mode == ModeDebug && !runsTests(req.NodeArgs) {
@@ -436,11 +437,11 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 			if from != nil {
 				t.installCreation(startCtx, client)
 			}
-			users := t.usersFirstPause(from)
+			users := t.SourceMapping().usersFirstPause(from)
 			// The main script is parsed now: breakpoints on its original sources bind here.
 			var here []string
 			if from != nil {
-				here = t.resolvePending(startCtx, client, from)
+				here = t.SourceMapping().resolvePending(startCtx, client, from)
 			}
 			switch {
 			case s.pauseOnStart:
@@ -448,18 +449,18 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 			case len(here) > 0: // one bound on the very first statement: stop there as at a breakpoint
 				user := *from
 				user.Reason, user.HitBreakpoints = "breakpoint", here
-				t.onPaused(&user)
+				t.dispatcher().onPaused(&user)
 			default:
-				if err := t.endLaunchCoverage(startCtx, client); err != nil {
+				if err := t.Profiler().endLaunchCoverage(startCtx, client); err != nil {
 					return fail("run", err)
 				}
 				s.mu.Lock()
-				t.leavePause()
+				t.Control().leavePause()
 				s.mu.Unlock()
-				if err := client.Call(startCtx, "Debugger.resume", nil, nil); err != nil {
+				if err := proto.Do(startCtx, client, proto.DebuggerResume{}, nil); err != nil {
 					return fail("run", err)
 				}
-				t.leftPause(from)
+				t.Control().leftPause(from)
 			}
 		case <-s.done: // ended before its first line, e.g. a syntax error: the timeline says why
 		case <-startCtx.Done():
@@ -475,36 +476,36 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 // initial breakpoints.
 func (t *Target) prepare(ctx context.Context, c *cdp.Client, req StartRequest) error {
 	if t.s.mode != ModeDebug {
-		return callSteps(ctx, c, t.s.traceSteps()...)
+		return callSteps(ctx, c, t.s.Settings().traceSteps()...)
 	}
-	if err := t.s.setPauseOnExceptions(ctx, c, req.PauseOnExceptions); err != nil {
+	if err := t.s.Settings().setPauseOnExceptions(ctx, c, req.PauseOnExceptions); err != nil {
 		return err
 	}
-	if box := t.s.v8Blackbox(nil); len(box) > 0 { // the user's come with a restart (relaunch.go)
-		if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": box}, nil); err != nil {
+	if box := t.s.Settings().v8Blackbox(nil); len(box) > 0 { // the user's come with a restart (relaunch.go)
+		if err := proto.Do(ctx, c, proto.DebuggerSetBlackboxPatterns{Patterns: box}, nil); err != nil {
 			return err
 		}
 	}
-	if err := c.Call(ctx, "Runtime.addBinding", map[string]any{"name": logBinding}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeAddBinding{Name: logBinding}, nil); err != nil {
 		return err
 	}
 	for i, spec := range req.Breakpoints {
-		if err := t.checkPoint(ctx, c, spec.Location, spec.Condition, ""); err != nil {
+		if err := t.Breakpoints().checkPoint(ctx, c, spec.Location, spec.Condition, ""); err != nil {
 			return fmt.Errorf("breakpoints.%d: %w", i, err)
 		}
-		set := t.setBreakpoint
+		set := t.Breakpoints().setBreakpoint
 		if spec.URLRegex != "" {
-			set = t.setURLRegexBreakpoint
+			set = t.Breakpoints().setURLRegexBreakpoint
 		}
 		if _, err := set(ctx, c, spec); err != nil {
 			return err
 		}
 	}
 	for i, spec := range req.Logpoints {
-		if err := t.checkPoint(ctx, c, spec.Location, spec.Condition, spec.Template); err != nil {
+		if err := t.Breakpoints().checkPoint(ctx, c, spec.Location, spec.Condition, spec.Template); err != nil {
 			return fmt.Errorf("logpoints.%d: %w", i, err)
 		}
-		if _, err := t.setLogpoint(ctx, c, spec); err != nil {
+		if _, err := t.Breakpoints().setLogpoint(ctx, c, spec); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"traced/internal/cdp/proto"
 )
 
 // Breakpoints on original sources (src/app.ts:9) bind to the generated code a source map says
@@ -26,24 +28,26 @@ type origin struct {
 // newest loaded script whose map has it. ok is false when no loaded script's map has path and
 // path does not look like an original source: the caller then binds it as a generated file.
 // A source not loaded yet leaves the breakpoint pending until a script that maps it loads.
-func (tg *Target) bindOriginal(ctx context.Context, c clientCaller, location, at, path string, line, col int, condition string) (bp *breakpoint, ok bool, err error) {
-	t, found, err := tg.originalTarget(location, path, line)
+func (sm SourceMapping) bindOriginal(ctx context.Context, c clientCaller, location, at, path string, line, col int, condition string) (bp *breakpoint, ok bool, err error) {
+	t, found, err := sm.originalTarget(location, path, line)
 	switch {
 	case err != nil:
 		return nil, true, err
 	case found:
 		line0, col0 := t.gen.CDP()
-		params := map[string]any{"url": t.url, "lineNumber": line0, "columnNumber": col0, "condition": condition}
-		bp, err := tg.bindWith(ctx, c, at, location, "Debugger.setBreakpointByUrl", params)
+		call := proto.DebuggerSetBreakpointByURL{
+			URL: t.url, LineNumber: line0, ColumnNumber: proto.Int(col0), Condition: condition,
+		}
+		bp, err := sm.t.Breakpoints().bindWith(ctx, c, at, location, call)
 		if err != nil {
 			return nil, true, err
 		}
 		bp.orig = &origin{path: path, line: line, col: col}
 		// V8 moves a breakpoint to the next statement; one that lands on another original
 		// line is refused, as on a generated file, naming where it would have stopped.
-		tg.s.mu.Lock()
-		resolved, id := slices.Clone(tg.bindingOf(bp).resolved), tg.v8IDOf(bp)
-		tg.s.mu.Unlock()
+		sm.t.s.mu.Lock()
+		resolved, id := slices.Clone(sm.t.Breakpoints().bindingOf(bp).resolved), sm.t.Breakpoints().v8IDOf(bp)
+		sm.t.s.mu.Unlock()
 		var moved []int
 		for _, r := range resolved {
 			if r.Line == line && r.Generated != nil {
@@ -56,65 +60,67 @@ func (tg *Target) bindOriginal(ctx context.Context, c clientCaller, location, at
 		if len(resolved) == 0 {
 			return bp, true, nil // V8 binds it when the script runs again
 		}
-		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil); err != nil {
 			return nil, true, fmt.Errorf("remove moved breakpoint %s: %w", location, err)
 		}
 		slices.Sort(moved)
 		return nil, true, &NotBreakableError{Location: location, File: locationRE.FindStringSubmatch(location)[1], Nearest: moved}
-	case mapsOriginal(path) && tg.maps.enabled():
-		if err := tg.ensureGate(ctx, c); err != nil {
+	case mapsOriginal(path) && sm.t.maps.enabled():
+		if err := sm.ensureGate(ctx, c); err != nil {
 			return nil, true, err
 		}
 		return &breakpoint{Breakpoint: Breakpoint{Pending: true}, at: at, orig: &origin{path: path, line: line, col: col},
-			params: map[string]any{"condition": condition}}, true, nil
+			call: proto.DebuggerSetBreakpointByURL{Condition: condition}}, true, nil
 	}
 	return nil, false, nil
 }
 
 // ensureGate sets the gate breakpoint unless it is set.
-func (t *Target) ensureGate(ctx context.Context, c clientCaller) error {
-	t.s.mu.Lock()
-	set := t.gateID != ""
-	t.s.mu.Unlock()
+func (sm SourceMapping) ensureGate(ctx context.Context, c clientCaller) error {
+	sm.t.s.mu.Lock()
+	set := sm.t.gateID != ""
+	sm.t.s.mu.Unlock()
 	if set {
 		return nil
 	}
 	var res setBreakpointResult
-	if err := c.Call(ctx, "Debugger.setBreakpointByUrl", map[string]any{"urlRegex": gateURLRegex, "lineNumber": 0, "columnNumber": 0}, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerSetBreakpointByURL{
+		URLRegex: gateURLRegex, LineNumber: 0, ColumnNumber: proto.Int(0),
+	}, &res); err != nil {
 		return err
 	}
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	t.gateID = res.BreakpointID
+	sm.t.s.mu.Lock()
+	defer sm.t.s.mu.Unlock()
+	sm.t.gateID = res.BreakpointID
 	return nil
 }
 
 // dropGate removes the gate once no breakpoint waits for a source map.
-func (t *Target) dropGate(ctx context.Context, c clientCaller) {
-	t.s.mu.Lock()
-	id := t.gateID
-	waiting := slices.ContainsFunc(t.s.breakpoints, func(bp *breakpoint) bool { return bp.Pending || bp.watch != nil })
+func (sm SourceMapping) dropGate(ctx context.Context, c clientCaller) {
+	sm.t.s.mu.Lock()
+	id := sm.t.gateID
+	waiting := slices.ContainsFunc(sm.t.s.breakpoints, func(bp *breakpoint) bool { return bp.Pending || bp.watch != nil })
 	if id == "" || waiting {
-		t.s.mu.Unlock()
+		sm.t.s.mu.Unlock()
 		return
 	}
-	t.gateID = ""
-	t.s.mu.Unlock()
-	if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil); err != nil {
-		t.s.log.Debug("remove source map gate", "session", t.s.id, "err", err)
+	sm.t.gateID = ""
+	sm.t.s.mu.Unlock()
+	if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil); err != nil {
+		sm.t.s.log.Debug("remove source map gate", "session", sm.t.s.id, "err", err)
 	}
 }
 
 // isGatePause reports, under mu, whether a pause is the gate's alone: not a breakpoint of the
 // user's, not a step of theirs that happened to land there.
-func (t *Target) isGatePause(p *debuggerPaused) bool {
-	return t.hitsGateOnly(p) && !t.stepping && p.Reason != startReason && (t.startSeen || t.inPreload(p))
+func (sm SourceMapping) isGatePause(p *debuggerPaused) bool {
+	return sm.hitsGateOnly(p) && !sm.t.stepping && p.Reason != startReason && (sm.t.startSeen || sm.inPreload(p))
 }
 
 // inPreload reports, under mu, whether a pause stands in traced's preload, which runs before the
 // main script (and before node's first-line break): the gate stops there too.
-func (t *Target) inPreload(p *debuggerPaused) bool {
-	return len(p.CallFrames) > 0 && t.s.preloadURL != "" && t.scripts[p.CallFrames[0].Location.ScriptID].Internal
+func (sm SourceMapping) inPreload(p *debuggerPaused) bool {
+	return len(p.CallFrames) > 0 && sm.t.s.preloadURL != "" && sm.t.scripts[p.CallFrames[0].Location.ScriptID].Internal
 }
 
 // isStartGate reports whether a pause is the gate's alone.
@@ -122,58 +128,60 @@ func (t *Target) inPreload(p *debuggerPaused) bool {
 // instead of node's first-line break when both fall on the first statement: a debugger
 // statement, or a breakpoint of theirs ("ambiguous" when V8 counts the break too). Asked
 // before resolvePending, which may drop the gate.
-func (t *Target) usersFirstPause(p *debuggerPaused) bool {
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	if p == nil || p.Reason == startReason || t.hitsGateOnly(p) {
+func (sm SourceMapping) usersFirstPause(p *debuggerPaused) bool {
+	sm.t.s.mu.Lock()
+	defer sm.t.s.mu.Unlock()
+	if p == nil || p.Reason == startReason || sm.hitsGateOnly(p) {
 		return false
 	}
 	if p.Reason != "ambiguous" || len(p.HitBreakpoints) == 0 { // no breakpoint: a debugger statement
 		return true
 	}
-	return slices.ContainsFunc(p.HitBreakpoints, func(id string) bool { return id != t.gateID })
+	return slices.ContainsFunc(p.HitBreakpoints, func(id string) bool { return id != sm.t.gateID })
 }
 
 // hitsGateOnly reports, under mu, whether the gate is the one breakpoint a pause hit. Before
 // node's first-line break is seen, such a pause is that break: the gate stands on the same
 // first statement and V8 then reports it as a breakpoint.
-func (t *Target) hitsGateOnly(p *debuggerPaused) bool {
-	return t.gateID != "" && len(p.CallFrames) > 0 && len(p.HitBreakpoints) == 1 && p.HitBreakpoints[0] == t.gateID
+func (sm SourceMapping) hitsGateOnly(p *debuggerPaused) bool {
+	return sm.t.gateID != "" && len(p.CallFrames) > 0 && len(p.HitBreakpoints) == 1 && p.HitBreakpoints[0] == sm.t.gateID
 }
 
 // resolvePending binds the pending breakpoints that the source map of the script paused in p
 // has, and returns the V8 ids of those that bound right where p stands (V8 would not stop there
 // again once resumed).
-func (t *Target) resolvePending(ctx context.Context, c clientCaller, p *debuggerPaused) (here []string) {
+func (sm SourceMapping) resolvePending(ctx context.Context, c clientCaller, p *debuggerPaused) (here []string) {
 	if len(p.CallFrames) == 0 {
 		return nil
 	}
 	at := p.CallFrames[0].Location
-	t.s.mu.Lock()
+	sm.t.s.mu.Lock()
 	var pending []*breakpoint
-	for _, bp := range t.s.breakpoints {
+	for _, bp := range sm.t.s.breakpoints {
 		if bp.Pending && (bp.log != nil || bp.Enabled) {
 			pending = append(pending, bp)
 		}
 	}
-	url := t.scripts[at.ScriptID].URL
+	url := sm.t.scripts[at.ScriptID].URL
 	itself := make([]bool, len(pending)) // the script is the breakpoint's own file (native TypeScript)
 	for i, bp := range pending {
-		itself[i] = t.runsItself(at.ScriptID, bp.orig.path)
+		itself[i] = sm.runsItself(at.ScriptID, bp.orig.path)
 	}
-	t.s.mu.Unlock()
-	here = t.rewatch(ctx, c, url, at.ScriptID, at.LineNumber, at.ColumnNumber)
-	m := t.maps.of(at.ScriptID)
+	sm.t.s.mu.Unlock()
+	here = sm.t.dispatcher().rewatch(ctx, c, url, at.ScriptID, at.LineNumber, at.ColumnNumber)
+	m := sm.t.maps.of(at.ScriptID)
 	if len(pending) == 0 || (m == nil && !slices.Contains(itself, true)) {
 		return here
 	}
 	for i, bp := range pending {
-		var params map[string]any
+		var call proto.DebuggerSetBreakpointByURL
 		switch {
 		case itself[i]: // by URL, as a file node runs as it is: it binds in later loads too
-			params = map[string]any{"urlRegex": fileURLRegex(bp.orig.path), "lineNumber": bp.orig.line - 1, "condition": bp.params["condition"]}
+			call = proto.DebuggerSetBreakpointByURL{
+				URLRegex: fileURLRegex(bp.orig.path), LineNumber: bp.orig.line - 1, Condition: bp.condition(),
+			}
 			if bp.orig.col > 0 {
-				params["columnNumber"] = bp.orig.col - 1
+				call.ColumnNumber = proto.Int(bp.orig.col - 1)
 			}
 		case m != nil:
 			srcs := m.MatchSource(bp.orig.path)
@@ -182,75 +190,77 @@ func (t *Target) resolvePending(ctx context.Context, c clientCaller, p *debugger
 			}
 			gens := m.Reverse(srcs[0], bp.orig.line)
 			if len(gens) == 0 {
-				t.s.log.Debug("pending breakpoint line has no mapping", "session", t.s.id, "bp", bp.ref(), "script", url)
+				sm.t.s.log.Debug("pending breakpoint line has no mapping", "session", sm.t.s.id, "bp", bp.ref(), "script", url)
 				continue
 			}
 			line0, col0 := gens[0].CDP()
-			params = map[string]any{"url": url, "lineNumber": line0, "columnNumber": col0, "condition": bp.params["condition"]}
+			call = proto.DebuggerSetBreakpointByURL{
+				URL: url, LineNumber: line0, ColumnNumber: proto.Int(col0), Condition: bp.condition(),
+			}
 		default:
 			continue
 		}
 		var res setBreakpointResult
-		if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
-			t.s.log.Debug("bind pending breakpoint", "session", t.s.id, "bp", bp.ref(), "err", err)
+		if err := proto.Do(ctx, c, call, &res); err != nil {
+			sm.t.s.log.Debug("bind pending breakpoint", "session", sm.t.s.id, "bp", bp.ref(), "err", err)
 			continue
 		}
 		var bound []BreakpointInfo
-		t.s.mu.Lock()
-		if !bp.Pending || !slices.Contains(t.s.breakpoints, bp) { // removed or bound meanwhile
-			t.s.mu.Unlock()
-			_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": res.BreakpointID}, nil)
+		sm.t.s.mu.Lock()
+		if !bp.Pending || !slices.Contains(sm.t.s.breakpoints, bp) { // removed or bound meanwhile
+			sm.t.s.mu.Unlock()
+			_ = proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: res.BreakpointID}, nil)
 			continue
 		}
-		bp.Pending, bp.method, bp.params = false, "Debugger.setBreakpointByUrl", params
-		b := t.bindingOf(bp)
+		bp.Pending, bp.call = false, call
+		b := sm.t.Breakpoints().bindingOf(bp)
 		b.v8ID = res.BreakpointID
 		for _, l := range res.Locations {
-			fr := t.resolvedAt(l)
+			fr := sm.t.Breakpoints().resolvedAt(l)
 			b.resolved = append(b.resolved, fr)
 			bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
 			if l.ScriptID == at.ScriptID && l.LineNumber == at.LineNumber && l.ColumnNumber == at.ColumnNumber {
 				here = append(here, res.BreakpointID)
 			}
 		}
-		t.s.mu.Unlock()
+		sm.t.s.mu.Unlock()
 		for i := range bound {
-			t.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
+			sm.t.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
 		}
 	}
-	t.dropGate(ctx, c)
+	sm.dropGate(ctx, c)
 	return here
 }
 
 // passGate handles a gate pause on the chores loop: bind what waits, then run on, unless a
 // breakpoint just bound where the program stands, which makes it the user's pause.
-func (t *Target) passGate(ctx context.Context, c clientCaller) {
-	t.s.mu.Lock()
-	p := t.gatePause
-	t.s.mu.Unlock()
+func (sm SourceMapping) passGate(ctx context.Context, c clientCaller) {
+	sm.t.s.mu.Lock()
+	p := sm.t.gatePause
+	sm.t.s.mu.Unlock()
 	if p == nil {
 		return
 	}
-	t.stopOrPass(ctx, c, p, t.resolvePending(ctx, c, p))
+	sm.stopOrPass(ctx, c, p, sm.resolvePending(ctx, c, p))
 }
 
 // stopOrPass ends a pause traced made for itself (a gate, a target's start break): when
 // breakpoints just bound right where it stands (here), V8 would not stop there again, so it
 // becomes the user's pause at them; else the program runs on.
-func (t *Target) stopOrPass(ctx context.Context, c clientCaller, p *debuggerPaused, here []string) {
+func (sm SourceMapping) stopOrPass(ctx context.Context, c clientCaller, p *debuggerPaused, here []string) {
 	if len(here) > 0 {
-		t.s.mu.Lock()
-		if t.gatePause == p {
-			t.gatePause = nil
+		sm.t.s.mu.Lock()
+		if sm.t.gatePause == p {
+			sm.t.gatePause = nil
 		}
-		t.s.mu.Unlock()
+		sm.t.s.mu.Unlock()
 		user := *p
 		user.Reason, user.HitBreakpoints = "breakpoint", here
-		t.onPaused(&user)
+		sm.t.dispatcher().onPaused(&user)
 		return
 	}
-	if err := c.Call(ctx, "Debugger.resume", nil, nil); err != nil {
-		t.s.log.Debug("resume past traced's own pause", "session", t.s.id, "target", t.ref, "err", err)
+	if err := proto.Do(ctx, c, proto.DebuggerResume{}, nil); err != nil {
+		sm.t.s.log.Debug("resume past traced's own pause", "session", sm.t.s.id, "target", sm.t.ref, "err", err)
 	}
 }
 
@@ -268,17 +278,17 @@ type spot struct {
 	user   bool // the frame is user code (not a library's, not node's)
 }
 
-func (t *Target) spotNow() spot {
-	t.s.mu.Lock()
-	p := t.paused
-	t.s.mu.Unlock()
+func (sm SourceMapping) spotNow() spot {
+	sm.t.s.mu.Lock()
+	p := sm.t.paused
+	sm.t.s.mu.Unlock()
 	if p == nil || len(p.CallFrames) == 0 {
 		return spot{}
 	}
 	top := p.CallFrames[0]
-	fr := t.pausedFrame(top)
-	return spot{frame: fr, depth: len(p.CallFrames), paused: true, user: t.s.isUserURL(t.frameURL(top)),
-		inMap:  t.maps.of(top.Location.ScriptID) != nil,
+	fr := sm.t.Inspector().pausedFrame(top)
+	return spot{frame: fr, depth: len(p.CallFrames), paused: true, user: sm.t.s.isUserURL(sm.t.dispatcher().frameURL(top)),
+		inMap:  sm.t.maps.of(top.Location.ScriptID) != nil,
 		asUser: len(p.HitBreakpoints) > 0 || p.Reason == "exception" || p.Reason == "promiseRejection"}
 }
 
@@ -286,18 +296,18 @@ func (t *Target) spotNow() spot {
 // the original line it started from (in the same frame), or on generated code the map leaves
 // out, is taken again, so that steps move by original lines; a step into user code's call
 // passes the library code in between.
-func (t *Target) stepMapped(ctx context.Context, c clientCaller, cmd, method string, wait time.Duration) (State, error) {
-	from := t.spotNow()
-	st, err := t.run(ctx, c, cmd, method, nil, wait)
+func (sm SourceMapping) stepMapped(ctx context.Context, c clientCaller, cmd string, call proto.Command, wait time.Duration) (State, error) {
+	from := sm.spotNow()
+	st, err := sm.t.Control().run(ctx, c, cmd, call, wait)
 	for i := 0; err == nil && i < maxMappedSteps; i++ {
-		at := t.spotNow()
+		at := sm.spotNow()
 		if !at.paused || at.asUser {
 			break
 		}
 		// A step into from user code that lands in a library's code deeper down (vite-node's
 		// export getter between a test and the function it imports) goes on to the callee.
 		if cmd == ExecInto && from.user && !at.user && at.depth > from.depth {
-			st, err = t.run(ctx, c, cmd, method, nil, wait)
+			st, err = sm.t.Control().run(ctx, c, cmd, call, wait)
 			continue
 		}
 		if !at.inMap {
@@ -309,7 +319,7 @@ func (t *Target) stepMapped(ctx context.Context, c clientCaller, cmd, method str
 		if !unmapped && !sameLine {
 			break
 		}
-		st, err = t.run(ctx, c, cmd, method, nil, wait)
+		st, err = sm.t.Control().run(ctx, c, cmd, call, wait)
 	}
 	return st, err
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"traced/internal/cdp/proto"
 )
 
 // ErrNotSettable: V8 sets only function-level scopes' variables; the reason goes with it.
@@ -26,31 +28,40 @@ var settableScopes = map[string]bool{"local": true, "closure": true, "catch": tr
 var bigintRE = regexp.MustCompile(`^-?[0-9]+n$`)
 
 // callArgument parses a value to set: JSON, a JS primitive JSON lacks, or a ref to an object.
-func (tg *Target) callArgument(text string) (map[string]any, error) {
+func (in Inspector) callArgument(text string) (proto.CallArgument, error) {
 	t := strings.TrimSpace(text)
 	switch {
 	case t == "undefined":
-		return map[string]any{}, nil
+		return proto.CallArgument{}, nil // none of its fields: undefined
 	case t == "NaN" || t == "Infinity" || t == "-Infinity" || t == "-0" || bigintRE.MatchString(t):
-		return map[string]any{"unserializableValue": t}, nil
+		return proto.CallArgument{UnserializableValue: t}, nil
 	case refRE.MatchString(t):
-		v, _, err := tg.lookupRef(t)
+		v, _, err := in.lookupRef(t)
 		if err != nil {
-			return nil, err
+			return proto.CallArgument{}, err
 		}
 		if v.obj.ObjectID != "" {
-			return map[string]any{"objectId": v.obj.ObjectID}, nil
+			return proto.CallArgument{ObjectID: v.obj.ObjectID}, nil
 		}
 		if v.obj.UnserializableValue != "" {
-			return map[string]any{"unserializableValue": v.obj.UnserializableValue}, nil
+			return proto.CallArgument{UnserializableValue: v.obj.UnserializableValue}, nil
 		}
-		return map[string]any{"value": v.obj.Value}, nil
+		return proto.CallArgument{Value: jsonValue(v.obj.Value)}, nil
 	}
 	var v any
 	if err := json.Unmarshal([]byte(t), &v); err != nil {
-		return nil, fmt.Errorf("%w: value %q is not JSON, a JS primitive (undefined, NaN, Infinity, -0, 12n) or a ref; quote a string: \"\\\"text\\\"\"", ErrBadInput, text)
+		return proto.CallArgument{}, fmt.Errorf("%w: value %q is not JSON, a JS primitive (undefined, NaN, Infinity, -0, 12n) or a ref; quote a string: \"\\\"text\\\"\"", ErrBadInput, text)
 	}
-	return map[string]any{"value": v}, nil
+	return proto.CallArgument{Value: jsonValue(v)}, nil
+}
+
+// jsonValue is a decoded JSON value as a call argument's: null stays a present null, as an
+// absent value is undefined.
+func jsonValue(v any) any {
+	if v == nil {
+		return json.RawMessage("null")
+	}
+	return v
 }
 
 // SetResult is a set variable as it now is and, when its frame is returning, the value it
@@ -62,15 +73,15 @@ type SetResult struct {
 
 // SetVariable sets a local, closure, catch or block variable of a paused frame and answers it
 // as it now is.
-func (t *Target) SetVariable(ctx context.Context, spec SetSpec) (SetResult, error) {
-	p, c, err := t.pausedNow("set")
+func (in Inspector) SetVariable(ctx context.Context, spec SetSpec) (SetResult, error) {
+	p, c, err := in.pausedNow("set")
 	if err != nil {
 		return SetResult{}, err
 	}
 	frame, name := spec.Frame, spec.Name
 	scopeIdx := -1
 	if spec.Ref != "" {
-		v, _, err := t.lookupRef(spec.Ref)
+		v, _, err := in.lookupRef(spec.Ref)
 		if err != nil {
 			return SetResult{}, err
 		}
@@ -79,7 +90,7 @@ func (t *Target) SetVariable(ctx context.Context, spec SetSpec) (SetResult, erro
 		}
 		frame, name, scopeIdx = v.frame, v.name, v.scope
 	}
-	arg, err := t.callArgument(spec.Value)
+	arg, err := in.callArgument(spec.Value)
 	if err != nil {
 		return SetResult{}, err
 	}
@@ -88,7 +99,7 @@ func (t *Target) SetVariable(ctx context.Context, spec SetSpec) (SetResult, erro
 		return SetResult{}, err
 	}
 	if scopeIdx < 0 {
-		if scopeIdx, err = t.findVariable(ctx, c, p, frame, name); err != nil {
+		if scopeIdx, err = in.findVariable(ctx, c, p, frame, name); err != nil {
 			return SetResult{}, err
 		}
 	}
@@ -101,34 +112,34 @@ func (t *Target) SetVariable(ctx context.Context, spec SetSpec) (SetResult, erro
 		return SetResult{}, fmt.Errorf("%w: %s is in the %s scope; V8 sets only local, closure, catch and block variables (evaluate an assignment instead)",
 			ErrNotSettable, name, sc.Type)
 	}
-	if err := c.Call(ctx, "Debugger.setVariableValue", map[string]any{
-		"scopeNumber": scopeIdx, "variableName": name, "newValue": arg, "callFrameId": f.CallFrameID,
+	if err := proto.Do(ctx, c, proto.DebuggerSetVariableValue{
+		ScopeNumber: scopeIdx, VariableName: name, NewValue: arg, CallFrameID: f.CallFrameID,
 	}, nil); err != nil {
 		return SetResult{}, fmt.Errorf("set %s: %w", name, err)
 	}
 	// The pause's scope objects do not see the change: read the variable back by name.
 	var res evaluateResult
-	if err := c.Call(ctx, "Debugger.evaluateOnCallFrame", map[string]any{
-		"callFrameId": f.CallFrameID, "expression": name, "generatePreview": true, "objectGroup": evalGroup,
+	if err := proto.Do(ctx, c, proto.DebuggerEvaluateOnCallFrame{
+		CallFrameID: f.CallFrameID, Expression: name, GeneratePreview: true, ObjectGroup: evalGroup,
 	}, &res); err != nil {
 		return SetResult{}, fmt.Errorf("set %s: read back: %w", name, err)
 	}
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	t.evalValues = true
-	t.refs.forPause(p)
-	t.refs.set[varKey(frame, scopeIdx, name)] = res.Result
-	ref := t.refs.valueRef(p, refValue{obj: res.Result, name: name, frame: frame, scope: scopeIdx})
-	out := SetResult{Variable: t.s.variable(ref, name, sc.Type, res.Result, 1)}
+	in.t.s.mu.Lock()
+	defer in.t.s.mu.Unlock()
+	in.t.evalValues = true
+	in.t.refs.forPause(p)
+	in.t.refs.set[varKey(frame, scopeIdx, name)] = res.Result
+	ref := in.t.refs.valueRef(p, refValue{obj: res.Result, name: name, frame: frame, scope: scopeIdx})
+	out := SetResult{Variable: in.t.s.variable(ref, name, sc.Type, res.Result, 1)}
 	if rv := p.CallFrames[0].ReturnValue; frame == 0 && rv != nil {
-		v := t.s.variable("", "return value", "return", *rv, 1)
+		v := in.t.s.variable("", "return value", "return", *rv, 1)
 		out.ReturnValue = &v
 	}
 	return out, nil
 }
 
 // findVariable returns the index in a frame's scope chain of the innermost scope that has name.
-func (t *Target) findVariable(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, name string) (int, error) {
+func (in Inspector) findVariable(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, name string) (int, error) {
 	f := p.CallFrames[frame]
 	var seen []Variable
 	for i, sc := range f.scopes() {
@@ -136,7 +147,9 @@ func (t *Target) findVariable(ctx context.Context, c clientCaller, p *debuggerPa
 			continue
 		}
 		var props propertiesResult
-		if err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": sc.Object.ObjectID, "ownProperties": true}, &props); err != nil {
+		if err := proto.Do(ctx, c, proto.RuntimeGetProperties{
+			ObjectID: sc.Object.ObjectID, OwnProperties: true,
+		}, &props); err != nil {
 			return 0, fmt.Errorf("scope %s: %w", sc.Type, err)
 		}
 		for _, pd := range props.Result {
@@ -155,53 +168,53 @@ func (t *Target) findVariable(ctx context.Context, c clientCaller, p *debuggerPa
 var ErrNotAtReturn = fmt.Errorf("%w: not paused at a return point", ErrRunning)
 
 // SetReturn replaces the value the top frame is about to return.
-func (t *Target) SetReturn(ctx context.Context, value string) (Variable, error) {
-	p, c, err := t.pausedNow("set-return")
+func (in Inspector) SetReturn(ctx context.Context, value string) (Variable, error) {
+	p, c, err := in.pausedNow("set-return")
 	if err != nil {
 		return Variable{}, err
 	}
 	if p.CallFrames[0].ReturnValue == nil {
 		return Variable{}, fmt.Errorf("%w: f0 %s is not returning yet", ErrNotAtReturn, p.CallFrames[0].FunctionName)
 	}
-	arg, err := t.callArgument(value)
+	arg, err := in.callArgument(value)
 	if err != nil {
 		return Variable{}, err
 	}
-	if err := c.Call(ctx, "Debugger.setReturnValue", map[string]any{"newValue": arg}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerSetReturnValue{NewValue: arg}, nil); err != nil {
 		return Variable{}, fmt.Errorf("set-return: %w", err)
 	}
 	// V8 answers nothing: build the value the same way to show it, and keep it as the pause's.
 	var obj remoteObject
-	if arg["objectId"] != nil {
-		v, _, _ := t.lookupRef(strings.TrimSpace(value))
+	if arg.ObjectID != "" {
+		v, _, _ := in.lookupRef(strings.TrimSpace(value))
 		obj = v.obj
 	} else {
 		var res evaluateResult
-		if err := c.Call(ctx, "Runtime.evaluate", map[string]any{
-			"expression": "(" + valueExpression(arg) + ")", "generatePreview": true, "objectGroup": evalGroup,
+		if err := proto.Do(ctx, c, proto.RuntimeEvaluate{
+			Expression: "(" + valueExpression(arg) + ")", GeneratePreview: true, ObjectGroup: evalGroup,
 		}, &res); err != nil {
 			return Variable{}, fmt.Errorf("set-return: show value: %w", err)
 		}
 		obj = res.Result
-		t.s.mu.Lock()
-		t.evalValues = true
-		t.s.mu.Unlock()
+		in.t.s.mu.Lock()
+		in.t.evalValues = true
+		in.t.s.mu.Unlock()
 	}
-	t.s.mu.Lock()
+	in.t.s.mu.Lock()
 	p.CallFrames[0].ReturnValue = &obj
-	ref := t.refs.valueRef(p, refValue{obj: obj})
-	t.s.mu.Unlock()
-	return t.s.variable(ref, "return value", "return", obj, 1), nil
+	ref := in.t.refs.valueRef(p, refValue{obj: obj})
+	in.t.s.mu.Unlock()
+	return in.t.s.variable(ref, "return value", "return", obj, 1), nil
 }
 
 // valueExpression writes a call argument back as an expression for showing it.
-func valueExpression(arg map[string]any) string {
+func valueExpression(arg proto.CallArgument) string {
 	switch {
-	case arg["unserializableValue"] != nil:
-		return arg["unserializableValue"].(string)
-	case len(arg) == 0:
+	case arg.UnserializableValue != "":
+		return arg.UnserializableValue
+	case arg.Value == nil:
 		return "undefined"
 	}
-	b, _ := json.Marshal(arg["value"])
+	b, _ := json.Marshal(arg.Value)
 	return string(b)
 }

@@ -23,8 +23,8 @@ func isTypeScript(path string) bool {
 
 // runsItself reports whether a parsed script is a file node runs as it is (no source map) at
 // the absolute path p, under mu.
-func (t *Target) runsItself(scriptID, p string) bool {
-	sc := t.scripts[scriptID]
+func (sm SourceMapping) runsItself(scriptID, p string) bool {
+	sc := sm.t.scripts[scriptID]
 	return sc.SourceMapURL == "" && !sc.Internal && fileOf(sc.URL, "") == p
 }
 
@@ -37,15 +37,15 @@ var sourceURLTrailer = regexp.MustCompile(`\n*//# sourceURL=[^\n]*\n*$`)
 // ownText returns the text a user wrote for a TypeScript script node ran with its types erased:
 // the file on disk, when it is what node ran (every character the same, or erased to a space).
 // Anything else (no such file, edited since, transformed rather than stripped) keeps src.
-func (t *Target) ownText(scriptID, src string) string {
-	t.s.mu.Lock()
-	sc := t.scripts[scriptID]
-	t.s.mu.Unlock()
+func (sm SourceMapping) ownText(scriptID, src string) string {
+	sm.t.s.mu.Lock()
+	sc := sm.t.scripts[scriptID]
+	sm.t.s.mu.Unlock()
 	p := fileOf(sc.URL, "")
 	if p == "" || sc.SourceMapURL != "" || !isTypeScript(p) {
 		return src
 	}
-	real, err := t.s.ws.Resolve("/", p)
+	real, err := sm.t.s.ws.Resolve("/", p)
 	if err != nil {
 		return src
 	}

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"slices"
+
+	"traced/internal/cdp/proto"
 )
 
 // A debug session whose program has ended keeps its breakpoints and logpoints as the list its
@@ -14,83 +16,84 @@ const offlineNote = "the program has ended: restart runs it again with this one 
 
 // offline reports whether t is the main thread of a debug session traced started whose
 // program has ended and which no restart has replaced: its list is the next run's.
-func (t *Target) offline() bool {
-	if !t.s.Restartable() {
+func (bs Breakpoints) offline() bool {
+	if !bs.t.s.Restartable() {
 		return false
 	}
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	return t.main() && t.s.endedAt != nil && t.s.restartedAs == ""
+	bs.t.s.mu.Lock()
+	defer bs.t.s.mu.Unlock()
+	return bs.t.main() && bs.t.s.endedAt != nil && bs.t.s.restartedAs == ""
 }
 
 // setOffline lists a breakpoint on an ended session, unbound, for its restart.
-func (t *Target) setOffline(spec BreakpointSpec) (Breakpoint, error) {
-	bp := &breakpoint{method: "Debugger.setBreakpointByUrl", params: map[string]any{}}
+func (bs Breakpoints) setOffline(spec BreakpointSpec) (Breakpoint, error) {
+	bp, call := &breakpoint{}, proto.DebuggerSetBreakpointByURL{}
 	b := Breakpoint{Location: spec.Location, Condition: spec.Condition, HitCount: spec.HitCount, Enabled: true,
 		Resolved: []Frame{}}
 	if spec.URLRegex != "" {
 		b.URLRegex, b.Location = spec.URLRegex, fmt.Sprintf("/%s/:%d", spec.URLRegex, spec.Line)
-		bp.params["lineNumber"] = spec.Line - 1
+		call.LineNumber = spec.Line - 1
 		if spec.Column > 0 {
-			bp.params["columnNumber"] = spec.Column - 1
+			call.ColumnNumber = proto.Int(spec.Column - 1)
 		}
 		bp.at = fmt.Sprintf("/%s/:%d:%d", spec.URLRegex, spec.Line, spec.Column)
 	} else {
-		at, err := t.offlineAt(spec.Location)
+		at, err := bs.offlineAt(spec.Location)
 		if err != nil {
 			return Breakpoint{}, err
 		}
 		bp.at = at
 	}
-	if err := t.s.taken(bp.at, spec.Location); err != nil {
+	bp.call = call
+	if err := bs.t.s.Settings().taken(bp.at, spec.Location); err != nil {
 		return Breakpoint{}, err
 	}
-	b.Ref = t.s.newRef("bp")
-	t.s.mu.Lock()
+	b.Ref = bs.t.s.Settings().newRef("bp")
+	bs.t.s.mu.Lock()
 	bp.Breakpoint = b
-	t.s.breakpoints = append(t.s.breakpoints, bp)
-	t.s.mu.Unlock()
+	bs.t.s.breakpoints = append(bs.t.s.breakpoints, bp)
+	bs.t.s.mu.Unlock()
 	b.Warning = offlineNote
 	return b, nil
 }
 
 // setLogpointOffline lists a logpoint on an ended session, unbound, for its restart.
-func (t *Target) setLogpointOffline(spec LogpointSpec) (Logpoint, error) {
+func (bs Breakpoints) setLogpointOffline(spec LogpointSpec) (Logpoint, error) {
 	if spec.Max <= 0 {
 		spec.Max = DefaultLogpointMax
 	}
-	at, err := t.offlineAt(spec.Location)
+	at, err := bs.offlineAt(spec.Location)
 	if err != nil {
 		return Logpoint{}, err
 	}
-	if err := t.s.taken(at, spec.Location); err != nil {
+	if err := bs.t.s.Settings().taken(at, spec.Location); err != nil {
 		return Logpoint{}, err
 	}
-	lp := Logpoint{Ref: t.s.newRef("lp"), Location: spec.Location, Template: spec.Template, Condition: spec.Condition,
+	lp := Logpoint{Ref: bs.t.s.Settings().newRef("lp"), Location: spec.Location, Template: spec.Template, Condition: spec.Condition,
 		Max: spec.Max, Resolved: []Frame{}}
-	t.s.mu.Lock()
-	t.s.breakpoints = append(t.s.breakpoints, &breakpoint{log: &lp, at: at, method: "Debugger.setBreakpointByUrl"})
-	t.s.mu.Unlock()
+	bs.t.s.mu.Lock()
+	bs.t.s.breakpoints = append(bs.t.s.breakpoints, &breakpoint{log: &lp, at: at, call: proto.DebuggerSetBreakpointByURL{}})
+	bs.t.s.mu.Unlock()
 	return lp, nil
 }
 
 // offlineAt checks a location as a live set would (its file exists) and gives its key.
-func (t *Target) offlineAt(location string) (string, error) {
-	path, line, col, err := t.s.parseLocation(location)
+func (bs Breakpoints) offlineAt(location string) (string, error) {
+	path, line, col, err := bs.t.s.Settings().parseLocation(location)
 	if err != nil {
 		return "", err
 	}
-	if err := t.checkFile(location, path, line); err != nil {
+	if err := bs.checkFile(location, path, line); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("%s:%d:%d", path, line, col), nil
 }
 
 // taken refuses a second point at the same location, as V8 would.
-func (s *Session) taken(at, location string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, other := range s.breakpoints {
+func (us Settings) taken(at, location string) error {
+	us.s.mu.Lock()
+	defer us.s.mu.Unlock()
+	for _, other := range us.s.breakpoints {
 		if other.at == at {
 			return fmt.Errorf("%w: %s is already at %s; remove it first", ErrLocationTaken, other.ref(), location)
 		}
@@ -99,11 +102,11 @@ func (s *Session) taken(at, location string) error {
 }
 
 // removeOffline takes breakpoints and logpoints out of an ended session's list ("all": every one).
-func (s *Session) removeOffline(ref string) ([]string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (us Settings) removeOffline(ref string) ([]string, error) {
+	us.s.mu.Lock()
+	defer us.s.mu.Unlock()
 	refs := []string{}
-	s.breakpoints = slices.DeleteFunc(s.breakpoints, func(bp *breakpoint) bool {
+	us.s.breakpoints = slices.DeleteFunc(us.s.breakpoints, func(bp *breakpoint) bool {
 		if ref == "all" || bp.ref() == ref {
 			refs = append(refs, bp.ref())
 			return true

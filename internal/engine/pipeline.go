@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"traced/internal/cdp"
+	"traced/internal/cdp/proto"
 )
 
 // waiter waits for the answer of a call sent (send).
@@ -16,33 +17,33 @@ type waiter interface {
 // that order and are answered in it, so calls that need no answer from each other (a pause's
 // scopes, the resume after reading them) go back to back and cost one round trip, not one each.
 // A request's call (through boundedCaller) keeps its bound.
-func send(ctx context.Context, c clientCaller, method string, params any) (waiter, error) {
+func send(ctx context.Context, c clientCaller, cmd proto.Command) (waiter, error) {
 	switch c := c.(type) {
 	case boundedCaller:
-		return c.send(ctx, method, params)
+		return c.send(ctx, cmd)
 	case cdp.Conn:
-		p, err := c.Send(ctx, method, params)
+		p, err := c.Send(ctx, cmd.Method(), cmd)
 		if err != nil {
 			return nil, err // not a nil *cdp.Pending in a non-nil waiter
 		}
 		return p, nil
 	}
-	return nil, fmt.Errorf("%s: %T has no way to send a call without waiting", method, c)
+	return nil, fmt.Errorf("%s: %T has no way to send a call without waiting", cmd.Method(), c)
 }
 
 // send is Call's first half: the call bounded and sent after any pause traced is passing.
-func (b boundedCaller) send(ctx context.Context, method string, params any) (waiter, error) {
+func (b boundedCaller) send(ctx context.Context, cmd proto.Command) (waiter, error) {
 	bctx, cancel := b.bound(ctx)
 	defer cancel() // after outcome: a cancelled bctx would read as the caller giving up
-	err := b.s.afterPassing(bctx)
+	err := b.s.dispatcher().afterPassing(bctx)
 	var w waiter
 	if err == nil {
-		w, err = send(bctx, b.c, method, params)
+		w, err = send(bctx, b.c, cmd)
 	}
 	if err != nil {
-		return nil, b.outcome(bctx, method, err)
+		return nil, b.outcome(bctx, cmd.Method(), err)
 	}
-	return boundedWait{w: w, b: b, method: method}, nil
+	return boundedWait{w: w, b: b, method: cmd.Method()}, nil
 }
 
 // boundedWait is Call's second half: the answer waited for within the bound.

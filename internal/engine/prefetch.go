@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"time"
+
+	"traced/internal/cdp/proto"
 )
 
 // prefetch is the reading of a pause's top frame's scopes, sent when the pause comes: whoever
@@ -15,40 +17,40 @@ type prefetch struct {
 }
 
 // beginPrefetch marks, under mu, a user's pause whose scopes the dispatcher reads next.
-func (t *Target) beginPrefetch(p *debuggerPaused) *prefetch {
-	if t.conn == nil || t.s.mode != ModeDebug || len(p.CallFrames) == 0 {
-		t.prefetch = nil
+func (in Inspector) beginPrefetch(p *debuggerPaused) *prefetch {
+	if in.t.conn == nil || in.t.s.mode != ModeDebug || len(p.CallFrames) == 0 {
+		in.t.prefetch = nil
 		return nil
 	}
-	t.prefetch = &prefetch{p: p, ready: make(chan struct{})}
-	return t.prefetch
+	in.t.prefetch = &prefetch{p: p, ready: make(chan struct{})}
+	return in.t.prefetch
 }
 
 // sendPrefetch sends the reads of the scopes a state shows by default (frame 0, previews on),
 // outside mu, on the dispatcher.
-func (t *Target) sendPrefetch(pf *prefetch) {
+func (in Inspector) sendPrefetch(pf *prefetch) {
 	if pf == nil {
 		return
 	}
 	defer close(pf.ready)
-	t.s.mu.Lock()
-	c := t.conn
-	t.s.mu.Unlock()
+	in.t.s.mu.Lock()
+	c := in.t.conn
+	in.t.s.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
 	scopes := pf.p.CallFrames[0].scopes()
 	reads := map[string]waiter{}
 	for _, i := range scopesToRead(scopes, false) {
 		id := scopes[i].Object.ObjectID
-		w, err := send(ctx, c, "Runtime.getProperties", map[string]any{"objectId": id, "ownProperties": true, "generatePreview": true})
+		w, err := send(ctx, c, proto.RuntimeGetProperties{ObjectID: id, OwnProperties: true, GeneratePreview: true})
 		if err != nil {
 			break // the reader asks again, and gets the error itself
 		}
 		reads[id] = w
 	}
-	t.s.mu.Lock()
+	in.t.s.mu.Lock()
 	pf.reads = reads
-	t.s.mu.Unlock()
+	in.t.s.mu.Unlock()
 }
 
 // prefetchWait bounds how long a reader waits for the dispatcher to send a prefetch: it sends
@@ -57,10 +59,10 @@ const prefetchWait = time.Second
 
 // prefetched takes the answer on its way for a scope of the current pause, or nil (another
 // pause, another frame, no previews, read once already): the caller then reads it itself.
-func (tg *Target) prefetched(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, objectID string, previews bool) waiter {
-	tg.s.mu.Lock()
-	pf := tg.prefetch
-	tg.s.mu.Unlock()
+func (in Inspector) prefetched(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, objectID string, previews bool) waiter {
+	in.t.s.mu.Lock()
+	pf := in.t.prefetch
+	in.t.s.mu.Unlock()
 	if pf == nil || pf.p != p || frame != 0 || !previews {
 		return nil
 	}
@@ -73,12 +75,12 @@ func (tg *Target) prefetched(ctx context.Context, c clientCaller, p *debuggerPau
 	case <-ctx.Done():
 		return nil
 	}
-	tg.s.mu.Lock()
+	in.t.s.mu.Lock()
 	w := pf.reads[objectID]
 	delete(pf.reads, objectID)
-	tg.s.mu.Unlock()
+	in.t.s.mu.Unlock()
 	if w == nil {
 		return nil
 	}
-	return bounded(c, w, "Runtime.getProperties")
+	return bounded(c, w, proto.RuntimeGetProperties{}.Method())
 }

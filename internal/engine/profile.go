@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/cpuprofile"
 )
 
@@ -17,28 +18,23 @@ import (
 const DefaultSamplingInterval = 1000
 
 // StartCPUProfile starts V8's sampling CPU profiler (Profiler.start).
-func (t *Target) StartCPUProfile(ctx context.Context, intervalUs int) error {
-	_, c, err := t.pauseNow()
+func (pf Profiler) StartCPUProfile(ctx context.Context, intervalUs int) error {
+	_, c, err := pf.t.Inspector().pauseNow()
 	if err != nil {
 		return err
 	}
 	if intervalUs <= 0 {
 		intervalUs = DefaultSamplingInterval
 	}
-	for _, step := range []struct {
-		method string
-		params any
-	}{
-		{"Profiler.enable", nil},
-		{"Profiler.setSamplingInterval", map[string]any{"interval": intervalUs}},
-		{"Profiler.start", nil},
+	for _, step := range []proto.Command{
+		proto.ProfilerEnable{}, proto.ProfilerSetSamplingInterval{Interval: intervalUs}, proto.ProfilerStart{},
 	} {
-		if err := c.Call(ctx, step.method, step.params, nil); err != nil {
+		if err := proto.Do(ctx, c, step, nil); err != nil {
 			return fmt.Errorf("cpu start: %w", err)
 		}
 	}
-	t.deoptimizeForProfile(ctx, c)
-	_, err = t.setFlag(profilingFlag, true)
+	pf.deoptimizeForProfile(ctx, c)
+	_, err = pf.t.Heap().setFlag(profilingFlag, true)
 	return err
 }
 
@@ -49,8 +45,8 @@ func (t *Target) StartCPUProfile(ctx context.Context, intervalUs int) error {
 // (V8's Coverage::SelectMode), and off again at once: the code optimised anew is logged. The
 // cost is a re-warm-up of a few ms at the profile's start. Coverage the user runs is left
 // alone (switching it would reset its counts).
-func (t *Target) deoptimizeForProfile(ctx context.Context, c clientCaller) {
-	h, err := t.dataDir()
+func (pf Profiler) deoptimizeForProfile(ctx context.Context, c clientCaller) {
+	h, err := pf.t.Heap().dataDir()
 	if err != nil {
 		return
 	}
@@ -61,32 +57,32 @@ func (t *Target) deoptimizeForProfile(ctx context.Context, c clientCaller) {
 		return
 	}
 	// Best effort: a profile without it is still right on node 20, and about cold code.
-	if c.Call(ctx, "Profiler.startPreciseCoverage", map[string]any{"callCount": false, "detailed": false}, nil) == nil {
-		_ = c.Call(ctx, "Profiler.stopPreciseCoverage", nil, nil)
+	if proto.Do(ctx, c, proto.ProfilerStartPreciseCoverage{CallCount: false, Detailed: false}, nil) == nil {
+		_ = proto.Do(ctx, c, proto.ProfilerStopPreciseCoverage{}, nil)
 	}
 }
 
 // StopCPUProfile stops the profiler (Profiler.stop), keeps the whole profile as a .cpuprofile
 // file of the session and answers the top functions.
-func (t *Target) StopCPUProfile(ctx context.Context, top int) (CPUProfile, error) {
-	_, c, err := t.pauseNow()
+func (pf Profiler) StopCPUProfile(ctx context.Context, top int) (CPUProfile, error) {
+	_, c, err := pf.t.Inspector().pauseNow()
 	if err != nil {
 		return CPUProfile{}, err
 	}
-	if was, err := t.setFlag(profilingFlag, false); err != nil || !was {
+	if was, err := pf.t.Heap().setFlag(profilingFlag, false); err != nil || !was {
 		return CPUProfile{}, cmp.Or(err, fmt.Errorf("%w: the CPU profiler (POST cpu/start)", ErrNotStarted))
 	}
 	var res struct {
 		Profile json.RawMessage `json:"profile"`
 	}
-	if err := c.Call(ctx, "Profiler.stop", nil, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.ProfilerStop{}, &res); err != nil {
 		return CPUProfile{}, fmt.Errorf("cpu stop: %w", err)
 	}
 	p, err := cpuprofile.Parse(res.Profile)
 	if err != nil {
 		return CPUProfile{}, err
 	}
-	h, err := t.dataDir()
+	h, err := pf.t.Heap().dataDir()
 	if err != nil {
 		return CPUProfile{}, err
 	}
@@ -97,7 +93,7 @@ func (t *Target) StopCPUProfile(ctx context.Context, top int) (CPUProfile, error
 	if err := os.WriteFile(filepath.Join(h.dir, ref+".cpuprofile"), res.Profile, 0o600); err != nil {
 		return CPUProfile{}, fmt.Errorf("cpu profile: %w", err)
 	}
-	out := t.summarizeProfile(ctx, c, p, top)
+	out := pf.summarizeProfile(ctx, c, p, top)
 	out.Ref, out.Download = ref, "GET cpu/profiles/"+ref
 	return out, nil
 }
@@ -108,11 +104,11 @@ var cpuRefRE = regexp.MustCompile(`^cpu[0-9]+$`)
 func round1(f float64) float64 { return float64(int64(f*10+0.5)) / 10 }
 
 // ProfileFile opens a CPU profile's file for download.
-func (t *Target) ProfileFile(ref string) (*os.File, error) {
-	if err := t.s.debugOnly(); err != nil {
+func (pf Profiler) ProfileFile(ref string) (*os.File, error) {
+	if err := pf.t.s.debugOnly(); err != nil {
 		return nil, err
 	}
-	h := t.heapNow()
+	h := pf.t.Heap().heapNow()
 	if h == nil || !cpuRefRE.MatchString(ref) {
 		return nil, fmt.Errorf("%w: cpu profile %q", ErrNoRef, ref)
 	}

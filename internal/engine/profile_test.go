@@ -21,7 +21,7 @@ func TestSummarizeProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &Target{s: &Session{cwd: "/w"}}
-	out := s.summarizeProfile(context.Background(), nil, p, 5)
+	out := s.Profiler().summarizeProfile(context.Background(), nil, p, 5)
 	if out.Samples != 10 || out.DurationMs != 10 {
 		t.Fatalf("profile %+v", out)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/preview"
 )
 
@@ -47,12 +48,12 @@ const maxPropsDepth = 3
 
 // Props expands an object ref. A v ref is kept as an o ref first, so that its properties (all
 // in the o refs' group) outlive the pause.
-func (t *Target) Props(ctx context.Context, spec PropsSpec) (Props, error) {
-	c, err := t.liveClient()
+func (in Inspector) Props(ctx context.Context, spec PropsSpec) (Props, error) {
+	c, err := in.t.liveClient()
 	if err != nil {
 		return Props{}, err
 	}
-	v, _, err := t.lookupRef(spec.Ref)
+	v, _, err := in.lookupRef(spec.Ref)
 	if err != nil {
 		return Props{}, err
 	}
@@ -61,23 +62,23 @@ func (t *Target) Props(ctx context.Context, spec PropsSpec) (Props, error) {
 	}
 	ref, obj := strings.TrimPrefix(spec.Ref, "@"), v.obj
 	if strings.HasPrefix(ref, "v") {
-		if ref, obj, err = t.persist(ctx, c, v.obj); err != nil {
+		if ref, obj, err = in.persist(ctx, c, v.obj); err != nil {
 			return Props{}, err
 		}
 	}
-	props, truncated, err := t.properties(ctx, c, obj.ObjectID, spec, min(max(spec.Depth, 1), maxPropsDepth))
+	props, truncated, err := in.properties(ctx, c, obj.ObjectID, spec, min(max(spec.Depth, 1), maxPropsDepth))
 	if err != nil {
 		return Props{}, err
 	}
-	text, _ := t.s.preview(obj, 1)
-	session, target := t.Named()
+	text, _ := in.t.s.preview(obj, 1)
+	session, target := in.t.Named()
 	return Props{Ref: ref, Value: text, Properties: props, Truncated: truncated, Session: session, Target: target}, nil
 }
 
-func (t *Target) properties(ctx context.Context, c clientCaller, objectID string, spec PropsSpec, depth int) ([]Property, int, error) {
+func (in Inspector) properties(ctx context.Context, c clientCaller, objectID string, spec PropsSpec, depth int) ([]Property, int, error) {
 	var res propertiesResult
-	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{
-		"objectId": objectID, "ownProperties": spec.Own, "generatePreview": true,
+	if err := proto.Do(ctx, c, proto.RuntimeGetProperties{
+		ObjectID: objectID, OwnProperties: spec.Own, GeneratePreview: true,
 	}, &res); err != nil {
 		return nil, 0, fmt.Errorf("properties: %w", err)
 	}
@@ -102,7 +103,7 @@ func (t *Target) properties(ctx context.Context, c clientCaller, objectID string
 		for _, pd := range res.Internal {
 			all = append(all, entry{pd, "internal"})
 			if pd.Name == "[[Scopes]]" && pd.Value != nil && pd.Value.ObjectID != "" {
-				vars, err := t.contextVars(ctx, c, pd.Value.ObjectID)
+				vars, err := in.contextVars(ctx, c, pd.Value.ObjectID)
 				if err != nil {
 					return nil, 0, err
 				}
@@ -119,18 +120,18 @@ func (t *Target) properties(ctx context.Context, c clientCaller, objectID string
 		p := Property{Name: e.pd.Name, Kind: e.kind}
 		switch {
 		case e.pd.Value != nil:
-			text, cut := t.s.preview(*e.pd.Value, 1)
+			text, cut := in.t.s.preview(*e.pd.Value, 1)
 			p.Type, p.Value = typeOf(*e.pd.Value), text
 			if id := e.pd.Value.ObjectID; id != "" {
-				t.s.mu.Lock()
-				ref, err := t.refs.objectRef(*e.pd.Value)
-				t.s.mu.Unlock()
+				in.t.s.mu.Lock()
+				ref, err := in.t.refs.objectRef(*e.pd.Value)
+				in.t.s.mu.Unlock()
 				if err != nil {
 					return out, truncated, err
 				}
 				p.Ref, p.Expand = ref, expandHint(ref, cut)
 				if depth > 1 && e.pd.Value.Type == "object" && !unexpanded(*e.pd.Value) {
-					if p.Properties, _, err = t.properties(ctx, c, id, spec, depth-1); err != nil {
+					if p.Properties, _, err = in.properties(ctx, c, id, spec, depth-1); err != nil {
 						return out, truncated, err
 					}
 				}
@@ -152,9 +153,9 @@ func unexpanded(o remoteObject) bool {
 
 // contextVars lists the variables a function's closure scopes hold (Runtime's [[Scopes]]),
 // the global scope left out. V8 does not list an arrow function's captured this there.
-func (t *Target) contextVars(ctx context.Context, c clientCaller, scopesID string) ([]propertyDescriptor, error) {
+func (in Inspector) contextVars(ctx context.Context, c clientCaller, scopesID string) ([]propertyDescriptor, error) {
 	var scopes propertiesResult
-	if err := c.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": scopesID, "ownProperties": true}, &scopes); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeGetProperties{ObjectID: scopesID, OwnProperties: true}, &scopes); err != nil {
 		return nil, fmt.Errorf("scopes: %w", err)
 	}
 	var out []propertyDescriptor
@@ -163,8 +164,8 @@ func (t *Target) contextVars(ctx context.Context, c clientCaller, scopesID strin
 			continue
 		}
 		var vars propertiesResult
-		if err := c.Call(ctx, "Runtime.getProperties", map[string]any{
-			"objectId": sc.Value.ObjectID, "ownProperties": true, "generatePreview": true,
+		if err := proto.Do(ctx, c, proto.RuntimeGetProperties{
+			ObjectID: sc.Value.ObjectID, OwnProperties: true, GeneratePreview: true,
 		}, &vars); err != nil {
 			return nil, fmt.Errorf("scope %s: %w", sc.Value.Description, err)
 		}
@@ -198,48 +199,51 @@ type Instances struct {
 
 // Instances finds the live objects whose prototype is the value of expression, or its
 // prototype property when it is a constructor (Runtime.queryObjects).
-func (t *Target) Instances(ctx context.Context, expression string, frame, limit int) (Instances, error) {
-	res, err := t.evalObject(ctx, expression, frame)
+func (in Inspector) Instances(ctx context.Context, expression string, frame, limit int) (Instances, error) {
+	res, err := in.evalObject(ctx, expression, frame)
 	if err != nil {
 		return Instances{}, err
 	}
-	c, err := t.liveClient()
+	c, err := in.t.liveClient()
 	if err != nil {
 		return Instances{}, err
 	}
-	proto := res
+	prototype := res
 	if res.Type == "function" {
 		var r struct {
 			Result remoteObject `json:"result"`
 		}
-		if err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{
-			"objectId": res.ObjectID, "functionDeclaration": "function() { return this.prototype }",
-			"objectGroup": evalGroup, "generatePreview": true,
+		if err := proto.Do(ctx, c, proto.RuntimeCallFunctionOn{
+			ObjectID: res.ObjectID, FunctionDeclaration: "function() { return this.prototype }",
+			ObjectGroup: evalGroup, GeneratePreview: true,
 		}, &r); err != nil {
 			return Instances{}, fmt.Errorf("instances: prototype: %w", err)
 		}
 		if r.Result.ObjectID == "" {
 			return Instances{}, fmt.Errorf("%w: %s has no prototype object", ErrBadInput, expression)
 		}
-		proto = r.Result
+		prototype = r.Result
 	}
 	var q struct {
 		Objects remoteObject `json:"objects"`
 	}
-	if err := c.Call(ctx, "Runtime.queryObjects", map[string]any{"prototypeObjectId": proto.ObjectID, "objectGroup": refsGroup}, &q); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeQueryObjects{
+		PrototypeObjectID: prototype.ObjectID, ObjectGroup: refsGroup,
+	}, &q); err != nil {
 		return Instances{}, fmt.Errorf("instances: %w", err)
 	}
-	t.s.mu.Lock()
-	ref, err := t.refs.objectRef(q.Objects)
-	t.s.mu.Unlock()
+	in.t.s.mu.Lock()
+	ref, err := in.t.refs.objectRef(q.Objects)
+	in.t.s.mu.Unlock()
 	if err != nil {
 		return Instances{}, err
 	}
 	var n struct {
 		Result remoteObject `json:"result"`
 	}
-	if err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{
-		"objectId": q.Objects.ObjectID, "functionDeclaration": "function() { return this.length }", "returnByValue": true,
+	if err := proto.Do(ctx, c, proto.RuntimeCallFunctionOn{
+		ObjectID: q.Objects.ObjectID, FunctionDeclaration: "function() { return this.length }",
+		ReturnByValue: true,
 	}, &n); err != nil {
 		return Instances{}, fmt.Errorf("instances: count: %w", err)
 	}
@@ -247,16 +251,16 @@ func (t *Target) Instances(ctx context.Context, expression string, frame, limit 
 	var name struct {
 		Result remoteObject `json:"result"`
 	}
-	_ = c.Call(ctx, "Runtime.callFunctionOn", map[string]any{"objectId": proto.ObjectID, "returnByValue": true,
-		"functionDeclaration": `function() { const c = Object.getOwnPropertyDescriptor(this, "constructor"); return c && typeof c.value === "function" ? c.value.name : "" }`,
+	_ = proto.Do(ctx, c, proto.RuntimeCallFunctionOn{ObjectID: prototype.ObjectID, ReturnByValue: true,
+		FunctionDeclaration: `function() { const c = Object.getOwnPropertyDescriptor(this, "constructor"); return c && typeof c.value === "function" ? c.value.name : "" }`,
 	}, &name)
-	protoText := proto.Description
+	protoText := prototype.Description
 	if n, _ := name.Result.Value.(string); n != "" {
 		protoText = n + ".prototype"
 	}
-	out := Instances{Prototype: CapText(protoText, t.s.stringCap).Value, Count: int(count), Ref: ref, Instances: []Property{}}
+	out := Instances{Prototype: CapText(protoText, in.t.s.stringCap).Value, Count: int(count), Ref: ref, Instances: []Property{}}
 	if limit > 0 && count > 0 {
-		props, _, err := t.properties(ctx, c, q.Objects.ObjectID, PropsSpec{Own: true}, 1)
+		props, _, err := in.properties(ctx, c, q.Objects.ObjectID, PropsSpec{Own: true}, 1)
 		if err != nil {
 			return out, err
 		}
@@ -270,31 +274,31 @@ func (t *Target) Instances(ctx context.Context, expression string, frame, limit 
 }
 
 // evalObject evaluates expression (in frame when paused) to an object.
-func (t *Target) evalObject(ctx context.Context, expression string, frame int) (remoteObject, error) {
-	p, c, err := t.pauseNow()
+func (in Inspector) evalObject(ctx context.Context, expression string, frame int) (remoteObject, error) {
+	p, c, err := in.pauseNow()
 	if err != nil {
 		return remoteObject{}, err
 	}
-	expr, keys, err := t.interpolate(ctx, c, expression)
+	expr, keys, err := in.interpolate(ctx, c, expression)
 	defer dropInterpolated(context.WithoutCancel(ctx), c, keys)
 	if err != nil {
 		return remoteObject{}, err
 	}
-	params := map[string]any{"expression": expr, "objectGroup": evalGroup, "generatePreview": true,
-		"timeout": DefaultEvalTimeout.Milliseconds()}
-	t.s.mu.Lock()
-	t.evalValues = true
-	t.s.mu.Unlock()
+	timeout := DefaultEvalTimeout.Milliseconds()
+	in.t.s.mu.Lock()
+	in.t.evalValues = true
+	in.t.s.mu.Unlock()
 	var res evaluateResult
 	if p != nil {
 		f, err := scopedFrameOf(p, frame)
 		if err != nil {
 			return remoteObject{}, err
 		}
-		params["callFrameId"] = f.CallFrameID
-		err = c.Call(ctx, "Debugger.evaluateOnCallFrame", params, &res)
+		err = proto.Do(ctx, c, proto.DebuggerEvaluateOnCallFrame{CallFrameID: f.CallFrameID, Expression: expr,
+			ObjectGroup: evalGroup, GeneratePreview: true, Timeout: timeout}, &res)
 	} else {
-		err = c.Call(ctx, "Runtime.evaluate", params, &res)
+		err = proto.Do(ctx, c, proto.RuntimeEvaluate{Expression: expr, ObjectGroup: evalGroup, GeneratePreview: true,
+			Timeout: timeout}, &res)
 	}
 	if err != nil {
 		return remoteObject{}, fmt.Errorf("eval %s: %w", expression, err)
@@ -313,22 +317,19 @@ func (t *Target) evalObject(ctx context.Context, expression string, frame int) (
 }
 
 // Globals lists the global let, const and class names of the main context.
-func (t *Target) Globals(ctx context.Context) ([]string, error) {
-	_, c, err := t.pauseNow()
+func (in Inspector) Globals(ctx context.Context) ([]string, error) {
+	_, c, err := in.pauseNow()
 	if err != nil {
 		return nil, err
 	}
-	t.s.mu.Lock()
-	id := t.mainContext
-	t.s.mu.Unlock()
+	in.t.s.mu.Lock()
+	id := in.t.mainContext
+	in.t.s.mu.Unlock()
 	var res struct {
 		Names []string `json:"names"`
 	}
-	params := map[string]any{}
-	if id != 0 {
-		params["executionContextId"] = id
-	}
-	if err := c.Call(ctx, "Runtime.globalLexicalScopeNames", params, &res); err != nil {
+	// No context id (0) is V8's default context.
+	if err := proto.Do(ctx, c, proto.RuntimeGlobalLexicalScopeNames{ExecutionContextID: id}, &res); err != nil {
 		return nil, fmt.Errorf("globals: %w", err)
 	}
 	if res.Names == nil {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/preview"
 )
 
@@ -123,43 +124,43 @@ func (t *refTable) lookup(p *debuggerPaused, ref string) (refValue, error) {
 }
 
 // lookupRef finds a value or object ref, given the pause now.
-func (t *Target) lookupRef(ref string) (refValue, *debuggerPaused, error) {
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	v, err := t.refs.lookup(t.paused, ref)
-	return v, t.paused, err
+func (in Inspector) lookupRef(ref string) (refValue, *debuggerPaused, error) {
+	in.t.s.mu.Lock()
+	defer in.t.s.mu.Unlock()
+	v, err := in.t.refs.lookup(in.t.paused, ref)
+	return v, in.t.paused, err
 }
 
 // persist copies an object into refsGroup and names it with an o ref, so that it outlives the
 // pause it was seen in.
-func (t *Target) persist(ctx context.Context, c clientCaller, o remoteObject) (string, remoteObject, error) {
+func (in Inspector) persist(ctx context.Context, c clientCaller, o remoteObject) (string, remoteObject, error) {
 	var res struct {
 		Result remoteObject `json:"result"`
 	}
-	if err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{
-		"objectId": o.ObjectID, "functionDeclaration": "function() { return this }",
-		"objectGroup": refsGroup, "generatePreview": true,
+	if err := proto.Do(ctx, c, proto.RuntimeCallFunctionOn{
+		ObjectID: o.ObjectID, FunctionDeclaration: "function() { return this }", ObjectGroup: refsGroup,
+		GeneratePreview: true,
 	}, &res); err != nil {
 		return "", remoteObject{}, fmt.Errorf("keep object: %w", err)
 	}
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	ref, err := t.refs.objectRef(res.Result)
+	in.t.s.mu.Lock()
+	defer in.t.s.mu.Unlock()
+	ref, err := in.t.refs.objectRef(res.Result)
 	return ref, res.Result, err
 }
 
 // ClearRefs releases every o ref's object; v refs go with their pause anyway. It returns how
 // many refs were released.
-func (t *Target) ClearRefs(ctx context.Context) (int, error) {
-	c, err := t.liveClient()
+func (in Inspector) ClearRefs(ctx context.Context) (int, error) {
+	c, err := in.t.liveClient()
 	if err != nil {
 		return 0, err
 	}
-	t.s.mu.Lock()
-	n := len(t.refs.objs)
-	t.refs.objs = nil
-	t.s.mu.Unlock()
-	if err := c.Call(ctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": refsGroup}, nil); err != nil {
+	in.t.s.mu.Lock()
+	n := len(in.t.refs.objs)
+	in.t.refs.objs = nil
+	in.t.s.mu.Unlock()
+	if err := proto.Do(ctx, c, proto.RuntimeReleaseObjectGroup{ObjectGroup: refsGroup}, nil); err != nil {
 		return n, fmt.Errorf("release refs: %w", err)
 	}
 	return n, nil
@@ -176,7 +177,7 @@ var exprRefRE = regexp.MustCompile(`(^|[^\w$.@])(@?[vo][0-9]+)\b`)
 // objects as properties of refsHolder, put there by one call each. It returns the expression
 // and the holder's keys to delete afterwards. Text inside string literals is left alone. A bare
 // v1 that is no ref is left to the program (it may be a variable); @v1 must be a ref.
-func (t *Target) interpolate(ctx context.Context, c clientCaller, expr string) (string, []string, error) {
+func (in Inspector) interpolate(ctx context.Context, c clientCaller, expr string) (string, []string, error) {
 	if !strings.ContainsAny(expr, "vo") {
 		return expr, nil, nil
 	}
@@ -191,7 +192,7 @@ func (t *Target) interpolate(ctx context.Context, c clientCaller, expr string) (
 		text := exprRefRE.ReplaceAllStringFunc(seg.text, func(m string) string {
 			sub := exprRefRE.FindStringSubmatch(m)
 			lead, ref := sub[1], sub[2]
-			v, _, err := t.lookupRef(ref)
+			v, _, err := in.lookupRef(ref)
 			if err != nil {
 				if strings.HasPrefix(ref, "@") || errors.Is(err, ErrStaleRef) {
 					if ferr == nil {
@@ -204,14 +205,10 @@ func (t *Target) interpolate(ctx context.Context, c clientCaller, expr string) (
 				return lead + primitiveLiteral(v.obj)
 			}
 			key := strings.TrimPrefix(ref, "@")
-			if err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{
-				"objectId": v.obj.ObjectID,
-				"functionDeclaration": `function(k) {
+			if err := proto.Do(ctx, c, proto.RuntimeCallFunctionOn{ObjectID: v.obj.ObjectID, FunctionDeclaration: `function(k) {
   const t = globalThis.__tracedRefs || Object.defineProperty(globalThis, "__tracedRefs", {value: Object.create(null), configurable: true}).__tracedRefs;
   t[k] = this;
-}`,
-				"arguments": []map[string]any{{"value": key}},
-			}, nil); err != nil {
+}`, Arguments: []proto.CallArgument{{Value: key}}}, nil); err != nil {
 				if ferr == nil {
 					ferr = fmt.Errorf("ref %s: %w", ref, err)
 				}
@@ -239,7 +236,7 @@ func dropInterpolated(ctx context.Context, c clientCaller, keys []string) {
 		b.WriteString(" delete t." + k + ";")
 	}
 	b.WriteString(" } })(" + refsHolder + ")")
-	_ = c.Call(ctx, "Runtime.evaluate", map[string]any{"expression": b.String(), "silent": true}, nil)
+	_ = proto.Do(ctx, c, proto.RuntimeEvaluate{Expression: b.String(), Silent: true}, nil)
 }
 
 // primitiveLiteral writes a primitive remote object back as JavaScript.

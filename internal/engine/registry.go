@@ -54,9 +54,9 @@ func (r *registry) add(info TargetInfo) *targetEntry {
 }
 
 // snapshot is what the target list shows of e now.
-func (s *Session) snapshot(e *targetEntry) *TargetInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (tr Tree) snapshot(e *targetEntry) *TargetInfo {
+	tr.s.mu.Lock()
+	defer tr.s.mu.Unlock()
 	info := e.info
 	return &info
 }
@@ -120,7 +120,7 @@ func (s *Session) On(ref string) (*Target, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ref == "" {
-		if t := s.pausedLast(); t != nil {
+		if t := s.Tree().pausedLast(); t != nil {
 			return t, nil
 		}
 		return s.main, nil
@@ -146,9 +146,9 @@ func (t *Target) Named() (session, target string) {
 }
 
 // pausedLast is the target that paused most recently, under mu; nil when none stands paused.
-func (s *Session) pausedLast() *Target {
+func (tr Tree) pausedLast() *Target {
 	var last *Target
-	for _, t := range s.targets.live {
+	for _, t := range tr.s.targets.live {
 		if t.paused != nil && (last == nil || t.pausedAt > last.pausedAt) {
 			last = t
 		}
@@ -157,11 +157,11 @@ func (s *Session) pausedLast() *Target {
 }
 
 // anyPaused reports, under mu, whether some target stands paused.
-func (s *Session) anyPaused() bool {
-	if s.main.paused != nil {
+func (tr Tree) anyPaused() bool {
+	if tr.s.main.paused != nil {
 		return true
 	}
-	for _, t := range s.targets.live {
+	for _, t := range tr.s.targets.live {
 		if t.paused != nil {
 			return true
 		}
@@ -170,9 +170,9 @@ func (s *Session) anyPaused() bool {
 }
 
 // othersPaused lists, under mu, the refs of the targets but t that stand paused.
-func (s *Session) othersPaused(t *Target) []string {
+func (tr Tree) othersPaused(t *Target) []string {
 	var refs []string
-	for ref, o := range s.targets.live {
+	for ref, o := range tr.s.targets.live {
 		if o != t && o.paused != nil {
 			refs = append(refs, ref)
 		}
@@ -182,9 +182,9 @@ func (s *Session) othersPaused(t *Target) []string {
 }
 
 // debuggedBut lists, under mu, the targets traced debugs but t (nil: all), in ref order.
-func (s *Session) debuggedBut(t *Target) []*Target {
+func (tr Tree) debuggedBut(t *Target) []*Target {
 	var out []*Target
-	for _, o := range s.targets.live {
+	for _, o := range tr.s.targets.live {
 		if o != t {
 			out = append(out, o)
 		}
@@ -194,14 +194,14 @@ func (s *Session) debuggedBut(t *Target) []*Target {
 }
 
 // PausedTargets is the set of refs of the targets that stand paused now.
-func (s *Session) PausedTargets() map[string]bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (tr Tree) PausedTargets() map[string]bool {
+	tr.s.mu.Lock()
+	defer tr.s.mu.Unlock()
 	refs := map[string]bool{}
-	if s.main.paused != nil {
+	if tr.s.main.paused != nil {
 		refs["t0"] = true
 	}
-	for ref, t := range s.targets.live {
+	for ref, t := range tr.s.targets.live {
 		if t.paused != nil {
 			refs[cmpRef(ref)] = true
 		}

@@ -123,8 +123,8 @@ func (m *Manager) restoreName(s *Session, name string) {
 func (s *Session) carryOver() (carried, []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := carried{blackbox: append([]string(nil), s.blackbox...), exceptions: s.exceptionModeNow(), asyncDepth: s.asyncDepth}
-	c.classes = s.exceptionClasses()
+	c := carried{blackbox: append([]string(nil), s.blackbox...), exceptions: s.Settings().exceptionModeNow(), asyncDepth: s.asyncDepth}
+	c.classes = s.Settings().exceptionClasses()
 	var not []string
 	for _, bp := range s.breakpoints {
 		switch {
@@ -135,10 +135,10 @@ func (s *Session) carryOver() (carried, []string) {
 			not = append(not, bp.Ref+" (a function breakpoint: set it again once the function exists)")
 		case bp.URLRegex != "":
 			spec := BreakpointSpec{URLRegex: bp.URLRegex, Condition: bp.Condition, HitCount: bp.HitCount}
-			spec.Line, _ = bp.params["lineNumber"].(int)
-			spec.Line++
-			if col, ok := bp.params["columnNumber"].(int); ok {
-				spec.Column = col + 1
+			call, _ := bp.byURL()
+			spec.Line = call.LineNumber + 1
+			if call.ColumnNumber != nil {
+				spec.Column = *call.ColumnNumber + 1
 			}
 			c.breakpoints = append(c.breakpoints, carriedBreakpoint{spec: spec, enabled: bp.Enabled})
 		default:
@@ -153,41 +153,41 @@ func (s *Session) carryOver() (carried, []string) {
 func (t *Target) applyCarry(ctx context.Context, c clientCaller, carry *carried) error {
 	for _, b := range carry.breakpoints {
 		// One set on the ended session was not checked by V8 (there was none to ask).
-		if err := t.checkSyntax(ctx, c, "condition", b.spec.Condition, b.spec.Condition); err != nil {
+		if err := t.Breakpoints().checkSyntax(ctx, c, "condition", b.spec.Condition, b.spec.Condition); err != nil {
 			return fmt.Errorf("breakpoint at %s: %w", cmp.Or(b.spec.Location, b.spec.URLRegex), err)
 		}
 		var bp Breakpoint
 		var err error
 		if b.spec.URLRegex != "" {
-			bp, err = t.setURLRegexBreakpoint(ctx, c, b.spec)
+			bp, err = t.Breakpoints().setURLRegexBreakpoint(ctx, c, b.spec)
 		} else {
-			bp, err = t.setBreakpoint(ctx, c, b.spec)
+			bp, err = t.Breakpoints().setBreakpoint(ctx, c, b.spec)
 		}
 		if err != nil {
 			return err
 		}
 		if !b.enabled {
 			off := false
-			if _, err := t.ToggleBreakpoint(ctx, bp.Ref, &off); err != nil {
+			if _, err := t.Breakpoints().ToggleBreakpoint(ctx, bp.Ref, &off); err != nil {
 				return err
 			}
 		}
 	}
 	for _, l := range carry.logpoints {
-		if err := t.checkPoint(ctx, c, "", l.Condition, l.Template); err != nil {
+		if err := t.Breakpoints().checkPoint(ctx, c, "", l.Condition, l.Template); err != nil {
 			return fmt.Errorf("logpoint at %s: %w", l.Location, err)
 		}
-		if _, err := t.SetLogpoint(ctx, l); err != nil {
+		if _, err := t.Breakpoints().SetLogpoint(ctx, l); err != nil {
 			return err
 		}
 	}
 	if len(carry.blackbox) > 0 {
-		if _, err := t.setBlackbox(ctx, carry.blackbox); err != nil {
+		if _, err := t.Control().setBlackbox(ctx, carry.blackbox); err != nil {
 			return err
 		}
 	}
 	if carry.asyncDepth > 0 {
-		if err := t.SetAsyncCallStackDepth(ctx, carry.asyncDepth); err != nil {
+		if err := t.Control().SetAsyncCallStackDepth(ctx, carry.asyncDepth); err != nil {
 			return err
 		}
 	}
@@ -197,7 +197,7 @@ func (t *Target) applyCarry(ctx context.Context, c clientCaller, carry *carried)
 // StartState is the state of a session as its start or attach answers, with what the program
 // printed and threw before it.
 func (t *Target) StartState(ctx context.Context) (State, error) {
-	return t.s.outputAfter(0)(t.State(ctx, 0, 0))
+	return t.s.Timeline().outputAfter(0)(t.Inspector().State(ctx, 0, 0))
 }
 
 // FirstStop is the state of a just-started debug session: paused already (at pauseOnStart or a
@@ -207,11 +207,11 @@ func (t *Target) FirstStop(ctx context.Context, wait time.Duration) (State, erro
 	t.s.mu.Lock()
 	at, next := t, t.s.anyPause // the first pause may come in a worker or a child
 	if t.paused == nil {
-		at = t.s.pausedLast()
+		at = t.s.Tree().pausedLast()
 	}
 	t.s.mu.Unlock()
 	if at != nil {
-		return t.s.outputAfter(0)(at.State(ctx, 0, 0))
+		return t.s.Timeline().outputAfter(0)(at.Inspector().State(ctx, 0, 0))
 	}
-	return t.s.outputAfter(0)(t.awaitPause(ctx, next, wait))
+	return t.s.Timeline().outputAfter(0)(t.Control().awaitPause(ctx, next, wait))
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"traced/internal/cdp/proto"
 )
 
 // DefaultSamplingBytes is the heap sampler's mean interval between samples unless asked.
@@ -18,25 +20,24 @@ type SamplingSpec struct {
 }
 
 // StartHeapSampling starts the sampling heap profiler (HeapProfiler.startSampling).
-func (t *Target) StartHeapSampling(ctx context.Context, spec SamplingSpec) error {
-	_, c, err := t.pauseNow()
+func (hp Heap) StartHeapSampling(ctx context.Context, spec SamplingSpec) error {
+	_, c, err := hp.t.Inspector().pauseNow()
 	if err != nil {
 		return err
 	}
 	if spec.IntervalBytes <= 0 {
 		spec.IntervalBytes = DefaultSamplingBytes
 	}
-	if err := c.Call(ctx, "HeapProfiler.enable", nil, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.HeapProfilerEnable{}, nil); err != nil {
 		return fmt.Errorf("heap sampling: %w", err)
 	}
-	if err := c.Call(ctx, "HeapProfiler.startSampling", map[string]any{
-		"samplingInterval":                 spec.IntervalBytes,
-		"includeObjectsCollectedByMajorGC": spec.IncludeMajorGC,
-		"includeObjectsCollectedByMinorGC": spec.IncludeMinorGC,
+	if err := proto.Do(ctx, c, proto.HeapProfilerStartSampling{
+		SamplingInterval: spec.IntervalBytes, IncludeObjectsCollectedByMajorGC: spec.IncludeMajorGC,
+		IncludeObjectsCollectedByMinorGC: spec.IncludeMinorGC,
 	}, nil); err != nil {
 		return fmt.Errorf("heap sampling: %w", err)
 	}
-	_, err = t.setFlag(samplingFlag, true)
+	_, err = hp.setFlag(samplingFlag, true)
 	return err
 }
 
@@ -63,12 +64,12 @@ type samplingNode struct {
 }
 
 // StopHeapSampling stops the sampler (HeapProfiler.stopSampling) and answers the top sites.
-func (t *Target) StopHeapSampling(ctx context.Context, top int) (HeapSampling, error) {
-	_, c, err := t.pauseNow()
+func (hp Heap) StopHeapSampling(ctx context.Context, top int) (HeapSampling, error) {
+	_, c, err := hp.t.Inspector().pauseNow()
 	if err != nil {
 		return HeapSampling{}, err
 	}
-	if was, err := t.setFlag(samplingFlag, false); err != nil || !was {
+	if was, err := hp.setFlag(samplingFlag, false); err != nil || !was {
 		return HeapSampling{}, cmp.Or(err, fmt.Errorf("%w: heap sampling (POST heap/sampling/start)", ErrNotStarted))
 	}
 	var res struct {
@@ -76,7 +77,7 @@ func (t *Target) StopHeapSampling(ctx context.Context, top int) (HeapSampling, e
 			Head samplingNode `json:"head"`
 		} `json:"profile"`
 	}
-	if err := c.Call(ctx, "HeapProfiler.stopSampling", nil, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.HeapProfilerStopSampling{}, &res); err != nil {
 		return HeapSampling{}, fmt.Errorf("heap sampling: %w", err)
 	}
 	out := HeapSampling{Sites: []AllocationSite{}}
@@ -84,7 +85,7 @@ func (t *Target) StopHeapSampling(ctx context.Context, top int) (HeapSampling, e
 	walk = func(n *samplingNode, path []string) {
 		f := n.CallFrame
 		name := cmp.Or(f.FunctionName, "(anonymous)")
-		fr := t.place(name, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber)
+		fr := hp.t.SourceMapping().place(name, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber)
 		here := name
 		if fr.File != "" {
 			here += " " + fr.Where()

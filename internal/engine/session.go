@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"traced/internal/cdp"
+	"traced/internal/cdp/proto"
 )
 
 // Publisher receives what sessions capture, for live fan-out. Both methods MUST NOT block: they
@@ -152,19 +153,19 @@ func (s *Session) Summary() Summary {
 }
 
 // Events returns up to limit events after the cursor (limit <= 0: all retained).
-func (s *Session) Events(after uint64, f Filter, limit int) Page {
-	return s.store.page(after, f, limit)
+func (tl Timeline) Events(after uint64, f Filter, limit int) Page {
+	return tl.s.store.page(after, f, limit)
 }
 
 // Snapshot returns every retained event, oldest first.
-func (s *Session) Snapshot() []Event { return s.store.snapshot() }
+func (tl Timeline) Snapshot() []Event { return tl.s.store.snapshot() }
 
 // Wait returns the first event after the cursor matching kinds, waiting until one is captured,
 // the session finishes (then the page is empty) or ctx ends (then ctx's error is returned).
-func (s *Session) Wait(ctx context.Context, after uint64, f Filter) (Page, error) {
+func (tl Timeline) Wait(ctx context.Context, after uint64, f Filter) (Page, error) {
 	var gap *Gap // what was evicted after the caller's cursor, reported whatever the outcome
 	for {
-		p, changed := s.store.next(after, f)
+		p, changed := tl.s.store.next(after, f)
 		if gap == nil {
 			gap = p.Gap
 		}
@@ -175,11 +176,11 @@ func (s *Session) Wait(ctx context.Context, after uint64, f Filter) (Page, error
 		after = p.Next // skip what did not match
 		select {
 		case <-changed:
-		case <-s.done:
-			return s.last(after, f, gap), nil
+		case <-tl.s.done:
+			return tl.last(after, f, gap), nil
 		case <-ctx.Done():
-			if s.exitRecorded() { // a finished session answers "finished" even to an expired wait
-				return s.last(after, f, gap), nil
+			if tl.s.exitRecorded() { // a finished session answers "finished" even to an expired wait
+				return tl.last(after, f, gap), nil
 			}
 			return p, ctx.Err()
 		}
@@ -198,8 +199,8 @@ func (s *Session) exitRecorded() bool {
 }
 
 // last is the final page of a finished session after the cursor, with the caller's gap.
-func (s *Session) last(after uint64, f Filter, gap *Gap) Page {
-	p, _ := s.store.next(after, f)
+func (tl Timeline) last(after uint64, f Filter, gap *Gap) Page {
+	p, _ := tl.s.store.next(after, f)
 	p.Gap = gap
 	return p
 }
@@ -208,7 +209,7 @@ func (s *Session) last(after uint64, f Filter, gap *Gap) Page {
 // (s.status) says running; whether a running program stands paused is s.paused, so one change
 // under the lock moves both, and no reader sees a pause with a running status or the reverse.
 func (s *Session) statusNow() Status {
-	if s.status == StatusRunning && s.anyPaused() {
+	if s.status == StatusRunning && s.Tree().anyPaused() {
 		return StatusPaused
 	}
 	return s.status
@@ -257,7 +258,7 @@ func (s *Session) output(kind Kind, line string) {
 			switch {
 			case runsTests(s.req.NodeArgs):
 				s.main.adopt(announcement{URL: u, brk: true}, true)
-			case !s.announced():
+			case !s.Tree().announced():
 				s.main.releaseInspector(u)
 			default: // announced on the FIFO, or one that opened its own (NODE_OPTIONS replaced)
 				s.main.releaseUnannounced(u)
@@ -268,7 +269,7 @@ func (s *Session) output(kind Kind, line string) {
 	line = maskInspectorURLs(stripANSI(line))
 	s.record(Event{Kind: kind, Output: &OutputInfo{Text: CapText(line, s.stringCap)}})
 	if kind == KindStderr {
-		if info := s.main.syntaxOutput(line); info != nil {
+		if info := s.main.dispatcher().syntaxOutput(line); info != nil {
 			s.record(Event{Kind: KindException, Exception: info})
 		}
 	}
@@ -287,7 +288,7 @@ func signal(c chan struct{}) {
 func (s *Session) discardEntries(client *cdp.Client) {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	if err := client.Call(ctx, "Runtime.discardConsoleEntries", nil, nil); err != nil {
+	if err := proto.Do(ctx, client, proto.RuntimeDiscardConsoleEntries{}, nil); err != nil {
 		s.log.Debug("discard console entries", "session", s.id, "err", err)
 	}
 }
@@ -308,11 +309,11 @@ func (t *Target) choresLoop(client *cdp.Client) {
 			client.Close()
 		case <-t.gate:
 			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-			t.passGate(ctx, client)
+			t.SourceMapping().passGate(ctx, client)
 			cancel()
 		case <-t.unbind:
 			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-			t.unbindPending(ctx, client)
+			t.Breakpoints().unbindPending(ctx, client)
 			cancel()
 		case <-lost:
 			lost = nil // closed: stop selecting on it
@@ -382,15 +383,15 @@ func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 		case <-time.After(drainWait):
 		}
 	}
-	if info := s.main.releaseSyntax(); info != nil {
+	if info := s.main.dispatcher().releaseSyntax(); info != nil {
 		s.record(Event{Kind: KindException, Exception: info})
 	}
-	s.endWorkers()
+	s.Tree().endWorkers()
 	// Before the exit event, so that it stays the last: no child is taken on after the end,
 	// and every child's connection hangs up (none outlives the session; one still running runs
 	// on untraced).
-	s.closeAnnouncements()
-	s.endChildren()
+	s.Tree().closeAnnouncements()
+	s.Tree().endChildren()
 	// The final state is set before the exit event is stored, so whoever sees that event (a
 	// wait, a subscriber) reads a finished summary.
 	exit := c.exitInfo()

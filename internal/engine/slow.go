@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/cpuprofile"
 )
 
@@ -85,7 +86,7 @@ func (s *Session) Slow(ctx context.Context, window time.Duration, untilExit bool
 	defer func() { // nothing stays reserved, whatever failed
 		for _, r := range runs {
 			if r.c != nil {
-				r.t.setFlag(profilingFlag, false)
+				r.t.Heap().setFlag(profilingFlag, false)
 			}
 		}
 	}()
@@ -146,11 +147,11 @@ func (s *Session) releaseExit(exited chan struct{}) {
 
 // start reserves the target's profiler and starts it and the loop monitor.
 func (r *sampling) start(ctx context.Context) error {
-	_, c, err := r.t.pauseNow()
+	_, c, err := r.t.Inspector().pauseNow()
 	if err != nil {
 		return err
 	}
-	if was, err := r.t.setFlag(profilingFlag, true); err != nil {
+	if was, err := r.t.Heap().setFlag(profilingFlag, true); err != nil {
 		return err
 	} else if was {
 		return &BusyError{Op: "CPU profile of " + r.info.Ref + " (POST cpu/stop ends it)", Job: "cpu"}
@@ -162,19 +163,14 @@ func (r *sampling) start(ctx context.Context) error {
 	if _, err := evalJSON(ctx, c, cpuprofile.LoopMonitorStartJS); err == nil {
 		r.loop = true
 	}
-	for _, step := range []struct {
-		method string
-		params any
-	}{
-		{"Profiler.enable", nil},
-		{"Profiler.setSamplingInterval", map[string]any{"interval": slowIntervalUs}},
-		{"Profiler.start", nil},
+	for _, step := range []proto.Command{
+		proto.ProfilerEnable{}, proto.ProfilerSetSamplingInterval{Interval: slowIntervalUs}, proto.ProfilerStart{},
 	} {
-		if err := c.Call(ctx, step.method, step.params, nil); err != nil {
-			return fmt.Errorf("slow: %s on %s: %w", step.method, r.info.Ref, err)
+		if err := proto.Do(ctx, c, step, nil); err != nil {
+			return fmt.Errorf("slow: %s on %s: %w", step.Method(), r.info.Ref, err)
 		}
 	}
-	r.t.deoptimizeForProfile(ctx, c)
+	r.t.Profiler().deoptimizeForProfile(ctx, c)
 	return nil
 }
 
@@ -183,7 +179,7 @@ func (r *sampling) stop(ctx context.Context) {
 	var res struct {
 		Profile json.RawMessage `json:"profile"`
 	}
-	if err := r.c.Call(ctx, "Profiler.stop", nil, &res); err != nil {
+	if err := proto.Do(ctx, r.c, proto.ProfilerStop{}, &res); err != nil {
 		r.err = fmt.Errorf("slow: Profiler.stop on %s: %w", r.info.Ref, err)
 		return
 	}
@@ -216,7 +212,7 @@ func (s *Session) slowReport(ctx context.Context, runs []*sampling, took time.Du
 			}
 			continue
 		}
-		tps = append(tps, cpuprofile.TargetProfile{Name: targetName(r.info), Profile: r.profile, Loop: r.stats, Options: r.t.profileOptions(ctx, r.c)})
+		tps = append(tps, cpuprofile.TargetProfile{Name: targetName(r.info), Profile: r.profile, Loop: r.stats, Options: r.t.Profiler().profileOptions(ctx, r.c)})
 		sampled = append(sampled, r)
 	}
 	ds := cpuprofile.DiagnoseAll(tps)
@@ -281,7 +277,9 @@ func headlineOf(text, name string) string {
 // returns it; a thrown exception is an error.
 func evalJSON(ctx context.Context, c clientCaller, expression string) (string, error) {
 	var res evaluateResult
-	if err := c.Call(ctx, "Runtime.evaluate", map[string]any{"expression": expression, "returnByValue": true, "silent": true}, &res); err != nil {
+	if err := proto.Do(ctx, c, proto.RuntimeEvaluate{
+		Expression: expression, ReturnByValue: true, Silent: true,
+	}, &res); err != nil {
 		return "", err
 	}
 	if d := res.ExceptionDetails; d != nil {

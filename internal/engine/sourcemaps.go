@@ -99,13 +99,13 @@ func (sm *sessionMaps) enabled() bool {
 
 // place builds the frame a user sees for a generated CDP position (0-based): the original
 // position where the script has a source map, with the generated one kept beside it.
-func (t *Target) place(function, scriptID, url string, line0, col0 int) Frame {
-	fr := frameAt(function, url, line0, col0, t.s.cwd)
-	fr.Internal = fr.Internal || t.s.isPreload(url)
+func (sm SourceMapping) place(function, scriptID, url string, line0, col0 int) Frame {
+	fr := frameAt(function, url, line0, col0, sm.t.s.cwd)
+	fr.Internal = fr.Internal || sm.t.s.isPreload(url)
 	if scriptID == "" || fr.Internal {
 		return fr
 	}
-	m := t.maps.of(scriptID)
+	m := sm.t.maps.of(scriptID)
 	if m == nil {
 		return fr
 	}
@@ -115,7 +115,7 @@ func (t *Target) place(function, scriptID, url string, line0, col0 int) Frame {
 	}
 	fr.Generated = &Generated{URL: fr.URL, File: fr.File, Line: fr.Line, Column: fr.Column}
 	fr.URL = sourceURL(o.Source)
-	fr.File = fileOf(fr.URL, t.s.cwd)
+	fr.File = fileOf(fr.URL, sm.t.s.cwd)
 	fr.Line, fr.Column = o.Line, o.Column
 	return fr
 }
@@ -131,7 +131,7 @@ func sourceURL(source string) string {
 
 // framesOf converts a CDP stack trace, innermost first, capped at maxFrames, to source-mapped
 // frames.
-func (t *Target) framesOf(st *stackTrace) []Frame {
+func (sm SourceMapping) framesOf(st *stackTrace) []Frame {
 	if st == nil {
 		return nil
 	}
@@ -140,7 +140,7 @@ func (t *Target) framesOf(st *stackTrace) []Frame {
 		if len(frames) == maxFrames {
 			break
 		}
-		frames = append(frames, t.place(f.FunctionName, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber))
+		frames = append(frames, sm.place(f.FunctionName, f.ScriptID, f.URL, f.LineNumber, f.ColumnNumber))
 	}
 	return frames
 }
@@ -208,39 +208,39 @@ type SourceMaps struct {
 }
 
 // SourceMapsOf reports the session's source maps, loading those not loaded yet.
-func (t *Target) SourceMapsOf(file string) (SourceMaps, error) {
-	if err := t.s.debugOnly(); err != nil {
+func (sm SourceMapping) SourceMapsOf(file string) (SourceMaps, error) {
+	if err := sm.t.s.debugOnly(); err != nil {
 		return SourceMaps{}, err
 	}
-	t.s.mu.Lock()
+	sm.t.s.mu.Lock()
 	var ids []string
-	for id := range t.scripts {
+	for id := range sm.t.scripts {
 		ids = append(ids, id)
 	}
 	scripts := make(map[string]ScriptInfo, len(ids))
 	for _, id := range ids {
-		scripts[id] = t.scripts[id]
+		scripts[id] = sm.t.scripts[id]
 	}
-	t.s.mu.Unlock()
+	sm.t.s.mu.Unlock()
 	slices.SortFunc(ids, func(a, b string) int { return scriptOrder(a) - scriptOrder(b) })
-	out := SourceMaps{Enabled: t.maps.enabled(), Scripts: []SourceMapStatus{}}
+	out := SourceMaps{Enabled: sm.t.maps.enabled(), Scripts: []SourceMapStatus{}}
 	want := ""
 	if file != "" {
-		want = t.s.absPath(file)
+		want = sm.t.s.absPath(file)
 	}
 	for _, id := range ids {
-		e := t.maps.entry(id)
+		e := sm.t.maps.entry(id)
 		if e == nil {
 			continue
 		}
-		st := t.mapStatus(id, scripts[id], e)
-		if want != "" && !t.mapNames(st, e, want) {
+		st := sm.mapStatus(id, scripts[id], e)
+		if want != "" && !sm.mapNames(st, e, want) {
 			continue
 		}
 		out.Scripts = append(out.Scripts, st)
 	}
 	if file != "" && len(out.Scripts) == 0 {
-		if id, ok := t.scriptFor(file); ok {
+		if id, ok := sm.t.Inspector().scriptFor(file); ok {
 			return out, fmt.Errorf("%w: %s (script %s) names no source map", ErrNoRef, file, id)
 		}
 		return out, fmt.Errorf("%w: no loaded script is %s or maps to it", ErrNoRef, file)
@@ -248,17 +248,17 @@ func (t *Target) SourceMapsOf(file string) (SourceMaps, error) {
 	return out, nil
 }
 
-func (t *Target) mapStatus(id string, sc ScriptInfo, e *scriptMap) SourceMapStatus {
+func (sm SourceMapping) mapStatus(id string, sc ScriptInfo, e *scriptMap) SourceMapStatus {
 	st := SourceMapStatus{ScriptID: id, URL: sc.URL, File: sc.File, SourceMapURL: sc.SourceMapURL}
 	if loc, err := sourcemap.Locate(e.url, e.mapURL); err == nil {
 		st.Inline = loc.Inline
-		st.MapFile = fileOf(loc.Path, t.s.cwd)
+		st.MapFile = fileOf(loc.Path, sm.t.s.cwd)
 	}
 	m, err := e.get()
 	switch {
 	case err != nil:
 		st.Status, st.Reason = "failed", err.Error()
-	case !t.maps.enabled():
+	case !sm.t.maps.enabled():
 		st.Status, st.Reason = "off", "source mapping is switched off for this session (POST sourcemap)"
 	default:
 		st.Status = "loaded"
@@ -266,7 +266,7 @@ func (t *Target) mapStatus(id string, sc ScriptInfo, e *scriptMap) SourceMapStat
 	if m != nil {
 		st.Bytes = m.Size()
 		for _, src := range m.Sources() {
-			st.Sources = append(st.Sources, t.s.sourceName(src))
+			st.Sources = append(st.Sources, sm.t.s.sourceName(src))
 		}
 	}
 	return st
@@ -282,7 +282,7 @@ func (s *Session) sourceName(source string) string {
 
 // mapNames reports whether a script's map status concerns the absolute path want: the
 // generated file or one of its sources.
-func (t *Target) mapNames(st SourceMapStatus, e *scriptMap, want string) bool {
+func (sm SourceMapping) mapNames(st SourceMapStatus, e *scriptMap, want string) bool {
 	if st.URL == want || st.URL == "file://"+want {
 		return true
 	}
@@ -302,13 +302,13 @@ func (s *Session) absPath(p string) string {
 
 // SetSourceMaps switches source mapping on or off for what the session shows from now on;
 // events already captured keep the positions they had.
-func (t *Target) SetSourceMaps(enabled bool) error {
-	if err := t.s.debugOnly(); err != nil {
+func (sm SourceMapping) SetSourceMaps(enabled bool) error {
+	if err := sm.t.s.debugOnly(); err != nil {
 		return err
 	}
-	defer t.maps.mu.Unlock()
-	t.maps.mu.Lock()
-	t.maps.off = !enabled
+	defer sm.t.maps.mu.Unlock()
+	sm.t.maps.mu.Lock()
+	sm.t.maps.off = !enabled
 	return nil
 }
 
@@ -322,13 +322,13 @@ type mappedTarget struct {
 // loaded script whose source map has the source at path. ok is false when no such map has
 // it; when one has but the line has no mapping, err is a NotBreakableError naming the nearest
 // mapped lines.
-func (t *Target) originalTarget(location, path string, line int) (_ mappedTarget, ok bool, err error) {
-	if !t.maps.enabled() {
+func (sm SourceMapping) originalTarget(location, path string, line int) (_ mappedTarget, ok bool, err error) {
+	if !sm.t.maps.enabled() {
 		return mappedTarget{}, false, nil
 	}
 	var nearest []int
-	for _, sc := range t.mappedScripts() {
-		m := t.maps.of(sc.id)
+	for _, sc := range sm.mappedScripts() {
+		m := sm.t.maps.of(sc.id)
 		if m == nil {
 			continue
 		}
@@ -362,21 +362,21 @@ func mapsOriginal(path string) bool {
 
 // originalSource returns the lines of an original source: from its map's sourcesContent, else
 // read from disk inside the workspace.
-func (t *Target) originalSource(scriptID, source string) ([]string, error) {
+func (sm SourceMapping) originalSource(scriptID, source string) ([]string, error) {
 	key := "map:" + scriptID + ":" + source
-	t.s.mu.Lock()
-	lines, ok := t.sources[key]
-	t.s.mu.Unlock()
+	sm.t.s.mu.Lock()
+	lines, ok := sm.t.sources[key]
+	sm.t.s.mu.Unlock()
 	if ok {
 		return lines, nil
 	}
-	m := t.maps.of(scriptID)
+	m := sm.t.maps.of(scriptID)
 	if m == nil {
 		return nil, fmt.Errorf("script %s has no source map", scriptID)
 	}
 	text, ok := m.SourceContent(source)
 	if !ok {
-		real, err := t.s.ws.Resolve("/", source)
+		real, err := sm.t.s.ws.Resolve("/", source)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", source, err)
 		}
@@ -386,36 +386,38 @@ func (t *Target) originalSource(scriptID, source string) ([]string, error) {
 		}
 		text = string(data)
 	}
-	return t.keepLines(key, text), nil
+	return sm.t.Inspector().keepLines(key, text), nil
 }
 
 // frameSource returns the source a paused frame shows, with its 0-based current line and file:
 // the original source where the frame maps to one, else the script's own.
-func (t *Target) frameSource(ctx context.Context, c clientCaller, f pausedFrame) (lines []string, cur int, file string, err error) {
-	if fr := t.pausedFrame(f); fr.Generated != nil {
-		if lines, err := t.originalSource(f.Location.ScriptID, strings.TrimPrefix(fr.URL, "file://")); err == nil {
+func (sm SourceMapping) frameSource(ctx context.Context, c clientCaller, f pausedFrame) (lines []string, cur int, file string, err error) {
+	if fr := sm.t.Inspector().pausedFrame(f); fr.Generated != nil {
+		if lines, err := sm.originalSource(f.Location.ScriptID, strings.TrimPrefix(fr.URL, "file://")); err == nil {
 			return lines, fr.Line - 1, fr.File, nil
 		}
 		// an unreadable original: the generated code is better than nothing
 	}
-	lines, err = t.source(ctx, c, f.Location.ScriptID)
+	lines, err = sm.t.Inspector().source(ctx, c, f.Location.ScriptID)
 	if err != nil {
 		return nil, 0, "", err
 	}
-	t.s.mu.Lock()
-	file = fileOf(t.scripts[f.Location.ScriptID].URL, t.s.cwd)
-	t.s.mu.Unlock()
+	sm.t.s.mu.Lock()
+	file = fileOf(sm.t.scripts[f.Location.ScriptID].URL, sm.t.s.cwd)
+	sm.t.s.mu.Unlock()
 	return lines, f.Location.LineNumber, file, nil
 }
 
 // mapped reports whether a paused frame shows an original position.
-func (t *Target) mapped(f pausedFrame) bool { return t.pausedFrame(f).Generated != nil }
+func (sm SourceMapping) mapped(f pausedFrame) bool {
+	return sm.t.Inspector().pausedFrame(f).Generated != nil
+}
 
 // scriptWithSource finds the newest loaded script whose source map has the original source at
 // the absolute path p, and the name the map gives it.
-func (t *Target) scriptWithSource(p string) (scriptID, source string, ok bool) {
-	for _, sc := range t.mappedScripts() {
-		if m := t.maps.of(sc.id); m != nil {
+func (sm SourceMapping) scriptWithSource(p string) (scriptID, source string, ok bool) {
+	for _, sc := range sm.mappedScripts() {
+		if m := sm.t.maps.of(sc.id); m != nil {
 			if srcs := m.MatchSource(p); len(srcs) > 0 {
 				return sc.id, srcs[0], true
 			}
@@ -429,15 +431,15 @@ type mappedScript struct{ id, url string }
 
 // mappedScripts lists the loaded user scripts that name a source map, newest first: a file
 // loaded again is found in its latest version.
-func (t *Target) mappedScripts() []mappedScript {
-	t.s.mu.Lock()
+func (sm SourceMapping) mappedScripts() []mappedScript {
+	sm.t.s.mu.Lock()
 	var out []mappedScript
-	for id, sc := range t.scripts {
+	for id, sc := range sm.t.scripts {
 		if !sc.Internal && sc.SourceMapURL != "" {
 			out = append(out, mappedScript{id, sc.URL})
 		}
 	}
-	t.s.mu.Unlock()
+	sm.t.s.mu.Unlock()
 	slices.SortFunc(out, func(a, b mappedScript) int { return scriptOrder(b.id) - scriptOrder(a.id) })
 	return out
 }

@@ -16,9 +16,9 @@ var startOutputKinds = KindSet{KindConsole: true, KindStdout: true, KindStderr: 
 
 // StartOutput is what the program printed and threw since it started (bounded as an execution
 // answer's output), after waiting up to wait for the first of it; nil when it printed nothing.
-func (s *Session) StartOutput(ctx context.Context, wait time.Duration) *ExecOutput {
+func (tl Timeline) StartOutput(ctx context.Context, wait time.Duration) *ExecOutput {
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	_, _ = s.Wait(ctx, 0, Filter{Kinds: startOutputKinds}) // a timeout answers what there is: nothing
-	return s.outputSince(0)
+	_, _ = tl.Wait(ctx, 0, Filter{Kinds: startOutputKinds}) // a timeout answers what there is: nothing
+	return tl.outputSince(0)
 }

@@ -40,35 +40,35 @@ type arrow struct {
 
 // noteFailedParse records a script that failed to compile, once per file and version: node 22+
 // compiles a CommonJS file a second time as a module before giving up.
-func (t *Target) noteFailedParse(p *scriptParsed) {
-	info := ScriptInfo{ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, t.s.cwd), Hash: p.Hash,
+func (dp dispatcher) noteFailedParse(p *scriptParsed) {
+	info := ScriptInfo{ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, dp.t.s.cwd), Hash: p.Hash,
 		Internal: InternalURL(p.URL), FailedToParse: true}
 	fp := &failedParse{info: info}
 	if p.StackTrace != nil && len(p.StackTrace.CallFrames) > 0 {
 		fp.from = &p.StackTrace.CallFrames[0]
 	}
-	t.s.mu.Lock()
-	prev := t.syntax.failed
-	t.syntax.failed = fp
-	t.s.mu.Unlock()
+	dp.t.s.mu.Lock()
+	prev := dp.t.syntax.failed
+	dp.t.syntax.failed = fp
+	dp.t.s.mu.Unlock()
 	if prev != nil && prev.info.URL == info.URL && prev.info.Hash == info.Hash {
 		return
 	}
-	t.record(Event{Kind: KindScript, Script: &info})
+	dp.t.record(Event{Kind: KindScript, Script: &info})
 }
 
 // syntaxSite points a loader-thrown error at the file that failed to compile: its URL as the
 // stack frames spell it, and the line and column when the error's text has them (0 if not).
-func (t *Target) syntaxSite(d *exceptionDetails, o *remoteObject, info *ExceptionInfo) {
+func (dp dispatcher) syntaxSite(d *exceptionDetails, o *remoteObject, info *ExceptionInfo) {
 	var fp *failedParse
-	t.s.mu.Lock()
-	if f := t.syntax.failed; f != nil && f.from != nil && d.StackTrace != nil && len(d.StackTrace.CallFrames) > 0 {
+	dp.t.s.mu.Lock()
+	if f := dp.t.syntax.failed; f != nil && f.from != nil && d.StackTrace != nil && len(d.StackTrace.CallFrames) > 0 {
 		top := d.StackTrace.CallFrames[0]
 		if top.ScriptID == f.from.ScriptID && top.LineNumber == f.from.LineNumber && top.ColumnNumber == f.from.ColumnNumber {
 			fp = f
 		}
 	}
-	t.s.mu.Unlock()
+	dp.t.s.mu.Unlock()
 	for _, text := range []string{o.Description, previewProp(o.Preview, "stack")} {
 		a, ok := parseArrow(text)
 		if !ok || (fp != nil && fileOf(fp.info.URL, "") != a.path) {
@@ -78,7 +78,7 @@ func (t *Target) syntaxSite(d *exceptionDetails, o *remoteObject, info *Exceptio
 		if fp != nil {
 			u = fp.info.URL
 		}
-		info.URL, info.File, info.Line, info.Column, info.Generated = u, fileOf(a.path, t.s.cwd), a.line, a.column, nil
+		info.URL, info.File, info.Line, info.Column, info.Generated = u, fileOf(a.path, dp.t.s.cwd), a.line, a.column, nil
 		return
 	}
 	if fp != nil {
@@ -89,29 +89,29 @@ func (t *Target) syntaxSite(d *exceptionDetails, o *remoteObject, info *Exceptio
 // holdSyntaxError keeps a loader syntax error without a line until node's arrow for its file is
 // read from stderr; it returns the exception to record now, or nil while it waits. Only a
 // session that reads the child's stderr waits.
-func (t *Target) holdSyntaxError(info *ExceptionInfo) *ExceptionInfo {
-	if !t.main() { // the stderr arrow a held error waits for is the main process's
+func (dp dispatcher) holdSyntaxError(info *ExceptionInfo) *ExceptionInfo {
+	if !dp.t.main() { // the stderr arrow a held error waits for is the main process's
 		return info
 	}
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	fp := t.syntax.failed
-	if info.Line != 0 || fp == nil || info.URL != fp.info.URL || t.s.child == nil {
+	dp.t.s.mu.Lock()
+	defer dp.t.s.mu.Unlock()
+	fp := dp.t.syntax.failed
+	if info.Line != 0 || fp == nil || info.URL != fp.info.URL || dp.t.s.child == nil {
 		return info
 	}
-	t.syntax.held = info
-	return t.matchArrow()
+	dp.t.syntax.held = info
+	return dp.matchArrow()
 }
 
 // syntaxOutput follows stderr for node's arrow; it returns a held exception its line completed.
 // Once a file failed to parse, only an arrow naming that file starts over: a line the program
 // printed before cannot take its place.
-func (t *Target) syntaxOutput(line string) *ExceptionInfo {
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	a := &t.syntax.arrow
+func (dp dispatcher) syntaxOutput(line string) *ExceptionInfo {
+	dp.t.s.mu.Lock()
+	defer dp.t.s.mu.Unlock()
+	a := &dp.t.syntax.arrow
 	want := ""
-	if fp := t.syntax.failed; fp != nil {
+	if fp := dp.t.syntax.failed; fp != nil {
 		want = fileOf(fp.info.URL, "")
 	}
 	if path, n, ok := pathLine(line); ok && (path == want || (want == "" && a.rest == 0)) {
@@ -128,29 +128,29 @@ func (t *Target) syntaxOutput(line string) *ExceptionInfo {
 		}
 		a.rest = 0
 	}
-	return t.matchArrow()
+	return dp.matchArrow()
 }
 
 // releaseSyntax hands over a held exception at the end, with whatever stderr said of its line.
-func (t *Target) releaseSyntax() *ExceptionInfo {
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	t.syntax.arrow.rest = 0
-	if info := t.matchArrow(); info != nil {
+func (dp dispatcher) releaseSyntax() *ExceptionInfo {
+	dp.t.s.mu.Lock()
+	defer dp.t.s.mu.Unlock()
+	dp.t.syntax.arrow.rest = 0
+	if info := dp.matchArrow(); info != nil {
 		return info
 	}
-	info := t.syntax.held
-	t.syntax.held = nil
+	info := dp.t.syntax.held
+	dp.t.syntax.held = nil
 	return info
 }
 
 // matchArrow completes the held exception with a complete arrow for its file; under s.mu.
-func (t *Target) matchArrow() *ExceptionInfo {
-	info, a := t.syntax.held, t.syntax.arrow
+func (dp dispatcher) matchArrow() *ExceptionInfo {
+	info, a := dp.t.syntax.held, dp.t.syntax.arrow
 	if info == nil || a.path == "" || a.rest != 0 || fileOf(info.URL, "") != a.path {
 		return nil
 	}
-	t.syntax.held = nil
+	dp.t.syntax.held = nil
 	info.Line, info.Column = a.line, a.column
 	return info
 }

@@ -47,7 +47,7 @@ func TestSyntaxArrowEitherOrder(t *testing.T) {
 		var got *ExceptionInfo
 		feed := func() {
 			for _, l := range append([]string{"/w/other.js:9"}, arrowLines...) {
-				if info := s.syntaxOutput(l); info != nil {
+				if info := s.dispatcher().syntaxOutput(l); info != nil {
 					got = info
 				}
 			}
@@ -55,7 +55,7 @@ func TestSyntaxArrowEitherOrder(t *testing.T) {
 		if stderrFirst {
 			feed()
 		}
-		if info := s.holdSyntaxError(&ExceptionInfo{URL: "file:///w/bad.js", File: "bad.js"}); info != nil {
+		if info := s.dispatcher().holdSyntaxError(&ExceptionInfo{URL: "file:///w/bad.js", File: "bad.js"}); info != nil {
 			got = info
 		}
 		if !stderrFirst {
@@ -67,7 +67,7 @@ func TestSyntaxArrowEitherOrder(t *testing.T) {
 		if got == nil || got.Line != 3 || got.Column != 14 {
 			t.Fatalf("stderr first %v: %+v, want bad.js 3:14", stderrFirst, got)
 		}
-		if s.releaseSyntax() != nil {
+		if s.dispatcher().releaseSyntax() != nil {
 			t.Fatalf("stderr first %v: the exception was held twice", stderrFirst)
 		}
 	}

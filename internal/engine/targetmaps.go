@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"traced/internal/cdp/proto"
 	"traced/internal/sourcemap"
 )
 
@@ -22,33 +23,33 @@ import (
 
 // watchScript looks at a just-parsed script of a target, on the dispatcher: when no gate stops
 // it, the calls go to a goroutine of their own.
-func (t *Target) watchScript(scriptID, url string) {
-	t.s.mu.Lock()
-	gated := t.gateID != ""
-	want := t.wantsLook(scriptID, url)
-	t.s.mu.Unlock()
+func (sm SourceMapping) watchScript(scriptID, url string) {
+	sm.t.s.mu.Lock()
+	gated := sm.t.gateID != ""
+	want := sm.wantsLook(scriptID, url)
+	sm.t.s.mu.Unlock()
 	if gated || !want {
 		return
 	}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), workerSetupTimeout)
 		defer cancel()
-		if c := t.liveConn(); c != nil {
-			t.bindHere(ctx, c, scriptID, url, nil)
+		if c := sm.t.liveConn(); c != nil {
+			sm.bindHere(ctx, c, scriptID, url, nil)
 		}
 	}()
 }
 
 // wantsLook reports, under mu, whether a script may need a breakpoint of the session bound by
 // its map: it has a map or is an original source node runs itself, and some breakpoint waits.
-func (t *Target) wantsLook(scriptID, url string) bool {
-	sc := t.scripts[scriptID]
+func (sm SourceMapping) wantsLook(scriptID, url string) bool {
+	sc := sm.t.scripts[scriptID]
 	if sc.Internal {
 		return false
 	}
 	path := fileOf(url, "")
-	for _, bp := range t.s.breakpoints {
-		if t.remapped(bp) {
+	for _, bp := range sm.t.s.breakpoints {
+		if sm.t.Breakpoints().remapped(bp) {
 			continue
 		}
 		if bp.orig != nil && (sc.SourceMapURL != "" || bp.orig.path == path) {
@@ -64,68 +65,68 @@ func (t *Target) wantsLook(scriptID, url string) bool {
 // bindHere binds what the script's map asks for in this target and returns the V8 ids bound
 // right where the gate pause at stands (nil: no gate pause), which make that pause the user's:
 // V8 would not stop there again once resumed.
-func (t *Target) bindHere(ctx context.Context, c clientCaller, scriptID, url string, at *location) (here []string) {
+func (sm SourceMapping) bindHere(ctx context.Context, c clientCaller, scriptID, url string, at *location) (here []string) {
 	path := fileOf(url, "")
-	m := t.maps.of(scriptID)
-	t.s.mu.Lock()
+	m := sm.t.maps.of(scriptID)
+	sm.t.s.mu.Lock()
 	var bps []*breakpoint
-	for _, bp := range t.s.breakpoints {
-		if !t.remapped(bp) && (bp.orig != nil || bp.everywhere()) && (bp.log != nil || bp.Enabled) {
+	for _, bp := range sm.t.s.breakpoints {
+		if !sm.t.Breakpoints().remapped(bp) && (bp.orig != nil || bp.everywhere()) && (bp.log != nil || bp.Enabled) {
 			bps = append(bps, bp)
 		}
 	}
-	t.s.mu.Unlock()
+	sm.t.s.mu.Unlock()
 	for _, bp := range bps {
-		params := t.mappedParams(bp, m, url, path)
-		if params == nil {
+		call, ok := sm.mappedCall(bp, m, url, path)
+		if !ok {
 			continue
 		}
-		t.s.mu.Lock()
-		old := t.v8IDOf(bp) // its binding by URL here, which this one replaces
-		t.s.mu.Unlock()
+		sm.t.s.mu.Lock()
+		old := sm.t.Breakpoints().v8IDOf(bp) // its binding by URL here, which this one replaces
+		sm.t.s.mu.Unlock()
 		if bp.orig == nil && old != "" { // the URL binding of the file stops elsewhere: drop it here
-			if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": old}, nil); err != nil {
-				t.s.log.Debug("breakpoint on a transformed script", "session", t.s.id, "target", t.ref, "err", err)
+			if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: old}, nil); err != nil {
+				sm.t.s.log.Debug("breakpoint on a transformed script", "session", sm.t.s.id, "target", sm.t.ref, "err", err)
 				continue
 			}
 		}
 		var res setBreakpointResult
-		if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
-			t.s.log.Debug("breakpoint by source map in target", "session", t.s.id, "target", t.ref, "bp", bp.ref(), "err", err)
+		if err := proto.Do(ctx, c, call, &res); err != nil {
+			sm.t.s.log.Debug("breakpoint by source map in target", "session", sm.t.s.id, "target", sm.t.ref, "bp", bp.ref(), "err", err)
 			continue
 		}
 		var bound []BreakpointInfo
-		t.s.mu.Lock()
-		if !slices.Contains(t.s.breakpoints, bp) { // removed meanwhile
-			t.s.mu.Unlock()
-			_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": res.BreakpointID}, nil)
+		sm.t.s.mu.Lock()
+		if !slices.Contains(sm.t.s.breakpoints, bp) { // removed meanwhile
+			sm.t.s.mu.Unlock()
+			_ = proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: res.BreakpointID}, nil)
 			continue
 		}
-		b := t.bindingOf(bp)
+		b := sm.t.Breakpoints().bindingOf(bp)
 		b.aliases = append(b.aliases, res.BreakpointID)
 		b.remapped, b.resolved = true, nil
 		for _, l := range res.Locations {
-			fr := t.resolvedAt(l)
+			fr := sm.t.Breakpoints().resolvedAt(l)
 			b.resolved = append(b.resolved, fr)
 			bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
 			if at != nil && l == *at {
 				here = append(here, res.BreakpointID)
 			}
 		}
-		t.s.mu.Unlock()
+		sm.t.s.mu.Unlock()
 		for i := range bound {
-			t.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
+			sm.t.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
 		}
 	}
 	return here
 }
 
-// mappedParams is how a breakpoint binds in a script of this target through its map m (nil:
-// none), or nil when the script is not the breakpoint's concern or the map keeps its line.
-func (t *Target) mappedParams(bp *breakpoint, m *sourcemap.Map, url, path string) map[string]any {
-	t.s.mu.Lock()
-	orig, at, cond := bp.orig, bp.at, bp.params["condition"]
-	t.s.mu.Unlock()
+// mappedCall is how a breakpoint binds in a script of this target through its map m (nil:
+// none); false when the script is not the breakpoint's concern or the map keeps its line.
+func (sm SourceMapping) mappedCall(bp *breakpoint, m *sourcemap.Map, url, path string) (proto.DebuggerSetBreakpointByURL, bool) {
+	sm.t.s.mu.Lock()
+	orig, at, cond := bp.orig, bp.at, bp.condition()
+	sm.t.s.mu.Unlock()
 	var src string
 	var line, col int
 	if orig != nil {
@@ -133,54 +134,56 @@ func (t *Target) mappedParams(bp *breakpoint, m *sourcemap.Map, url, path string
 	} else {
 		src, line, col, _ = splitLocation(at)
 		if src != path {
-			return nil // a file's own breakpoint moves only in its own transformed script
+			return proto.DebuggerSetBreakpointByURL{}, false // a file's own breakpoint moves only in its own transformed script
 		}
 	}
 	if m == nil {
 		if orig != nil && src == path { // node runs the original itself: by URL, for later loads too
-			p := map[string]any{"urlRegex": fileURLRegex(src), "lineNumber": line - 1, "condition": cond}
+			call := proto.DebuggerSetBreakpointByURL{URLRegex: fileURLRegex(src), LineNumber: line - 1, Condition: cond}
 			if col > 0 {
-				p["columnNumber"] = col - 1
+				call.ColumnNumber = proto.Int(col - 1)
 			}
-			return p
+			return call, true
 		}
-		return nil
+		return proto.DebuggerSetBreakpointByURL{}, false
 	}
 	for _, s := range m.MatchSource(src) {
 		if gens := m.Reverse(s, line); len(gens) > 0 {
 			line0, col0 := gens[0].CDP()
 			if orig == nil && line0 == line-1 {
-				return nil // the map keeps the line: the URL binding is right
+				return proto.DebuggerSetBreakpointByURL{}, false // the map keeps the line: the URL binding is right
 			}
-			return map[string]any{"url": url, "lineNumber": line0, "columnNumber": col0, "condition": cond}
+			return proto.DebuggerSetBreakpointByURL{
+				URL: url, LineNumber: line0, ColumnNumber: proto.Int(col0), Condition: cond,
+			}, true
 		}
 	}
-	return nil
+	return proto.DebuggerSetBreakpointByURL{}, false
 }
 
 // gateTarget sets the gate in this target, once, and serves its pauses until the target ends.
 // The main thread's gate is served by its chores loop.
-func (t *Target) gateTarget(ctx context.Context, c clientCaller) error {
-	if err := t.ensureGate(ctx, c); err != nil || t.main() {
+func (sm SourceMapping) gateTarget(ctx context.Context, c clientCaller) error {
+	if err := sm.ensureGate(ctx, c); err != nil || sm.t.main() {
 		return err
 	}
-	t.s.mu.Lock()
-	serving := t.gating
-	t.gating = true
-	t.s.mu.Unlock()
+	sm.t.s.mu.Lock()
+	serving := sm.t.gating
+	sm.t.gating = true
+	sm.t.s.mu.Unlock()
 	if serving {
 		return nil
 	}
 	go func() {
 		for {
 			select {
-			case <-t.gate:
+			case <-sm.t.gate:
 				ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-				t.passTargetGate(ctx)
+				sm.passTargetGate(ctx)
 				cancel()
-			case <-t.ended:
+			case <-sm.t.ended:
 				return
-			case <-t.s.done:
+			case <-sm.t.s.done:
 				return
 			}
 		}
@@ -190,28 +193,28 @@ func (t *Target) gateTarget(ctx context.Context, c clientCaller) error {
 
 // passTargetGate binds what the gated script's map asks for and lets it run, unless a
 // breakpoint bound right where it stands: that pause is the user's.
-func (t *Target) passTargetGate(ctx context.Context) {
-	t.s.mu.Lock()
-	p := t.gatePause
-	t.s.mu.Unlock()
-	c := t.liveConn()
+func (sm SourceMapping) passTargetGate(ctx context.Context) {
+	sm.t.s.mu.Lock()
+	p := sm.t.gatePause
+	sm.t.s.mu.Unlock()
+	c := sm.t.liveConn()
 	if p == nil || c == nil {
 		return
 	}
-	t.stopOrPass(ctx, c, p, t.bindAtPause(ctx, c, p))
+	sm.stopOrPass(ctx, c, p, sm.bindAtPause(ctx, c, p))
 }
 
 // bindAtPause binds what the map of the script a pause stands in asks for (bindHere), and
 // returns the V8 ids bound right there.
-func (t *Target) bindAtPause(ctx context.Context, c clientCaller, p *debuggerPaused) []string {
+func (sm SourceMapping) bindAtPause(ctx context.Context, c clientCaller, p *debuggerPaused) []string {
 	if len(p.CallFrames) == 0 {
 		return nil
 	}
 	at := p.CallFrames[0].Location
-	t.s.mu.Lock()
-	url := t.scripts[at.ScriptID].URL
-	t.s.mu.Unlock()
-	return t.bindHere(ctx, c, at.ScriptID, url, &at)
+	sm.t.s.mu.Lock()
+	url := sm.t.scripts[at.ScriptID].URL
+	sm.t.s.mu.Unlock()
+	return sm.bindHere(ctx, c, at.ScriptID, url, &at)
 }
 
 // waitsForMaps reports, under mu, whether a breakpoint waits for a target's source maps.
@@ -223,36 +226,36 @@ func (s *Session) waitsForMaps() bool {
 // script a runner transformed in place, where the line is another original line: the rebinding
 // through the script's map (watchScript) comes a round trip after node ran the code. Such a
 // pause is passed (passMisplaced), never shown.
-func (t *Target) misplacedHit(p *debuggerPaused) bool {
+func (sm SourceMapping) misplacedHit(p *debuggerPaused) bool {
 	if len(p.HitBreakpoints) == 0 || len(p.CallFrames) == 0 {
 		return false
 	}
 	top := p.CallFrames[0]
-	path, want, ok := t.lineBoundHit(p, top)
+	path, want, ok := sm.lineBoundHit(p, top)
 	if !ok {
 		return false
 	}
-	m := t.maps.of(top.Location.ScriptID)
+	m := sm.t.maps.of(top.Location.ScriptID)
 	if m == nil || len(m.MatchSource(path)) == 0 {
 		return false
 	}
-	return t.pausedFrame(top).Line != want
+	return sm.t.Inspector().pausedFrame(top).Line != want
 }
 
 // lineBoundHit is the file of the pause's script and the one line every breakpoint it hit is
 // bound to by URL there; false when one is not (the gate's, a function's, another file's or
 // line's, one bound through a map already).
-func (t *Target) lineBoundHit(p *debuggerPaused, top pausedFrame) (string, int, bool) {
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	path := fileOf(t.scripts[top.Location.ScriptID].URL, "")
+func (sm SourceMapping) lineBoundHit(p *debuggerPaused, top pausedFrame) (string, int, bool) {
+	sm.t.s.mu.Lock()
+	defer sm.t.s.mu.Unlock()
+	path := fileOf(sm.t.scripts[top.Location.ScriptID].URL, "")
 	want := -1
 	for _, id := range p.HitBreakpoints {
-		i := slices.IndexFunc(t.s.breakpoints, func(bp *breakpoint) bool { return t.hits(bp, id) })
+		i := slices.IndexFunc(sm.t.s.breakpoints, func(bp *breakpoint) bool { return sm.t.Breakpoints().hits(bp, id) })
 		if i < 0 {
 			return "", 0, false
 		}
-		bp := t.s.breakpoints[i]
+		bp := sm.t.s.breakpoints[i]
 		file, line, _, err := splitLocation(bp.at)
 		if bp.orig != nil || !bp.everywhere() || err != nil || file != path || (want >= 0 && line != want) {
 			return "", 0, false
@@ -267,30 +270,30 @@ func (t *Target) lineBoundHit(p *debuggerPaused, top pausedFrame) (string, int, 
 // script's line is another original one, or code the runner added (coverage counters, whose
 // lines number in the thousands). That is no place to name: its first hit is passed as
 // misplaced and the binding through the script's map, at the asked line, replaces it.
-func (t *Target) misbound(bp *breakpoint, l location, fr Frame) bool {
+func (sm SourceMapping) misbound(bp *breakpoint, l location, fr Frame) bool {
 	file, line, _, err := splitLocation(bp.at)
-	path := fileOf(t.scripts[l.ScriptID].URL, "")
-	if bp.orig != nil || !bp.everywhere() || t.remapped(bp) || err != nil || file != path || fr.Line == line {
+	path := fileOf(sm.t.scripts[l.ScriptID].URL, "")
+	if bp.orig != nil || !bp.everywhere() || sm.t.Breakpoints().remapped(bp) || err != nil || file != path || fr.Line == line {
 		return false
 	}
-	m := t.maps.of(l.ScriptID)
+	m := sm.t.maps.of(l.ScriptID)
 	return m != nil && len(m.MatchSource(path)) > 0
 }
 
 // passMisplaced binds the breakpoints of a misplaced hit through the script's map and lets the
 // pause go, unless one now stands right there.
-func (t *Target) passMisplaced(p *debuggerPaused) {
+func (sm SourceMapping) passMisplaced(p *debuggerPaused) {
 	ctx, cancel := passContext()
 	defer cancel()
-	c := t.liveConn()
+	c := sm.t.liveConn()
 	if c == nil {
 		return
 	}
-	here := t.bindAtPause(ctx, c, p)
+	here := sm.bindAtPause(ctx, c, p)
 	if len(here) > 0 {
-		t.s.mu.Lock()
-		t.endPass() // the pause is the user's after all
-		t.s.mu.Unlock()
+		sm.t.s.mu.Lock()
+		sm.t.dispatcher().endPass() // the pause is the user's after all
+		sm.t.s.mu.Unlock()
 	}
-	t.stopOrPass(ctx, c, p, here)
+	sm.stopOrPass(ctx, c, p, here)
 }

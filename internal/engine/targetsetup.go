@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"traced/internal/cdp/proto"
 )
 
 // A worker or child process traced follows gets what the main thread has before it runs: in a
@@ -21,9 +23,9 @@ import (
 // first line once let run (NodeWorker's waitForDebuggerOnStart), a child process does not (the
 // preload waits without a break).
 func (t *Target) setUpTarget(ctx context.Context, c clientCaller, breaksOnStart bool) error {
-	steps := []step{{"Runtime.enable", nil}, {"Debugger.enable", nil}}
+	steps := []step{proto.RuntimeEnable{}, proto.DebuggerEnable{}}
 	if t.s.mode != ModeDebug {
-		steps = append(steps, t.s.traceSteps()...)
+		steps = append(steps, t.s.Settings().traceSteps()...)
 	}
 	if err := callSteps(ctx, c, steps...); err != nil {
 		return err
@@ -66,7 +68,7 @@ func (t *Target) adoptDebugger(ctx context.Context, c clientCaller, breaksOnStar
 		t.startSeen = true
 		close(t.startPause)
 	}
-	mode := t.s.exceptionModeNow()
+	mode := t.s.Settings().exceptionModeNow()
 	bps := slices.Clone(t.s.breakpoints)
 	box, depth := slices.Clone(t.s.blackbox), t.s.asyncDepth
 	bindings := []string{logBinding}
@@ -74,26 +76,26 @@ func (t *Target) adoptDebugger(ctx context.Context, c clientCaller, breaksOnStar
 		bindings = append(bindings, h.Name)
 	}
 	t.s.mu.Unlock()
-	if err := t.s.setPauseOnExceptions(ctx, c, mode); err != nil {
+	if err := t.s.Settings().setPauseOnExceptions(ctx, c, mode); err != nil {
 		return err
 	}
 	for _, name := range bindings {
-		if err := c.Call(ctx, "Runtime.addBinding", map[string]any{"name": name}, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.RuntimeAddBinding{Name: name}, nil); err != nil {
 			return err
 		}
 	}
-	if box = t.s.v8Blackbox(box); len(box) > 0 {
-		if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": box}, nil); err != nil {
+	if box = t.s.Settings().v8Blackbox(box); len(box) > 0 {
+		if err := proto.Do(ctx, c, proto.DebuggerSetBlackboxPatterns{Patterns: box}, nil); err != nil {
 			return err
 		}
 	}
 	if depth > 0 {
-		if err := c.Call(ctx, "Debugger.setAsyncCallStackDepth", map[string]any{"maxDepth": depth}, nil); err != nil {
+		if err := proto.Do(ctx, c, proto.DebuggerSetAsyncCallStackDepth{MaxDepth: depth}, nil); err != nil {
 			return err
 		}
 	}
 	for _, bp := range bps {
-		if err := t.bindIn(ctx, c, bp); err != nil { // it runs on without this one
+		if err := t.Breakpoints().bindIn(ctx, c, bp); err != nil { // it runs on without this one
 			t.s.log.Debug("breakpoint in target", "session", t.s.id, "target", t.ref, "err", err)
 		}
 	}
@@ -101,7 +103,7 @@ func (t *Target) adoptDebugger(ctx context.Context, c clientCaller, breaksOnStar
 	gate := t.s.waitsForMaps()
 	t.s.mu.Unlock()
 	if gate {
-		return t.gateTarget(ctx, c)
+		return t.SourceMapping().gateTarget(ctx, c)
 	}
 	return nil
 }
@@ -123,44 +125,45 @@ func (t *Target) passStart(p *debuggerPaused) {
 	t.installCreation(ctx, c)
 	var here []string
 	if gated {
-		here = t.bindAtPause(ctx, c, p)
+		here = t.SourceMapping().bindAtPause(ctx, c, p)
 	}
-	t.stopOrPass(ctx, c, p, here)
+	t.SourceMapping().stopOrPass(ctx, c, p, here)
 }
 
 // everywhere reports, under mu, whether a breakpoint binds alike in every target: by URL,
 // enabled, not waiting for a source map.
 func (bp *breakpoint) everywhere() bool {
-	return bp.method == "Debugger.setBreakpointByUrl" && bp.watch == nil && !bp.Pending && (bp.log != nil || bp.Enabled)
+	_, byURL := bp.byURL()
+	return byURL && bp.watch == nil && !bp.Pending && (bp.log != nil || bp.Enabled)
 }
 
 // bindIn binds one of the session's breakpoints in this target, with the V8 id and locations
 // it gets here.
-func (t *Target) bindIn(ctx context.Context, c clientCaller, bp *breakpoint) error {
-	t.s.mu.Lock()
-	ok, method, params := bp.everywhere(), bp.method, bp.params
-	t.s.mu.Unlock()
+func (bs Breakpoints) bindIn(ctx context.Context, c clientCaller, bp *breakpoint) error {
+	bs.t.s.mu.Lock()
+	ok, call := bp.everywhere(), bp.call
+	bs.t.s.mu.Unlock()
 	if !ok {
 		return nil
 	}
 	var res setBreakpointResult
-	if err := c.Call(ctx, method, params, &res); err != nil {
+	if err := proto.Do(ctx, c, call, &res); err != nil {
 		if isProtocolError(err) && strings.Contains(err.Error(), "already exists") {
 			return nil // bound by the other path of a target's set-up (setUpTarget)
 		}
-		return fmt.Errorf("bind %s in %s: %w", bp.ref(), t.ref, err)
+		return fmt.Errorf("bind %s in %s: %w", bp.ref(), bs.t.ref, err)
 	}
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	t.bound(bp, res.BreakpointID, res.Locations)
+	bs.t.s.mu.Lock()
+	defer bs.t.s.mu.Unlock()
+	bs.bound(bp, res.BreakpointID, res.Locations)
 	return nil
 }
 
 // resolvedAt places where V8 bound a breakpoint in this target, under mu.
-func (t *Target) resolvedAt(l location) Frame {
-	fr := t.place("", l.ScriptID, t.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
-	if !t.main() {
-		fr.Target = t.ref
+func (bs Breakpoints) resolvedAt(l location) Frame {
+	fr := bs.t.SourceMapping().place("", l.ScriptID, bs.t.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
+	if !bs.t.main() {
+		fr.Target = bs.t.ref
 	}
 	return fr
 }
@@ -169,7 +172,7 @@ func (t *Target) resolvedAt(l location) Frame {
 // target that refuses it (it ended meanwhile) runs on without it.
 func (tg *Target) spread(ctx context.Context, ref string) {
 	tg.s.mu.Lock()
-	others := tg.s.debuggedBut(tg)
+	others := tg.s.Tree().debuggedBut(tg)
 	i := slices.IndexFunc(tg.s.breakpoints, func(bp *breakpoint) bool { return bp.ref() == ref })
 	var bp *breakpoint
 	if i >= 0 {
@@ -182,7 +185,7 @@ func (tg *Target) spread(ctx context.Context, ref string) {
 	}
 	if pending && !tg.main() { // set through a worker or child: its gate is served too
 		if c := tg.liveConn(); c != nil {
-			if err := tg.gateTarget(ctx, c); err != nil {
+			if err := tg.SourceMapping().gateTarget(ctx, c); err != nil {
 				tg.s.log.Debug("gate in target", "session", tg.s.id, "target", tg.ref, "err", err)
 			}
 		}
@@ -192,9 +195,9 @@ func (tg *Target) spread(ctx context.Context, ref string) {
 		if c == nil {
 			continue
 		}
-		err := t.bindIn(ctx, c, bp)
+		err := t.Breakpoints().bindIn(ctx, c, bp)
 		if err == nil && pending { // it waits for the target's own scripts
-			err = t.gateTarget(ctx, c)
+			err = t.SourceMapping().gateTarget(ctx, c)
 		}
 		if err != nil {
 			tg.s.log.Debug("breakpoint in target", "session", tg.s.id, "target", t.ref, "err", err)
@@ -207,7 +210,7 @@ func (tg *Target) spread(ctx context.Context, ref string) {
 // in place. Its binding by URL here the caller has removed from V8; the locations stay listed.
 func (tg *Target) unspread(ctx context.Context, bp *breakpoint) {
 	tg.s.mu.Lock()
-	others := tg.s.debuggedBut(tg)
+	others := tg.s.Tree().debuggedBut(tg)
 	var aliases []string
 	if b := tg.bindings[bp]; b != nil {
 		aliases = b.aliases
@@ -218,7 +221,7 @@ func (tg *Target) unspread(ctx context.Context, bp *breakpoint) {
 		if c := t.liveConn(); c != nil {
 			for _, id := range ids {
 				if id != "" {
-					_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil)
+					_ = proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil)
 				}
 			}
 		}
@@ -238,14 +241,14 @@ func (tg *Target) unspread(ctx context.Context, bp *breakpoint) {
 
 // toEveryTarget makes the same call in every other target traced debugs (an exception mode,
 // blackbox patterns, an async depth), each bounded; one that fails is logged and left.
-func (tg *Target) toEveryTarget(ctx context.Context, method string, params any) {
+func (tg *Target) toEveryTarget(ctx context.Context, call proto.Command) {
 	tg.s.mu.Lock()
-	others := tg.s.debuggedBut(tg)
+	others := tg.s.Tree().debuggedBut(tg)
 	tg.s.mu.Unlock()
 	for _, t := range others {
 		if c := t.liveConn(); c != nil {
-			if err := c.Call(ctx, method, params, nil); err != nil {
-				tg.s.log.Debug("call in target", "session", tg.s.id, "target", t.ref, "method", method, "err", err)
+			if err := proto.Do(ctx, c, call, nil); err != nil {
+				tg.s.log.Debug("call in target", "session", tg.s.id, "target", t.ref, "method", call.Method(), "err", err)
 			}
 		}
 	}
@@ -262,13 +265,13 @@ func (t *Target) liveConn() clientCaller {
 }
 
 // listed is a breakpoint as the list shows it, resolved locations of every target included.
-func (s *Session) listed(ref string) Breakpoint {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, bp := range s.breakpoints {
+func (us Settings) listed(ref string) Breakpoint {
+	us.s.mu.Lock()
+	defer us.s.mu.Unlock()
+	for _, bp := range us.s.breakpoints {
 		if bp.log == nil && bp.Ref == ref {
 			b := bp.Breakpoint
-			b.Resolved = s.resolvedOf(bp)
+			b.Resolved = us.resolvedOf(bp)
 			return b
 		}
 	}

@@ -26,7 +26,7 @@ func (l location) before(o location) bool {
 }
 
 // uninitialized says whether a scope entry is a binding in its temporal dead zone.
-func (t *Target) uninitialized(ctx context.Context, c clientCaller, f pausedFrame, sc scope, pd propertyDescriptor) bool {
+func (in Inspector) uninitialized(ctx context.Context, c clientCaller, f pausedFrame, sc scope, pd propertyDescriptor) bool {
 	if pd.Value == nil {
 		return pd.Get == nil && pd.Set == nil // node 22+: no value at all
 	}
@@ -34,7 +34,7 @@ func (t *Target) uninitialized(ctx context.Context, c clientCaller, f pausedFram
 		(sc.Type != "local" && sc.Type != "block") || sc.StartLocation.ScriptID != f.Location.ScriptID {
 		return false
 	}
-	lines, err := t.source(ctx, c, f.Location.ScriptID)
+	lines, err := in.source(ctx, c, f.Location.ScriptID)
 	if err != nil {
 		return false // no source: undefined is what node said
 	}

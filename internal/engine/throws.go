@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"traced/internal/cdp/proto"
 )
 
 // Throw events. Most failures never reach Runtime.exceptionThrown: a test runner catches the
@@ -104,10 +106,10 @@ func checkThrowOptions(o *ThrowOptions) error {
 
 // v8ExceptionState is the pause-on-exceptions state V8 gets for the user's mode: every
 // exception while throw events are on.
-func (s *Session) v8ExceptionState(mode string) string {
-	s.mu.Lock()
-	on := s.throws.on
-	s.mu.Unlock()
+func (us Settings) v8ExceptionState(mode string) string {
+	us.s.mu.Lock()
+	on := us.s.throws.on
+	us.s.mu.Unlock()
 	if on {
 		return "all"
 	}
@@ -116,17 +118,17 @@ func (s *Session) v8ExceptionState(mode string) string {
 
 // exceptionModeNow is the user's pause-on-exceptions mode, under mu: as last set, else the
 // start's.
-func (s *Session) exceptionModeNow() string {
-	if s.exceptionMode != "" {
-		return s.exceptionMode
+func (us Settings) exceptionModeNow() string {
+	if us.s.exceptionMode != "" {
+		return us.s.exceptionMode
 	}
-	return s.req.PauseOnExceptions
+	return us.s.req.PauseOnExceptions
 }
 
 // userStopsAt reports, under mu, whether the user's exception mode stops at this exception.
-func (s *Session) userStopsAt(p *debuggerPaused) bool {
-	mode := s.exceptionModeNow()
-	if classes := s.exceptionClasses(); len(classes) > 0 && (p.Data == nil || !slices.Contains(classes, p.Data.ClassName)) {
+func (us Settings) userStopsAt(p *debuggerPaused) bool {
+	mode := us.exceptionModeNow()
+	if classes := us.exceptionClasses(); len(classes) > 0 && (p.Data == nil || !slices.Contains(classes, p.Data.ClassName)) {
 		return false
 	}
 	switch mode {
@@ -139,40 +141,40 @@ func (s *Session) userStopsAt(p *debuggerPaused) bool {
 }
 
 // exceptionClasses are the classes the user's exception mode stops at (empty: every one), under mu.
-func (s *Session) exceptionClasses() []string {
-	if s.classesSet {
-		return s.setClasses
+func (us Settings) exceptionClasses() []string {
+	if us.s.classesSet {
+		return us.s.setClasses
 	}
-	return s.req.ExceptionClasses
+	return us.s.req.ExceptionClasses
 }
 
 // ownPause takes, on the dispatcher, the pauses traced makes for itself: every pause of a trace
 // session, and an exception pause the user's mode does not ask for. It reports whether it took
 // the pause (then it is passed off the dispatcher and never shown as a pause).
-func (t *Target) ownPause(p *debuggerPaused) bool {
+func (dp dispatcher) ownPause(p *debuggerPaused) bool {
 	isThrow := p.Reason == "exception" || p.Reason == "promiseRejection"
-	if t.s.mode == ModeDebug && !isThrow {
+	if dp.t.s.mode == ModeDebug && !isThrow {
 		return false
 	}
 	var info *ThrowInfo
 	user := -1
 	if isThrow {
-		user = t.throwSite(p)
-		info = t.throwInfo(p, user)
+		user = dp.throwSite(p)
+		info = dp.throwInfo(p, user)
 	}
 	uncaught := p.Data != nil && p.Data.Uncaught
-	t.s.mu.Lock()
+	dp.t.s.mu.Lock()
 	// A caught exception node's own code throws (and catches) is never the user's stop.
-	userWants := t.s.mode == ModeDebug && t.s.userStopsAt(p) && (uncaught || user >= 0)
+	userWants := dp.t.s.mode == ModeDebug && dp.t.s.Settings().userStopsAt(p) && (uncaught || user >= 0)
 	if !userWants {
-		t.beginPass()
+		dp.beginPass()
 	}
-	t.s.mu.Unlock()
+	dp.t.s.mu.Unlock()
 	var slot *heldEvent
 	if info != nil {
-		slot = t.s.store.reserve() // here, on the dispatcher: the events after it wait behind it
+		slot = dp.t.s.store.reserve() // here, on the dispatcher: the events after it wait behind it
 	}
-	finish := t.passThrow(p, info, slot, !userWants) // sent here: the program goes on sooner
+	finish := dp.passThrow(p, info, slot, !userWants) // sent here: the program goes on sooner
 	go finish()
 	return !userWants
 }
@@ -181,33 +183,33 @@ func (t *Target) ownPause(p *debuggerPaused) bool {
 // pause go (resume false: none), back to back: V8 answers the reads before it runs on, and a
 // recorded throw then costs the program one round trip less. It returns what waits for the
 // answers and records the throw in its reserved place.
-func (t *Target) passThrow(p *debuggerPaused, info *ThrowInfo, slot *heldEvent, resume bool) func() {
+func (dp dispatcher) passThrow(p *debuggerPaused, info *ThrowInfo, slot *heldEvent, resume bool) func() {
 	ctx, cancel := passContext()
-	t.s.mu.Lock()
-	c := t.callerOf(t.caller()) // a trace session's targets are not registered: not debugged
-	t.s.mu.Unlock()
+	dp.t.s.mu.Lock()
+	c := dp.t.callerOf(dp.t.caller()) // a trace session's targets are not registered: not debugged
+	dp.t.s.mu.Unlock()
 	locals := func() []Variable { return nil }
 	if info != nil && c != nil {
-		if i := slices.IndexFunc(p.CallFrames, func(f pausedFrame) bool { return t.s.isUserURL(t.frameURL(f)) }); i >= 0 {
-			locals = t.s.throwLocals(ctx, c, p.CallFrames[i])
+		if i := slices.IndexFunc(p.CallFrames, func(f pausedFrame) bool { return dp.t.s.isUserURL(dp.frameURL(f)) }); i >= 0 {
+			locals = dp.t.s.throwLocals(ctx, c, p.CallFrames[i])
 		}
 	}
 	var resumed waiter
 	if resume && c != nil {
 		var err error
-		if resumed, err = send(ctx, c, "Debugger.resume", nil); err != nil {
-			t.s.log.Debug("resume past a throw", "session", t.s.id, "target", t.ref, "err", err)
+		if resumed, err = send(ctx, c, proto.DebuggerResume{}); err != nil {
+			dp.t.s.log.Debug("resume past a throw", "session", dp.t.s.id, "target", dp.t.ref, "err", err)
 		}
 	}
 	return func() {
 		defer cancel()
 		if info != nil { // filled even without its locals: the events behind it wait for it
 			info.Locals = locals()
-			t.fill(slot, Event{Kind: KindThrow, Throw: info})
+			dp.t.fill(slot, Event{Kind: KindThrow, Throw: info})
 		}
 		if resumed != nil {
 			if err := resumed.Wait(ctx, nil); err != nil {
-				t.s.log.Debug("resume past a throw", "session", t.s.id, "target", t.ref, "err", err)
+				dp.t.s.log.Debug("resume past a throw", "session", dp.t.s.id, "target", dp.t.ref, "err", err)
 			}
 		}
 	}
@@ -215,14 +217,14 @@ func (t *Target) passThrow(p *debuggerPaused, info *ThrowInfo, slot *heldEvent, 
 
 // beginPass marks, under mu, a pause traced lets go by itself (or decides about) as passing:
 // its resume is not shown, and requests' calls wait for it (afterPassing).
-func (t *Target) beginPass() {
-	t.passing, t.passed = true, make(chan struct{})
+func (dp dispatcher) beginPass() {
+	dp.t.passing, dp.t.passed = true, make(chan struct{})
 }
 
 // endPass ends passing, under mu: the pause resumed, or it turned out to be the user's.
-func (t *Target) endPass() {
-	t.passing = false
-	close(t.passed)
+func (dp dispatcher) endPass() {
+	dp.t.passing = false
+	close(dp.t.passed)
 }
 
 // passingKey marks the calls of a pause traced passes by itself: they are what ends the pause
@@ -238,21 +240,21 @@ func passContext() (context.Context, context.CancelFunc) {
 // afterPassing waits, for a request's call, until a pause traced is passing by itself has
 // resumed: a call made inside it (an eval, a profile start) would run nested in a pause the
 // user never saw, and the program would stand still around it.
-func (t *Target) afterPassing(ctx context.Context) error {
+func (dp dispatcher) afterPassing(ctx context.Context) error {
 	if ctx.Value(passingKey{}) != nil {
 		return nil
 	}
-	t.s.mu.Lock()
-	ch := t.passed
-	passing := t.passing
-	t.s.mu.Unlock()
+	dp.t.s.mu.Lock()
+	ch := dp.t.passed
+	passing := dp.t.passing
+	dp.t.s.mu.Unlock()
 	if !passing {
 		return nil
 	}
 	select {
 	case <-ch:
 		return nil
-	case <-t.s.done:
+	case <-dp.t.s.done:
 		return nil // the call itself says the program has ended
 	case <-ctx.Done():
 		return ctx.Err()
@@ -262,18 +264,18 @@ func (t *Target) afterPassing(ctx context.Context) error {
 // throwInfo describes an exception pause as a throw event, or nil when it is not one to record:
 // not thrown by user code (or by a library or node:assert user code called), not of a class
 // asked for, or past the rate cap (counted).
-func (tg *Target) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
-	tg.s.mu.Lock()
-	on := tg.s.throws.on
-	tg.s.mu.Unlock()
+func (dp dispatcher) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
+	dp.t.s.mu.Lock()
+	on := dp.t.s.throws.on
+	dp.t.s.mu.Unlock()
 	if !on || p.Data == nil || user < 0 {
 		return nil
 	}
 	o := p.Data.remoteObject
-	tg.s.mu.Lock()
-	t := &tg.s.throws
+	dp.t.s.mu.Lock()
+	t := &dp.t.s.throws
 	if len(t.classes) > 0 && !slices.Contains(t.classes, o.ClassName) {
-		tg.s.mu.Unlock()
+		dp.t.s.mu.Unlock()
 		return nil
 	}
 	now := time.Now()
@@ -283,47 +285,47 @@ func (tg *Target) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
 	if t.inWindow >= t.perSecond {
 		t.skipped++
 		t.skippedTotal++
-		tg.s.mu.Unlock()
+		dp.t.s.mu.Unlock()
 		return nil
 	}
 	t.inWindow++
 	skipped := t.skipped
 	t.skipped = 0
-	tg.s.mu.Unlock()
+	dp.t.s.mu.Unlock()
 
 	info := &ThrowInfo{Class: o.ClassName, Caught: !p.Data.Uncaught, Skipped: skipped}
 	if o.Subtype == "error" {
 		_, msg := errorMessage(o.ClassName, o.Description)
-		info.Message = CapText(msg, tg.s.stringCap)
+		info.Message = CapText(msg, dp.t.s.stringCap)
 	} else {
-		text, _ := tg.s.preview(o, 1)
-		info.Value, info.Message = text, CapText(text, tg.s.stringCap)
+		text, _ := dp.t.s.preview(o, 1)
+		info.Value, info.Message = text, CapText(text, dp.t.s.stringCap)
 	}
 	for i, f := range p.CallFrames {
 		if i == maxThrowStack {
 			break
 		}
-		info.Stack = append(info.Stack, tg.pausedFrame(f))
+		info.Stack = append(info.Stack, dp.t.Inspector().pausedFrame(f))
 	}
 	if o.Subtype == "error" && p.AsyncStack == nil {
-		info.Stack = append(info.Stack, tg.asyncFramesOf(o.Description)...) // the await chain (asyncframes.go)
+		info.Stack = append(info.Stack, dp.t.Inspector().asyncFramesOf(o.Description)...) // the await chain (asyncframes.go)
 	}
 	if user < len(info.Stack) {
 		info.Location = &info.Stack[user]
 	} else {
-		fr := tg.pausedFrame(p.CallFrames[user])
+		fr := dp.t.Inspector().pausedFrame(p.CallFrames[user])
 		info.Location = &fr
 	}
 	if user > 0 {
 		info.Thrower = &info.Stack[0]
 	}
 	this := recordedThrow{info, user}
-	tg.s.mu.Lock()
-	again := rethrown(tg.lastThrow, this)
+	dp.t.s.mu.Lock()
+	again := rethrown(dp.t.lastThrow, this)
 	if !again {
-		tg.lastThrow = this
+		dp.t.lastThrow = this
 	}
-	tg.s.mu.Unlock()
+	dp.t.s.mu.Unlock()
 	if again {
 		return nil
 	}
@@ -349,10 +351,10 @@ func rethrown(last, this recordedThrow) bool {
 // throwSite is the index of the user frame an exception pause came from: the throw's own frame
 // when it is user code, or the first user frame below a library's or node:assert's; -1 when
 // node's own machinery threw (it catches its own) or no user code is on the stack.
-func (t *Target) throwSite(p *debuggerPaused) int {
+func (dp dispatcher) throwSite(p *debuggerPaused) int {
 	for i, f := range p.CallFrames {
-		url := t.frameURL(f)
-		if t.s.isUserURL(url) {
+		url := dp.frameURL(f)
+		if dp.t.s.isUserURL(url) {
 			return i
 		}
 		if !libraryURL(url) {
@@ -363,13 +365,13 @@ func (t *Target) throwSite(p *debuggerPaused) int {
 }
 
 // frameURL is a paused frame's script URL (node 20 leaves it empty: from scriptParsed).
-func (t *Target) frameURL(f pausedFrame) string {
+func (dp dispatcher) frameURL(f pausedFrame) string {
 	if f.URL != "" {
 		return f.URL
 	}
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	return t.scripts[f.Location.ScriptID].URL
+	dp.t.s.mu.Lock()
+	defer dp.t.s.mu.Unlock()
+	return dp.t.scripts[f.Location.ScriptID].URL
 }
 
 // isUserURL says whether a frame's script is user code.
@@ -406,8 +408,8 @@ func (s *Session) throwLocals(ctx context.Context, c clientCaller, f pausedFrame
 		if sc.Type == "global" || sc.Type == "script" || sc.Type == "closure" || sc.Object.ObjectID == "" {
 			continue
 		}
-		w, err := send(ctx, c, "Runtime.getProperties", map[string]any{
-			"objectId": sc.Object.ObjectID, "ownProperties": true, "generatePreview": true,
+		w, err := send(ctx, c, proto.RuntimeGetProperties{
+			ObjectID: sc.Object.ObjectID, OwnProperties: true, GeneratePreview: true,
 		})
 		if err != nil {
 			break
@@ -445,16 +447,16 @@ func (s *Session) throwLocals(ctx context.Context, c clientCaller, f pausedFrame
 
 // traceSteps set up a trace session's target: its pauses are skipped, or, with throw events on,
 // every exception pauses (and onPaused lets every pause go).
-func (s *Session) traceSteps() []step {
-	s.mu.Lock()
-	on := s.throws.on
-	s.mu.Unlock()
+func (us Settings) traceSteps() []step {
+	us.s.mu.Lock()
+	on := us.s.throws.on
+	us.s.mu.Unlock()
 	if !on {
 		return []step{skipPauses}
 	}
 	return []step{
-		{"Debugger.setBlackboxPatterns", map[string]any{"patterns": []string{nodeOwnThrows}}},
-		{"Debugger.setPauseOnExceptions", map[string]any{"state": "all"}},
+		proto.DebuggerSetBlackboxPatterns{Patterns: []string{nodeOwnThrows}},
+		proto.DebuggerSetPauseOnExceptions{State: "all"},
 	}
 }
 
@@ -467,32 +469,34 @@ const nodeOwnThrows = "^node:(?!(internal/)?assert)"
 
 // unboxNode lifts nodeOwnThrows for a pause request, and returns what sets it again once the
 // pause has come: V8 drops a pause asked while node's own (blackboxed) code runs.
-func (t *Target) unboxNode(ctx context.Context, c clientCaller) (func(), error) {
-	t.s.mu.Lock()
-	on, user := t.s.throws.on, slices.Clone(t.s.blackbox)
-	t.s.mu.Unlock()
+func (dp dispatcher) unboxNode(ctx context.Context, c clientCaller) (func(), error) {
+	dp.t.s.mu.Lock()
+	on, user := dp.t.s.throws.on, slices.Clone(dp.t.s.blackbox)
+	dp.t.s.mu.Unlock()
 	if !on {
 		return func() {}, nil
 	}
 	if user == nil {
 		user = []string{}
 	}
-	if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": user}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerSetBlackboxPatterns{Patterns: user}, nil); err != nil {
 		return nil, err
 	}
 	return func() {
-		if err := c.Call(context.WithoutCancel(ctx), "Debugger.setBlackboxPatterns", map[string]any{"patterns": t.s.v8Blackbox(user)}, nil); err != nil {
-			t.s.log.Debug("node's code blackboxed again after a pause", "session", t.s.id, "target", t.ref, "err", err)
+		if err := proto.Do(context.WithoutCancel(ctx), c, proto.DebuggerSetBlackboxPatterns{
+			Patterns: dp.t.s.Settings().v8Blackbox(user),
+		}, nil); err != nil {
+			dp.t.s.log.Debug("node's code blackboxed again after a pause", "session", dp.t.s.id, "target", dp.t.ref, "err", err)
 		}
 	}, nil
 }
 
 // v8Blackbox is the pattern list V8 gets for the user's: theirs, and node's own code while
 // throw events are on (GET blackbox lists only theirs).
-func (s *Session) v8Blackbox(user []string) []string {
-	s.mu.Lock()
-	on := s.throws.on
-	s.mu.Unlock()
+func (us Settings) v8Blackbox(user []string) []string {
+	us.s.mu.Lock()
+	on := us.s.throws.on
+	us.s.mu.Unlock()
 	if !on {
 		return user
 	}
@@ -503,15 +507,15 @@ func (s *Session) v8Blackbox(user []string) []string {
 // on: the user's own for a step or a run-to (a throw pause traced passed by itself would resume
 // the program and end the step), "all" for the rest. The user's state stays while the program
 // stands paused after a step, so stepping on costs no call; widen puts "all" back once it runs.
-func (t *Target) exceptionsFor(ctx context.Context, c clientCaller, method string) error {
+func (dp dispatcher) exceptionsFor(ctx context.Context, c clientCaller, call proto.Command) error {
 	narrow := false
-	switch method {
-	case "Debugger.stepOver", "Debugger.stepInto", "Debugger.stepOut", "Debugger.continueToLocation":
+	switch call.(type) {
+	case proto.DebuggerStepOver, proto.DebuggerStepInto, proto.DebuggerStepOut, proto.DebuggerContinueToLocation:
 		narrow = true
 	}
-	t.s.mu.Lock()
-	mode, on, narrowed := t.s.exceptionModeNow(), t.s.throws.on, t.narrowed
-	t.s.mu.Unlock()
+	dp.t.s.mu.Lock()
+	mode, on, narrowed := dp.t.s.Settings().exceptionModeNow(), dp.t.s.throws.on, dp.t.narrowed
+	dp.t.s.mu.Unlock()
 	user := exceptionState[mode]
 	if !on || user == "all" || narrow == narrowed {
 		return nil
@@ -520,25 +524,25 @@ func (t *Target) exceptionsFor(ctx context.Context, c clientCaller, method strin
 	if narrow {
 		state = user
 	}
-	if err := c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": state}, nil); err != nil {
+	if err := proto.Do(ctx, c, proto.DebuggerSetPauseOnExceptions{State: state}, nil); err != nil {
 		return err
 	}
-	t.s.mu.Lock()
-	t.narrowed = narrow
-	t.s.mu.Unlock()
+	dp.t.s.mu.Lock()
+	dp.t.narrowed = narrow
+	dp.t.s.mu.Unlock()
 	return nil
 }
 
 // widen gives V8 "all" back when an execution command ended with this target running (no pause
 // within the wait, or the pause came in another target): its throws are recorded again.
-func (t *Target) widen(ctx context.Context, c clientCaller) {
-	t.s.mu.Lock()
-	running := t.paused == nil
-	t.s.mu.Unlock()
+func (dp dispatcher) widen(ctx context.Context, c clientCaller) {
+	dp.t.s.mu.Lock()
+	running := dp.t.paused == nil
+	dp.t.s.mu.Unlock()
 	if !running {
 		return
 	}
-	if err := t.exceptionsFor(context.WithoutCancel(ctx), c, "Debugger.resume"); err != nil {
-		t.s.log.Debug("throw events back after a step", "session", t.s.id, "target", t.ref, "err", err)
+	if err := dp.exceptionsFor(context.WithoutCancel(ctx), c, proto.DebuggerResume{}); err != nil {
+		dp.t.s.log.Debug("throw events back after a step", "session", dp.t.s.id, "target", dp.t.ref, "err", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strconv"
 	"time"
+
+	"traced/internal/cdp/proto"
 )
 
 // Why a live program cannot answer the debugger (Summary.Unresponsive).
@@ -74,7 +76,7 @@ func (s *Session) observe() string {
 		case <-ctx.Done():
 		}
 	}()
-	err := conn.Call(ctx, "Runtime.getHeapUsage", nil, nil)
+	err := proto.Do(ctx, conn, proto.RuntimeGetHeapUsage{}, nil)
 	if errors.Is(err, context.DeadlineExceeded) {
 		return UnresponsiveNotAnswering
 	}

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"traced/internal/cdp/proto"
 )
 
 // A urlRegex breakpoint is matched here, not by V8: V8 runs a breakpoint's urlRegex with its
@@ -30,11 +32,11 @@ func exactURLs(urls []string) string {
 }
 
 // urlsMatching lists the URLs of the loaded scripts re matches, sorted.
-func (t *Target) urlsMatching(re *regexp.Regexp) []string {
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
+func (dp dispatcher) urlsMatching(re *regexp.Regexp) []string {
+	dp.t.s.mu.Lock()
+	defer dp.t.s.mu.Unlock()
 	var urls []string
-	for _, sc := range t.scripts {
+	for _, sc := range dp.t.scripts {
 		if sc.URL != "" && re.MatchString(sc.URL) && !slices.Contains(urls, sc.URL) {
 			urls = append(urls, sc.URL)
 		}
@@ -46,61 +48,58 @@ func (t *Target) urlsMatching(re *regexp.Regexp) []string {
 // rewatch adds url to each urlRegex breakpoint whose regex matches it, binding the breakpoint
 // again in V8 with the longer list (a disabled one keeps the list for when it is enabled). It
 // returns the V8 ids of those that bound right where the program stands.
-func (t *Target) rewatch(ctx context.Context, c clientCaller, url, scriptID string, line0, col0 int) (here []string) {
+func (dp dispatcher) rewatch(ctx context.Context, c clientCaller, url, scriptID string, line0, col0 int) (here []string) {
 	if url == "" {
 		return nil
 	}
-	t.s.mu.Lock()
+	dp.t.s.mu.Lock()
 	var grow []*breakpoint
-	for _, bp := range t.s.breakpoints {
+	for _, bp := range dp.t.s.breakpoints {
 		if bp.watch != nil && bp.watch.MatchString(url) && !slices.Contains(bp.watched, url) {
 			grow = append(grow, bp)
 		}
 	}
-	t.s.mu.Unlock()
+	dp.t.s.mu.Unlock()
 	for _, bp := range grow {
-		t.s.mu.Lock()
+		dp.t.s.mu.Lock()
 		watched := append(slices.Clone(bp.watched), url)
-		params := make(map[string]any, len(bp.params))
-		for k, v := range bp.params {
-			params[k] = v
-		}
-		params["urlRegex"] = exactURLs(watched)
-		old := t.v8IDOf(bp)
-		bp.watched, bp.params = watched, params
-		t.s.mu.Unlock()
+		call, _ := bp.byURL() // a copy: bindings under way keep the call they read
+		call.URLRegex = exactURLs(watched)
+		old := dp.t.Breakpoints().v8IDOf(bp)
+		bp.watched, bp.call = watched, call
+		dp.t.s.mu.Unlock()
 		if old == "" {
 			continue // disabled: enabling binds it with the new list
 		}
-		if err := c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": old}, nil); err != nil {
-			t.s.log.Debug("rebind url regex breakpoint", "session", t.s.id, "bp", bp.ref(), "err", err)
+		if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: old}, nil); err != nil {
+			dp.t.s.log.Debug("rebind url regex breakpoint", "session", dp.t.s.id, "bp", bp.ref(), "err", err)
 			continue
 		}
 		var res setBreakpointResult
-		if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
-			t.s.mu.Lock()
-			t.bindingOf(bp).v8ID = ""
-			t.s.mu.Unlock()
-			t.s.log.Debug("rebind url regex breakpoint", "session", t.s.id, "bp", bp.ref(), "err", err)
+		if err := proto.Do(ctx, c, call, &res); err != nil {
+			dp.t.s.mu.Lock()
+			dp.t.Breakpoints().bindingOf(bp).v8ID = ""
+			dp.t.s.mu.Unlock()
+			dp.t.s.log.Debug("rebind url regex breakpoint", "session", dp.t.s.id, "bp", bp.ref(), "err", err)
 			continue
 		}
 		var bound []BreakpointInfo
-		t.s.mu.Lock()
-		b := t.bindingOf(bp)
+		dp.t.s.mu.Lock()
+		b := dp.t.Breakpoints().bindingOf(bp)
 		b.v8ID, b.resolved = res.BreakpointID, []Frame{}
 		for _, l := range res.Locations {
-			fr := t.resolvedAt(l)
+			fr := dp.t.Breakpoints().resolvedAt(l)
 			b.resolved = append(b.resolved, fr)
-			if t.scripts[l.ScriptID].URL == url {
+			if dp.t.scripts[l.ScriptID].URL == url {
 				bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
 			}
 			if l.ScriptID == scriptID && l.LineNumber == line0 && l.ColumnNumber == col0 {
 				here = append(here, res.BreakpointID)
 			}
 		}
-		t.s.mu.Unlock()
+		dp.t.s.mu.Unlock()
 		for i := range bound {
-			t.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
+			dp.t.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
 		}
 	}
 	return here

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"traced/internal/cdp"
+	"traced/internal/cdp/proto"
 )
 
 // Worker threads are targets of the session. NodeWorker, enabled with waitForDebuggerOnStart on
@@ -63,35 +64,35 @@ type workerMessage struct {
 // workerDomain handles the NodeWorker events of the main connection.
 func (t *Target) workerDomain(method string, params json.RawMessage) {
 	switch method {
-	case "NodeWorker.attachedToWorker":
+	case proto.EventAttachedToWorker:
 		var p attachedToWorker
 		if json.Unmarshal(params, &p) == nil {
 			t.attachWorker(p)
 		}
-	case "NodeWorker.receivedMessageFromWorker":
+	case proto.EventReceivedMessageFromWorker:
 		var p workerMessage
 		if json.Unmarshal(params, &p) == nil {
-			if e := t.s.workerOf(p.SessionID); e != nil {
+			if e := t.s.Tree().workerOf(p.SessionID); e != nil {
 				e.worker.Receive([]byte(p.Message))
 			}
 		}
-	case "NodeWorker.detachedFromWorker":
+	case proto.EventDetachedFromWorker:
 		var p struct {
 			SessionID string `json:"sessionId"`
 		}
 		if json.Unmarshal(params, &p) == nil {
-			if e := t.s.workerOf(p.SessionID); e != nil {
-				t.s.endWorker(e)
+			if e := t.s.Tree().workerOf(p.SessionID); e != nil {
+				t.s.Tree().endWorker(e)
 			}
 		}
 	}
 }
 
 // workerOf finds a worker by its NodeWorker session id.
-func (s *Session) workerOf(sessionID string) *targetEntry {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.targets.workers[sessionID]
+func (tr Tree) workerOf(sessionID string) *targetEntry {
+	tr.s.mu.Lock()
+	defer tr.s.mu.Unlock()
+	return tr.s.targets.workers[sessionID]
 }
 
 // attachWorker takes a worker NodeWorker attached: it gets a target ref and a connection of
@@ -101,29 +102,29 @@ func (t *Target) attachWorker(p attachedToWorker) {
 	e := t.s.targets.add(TargetInfo{Kind: "worker", Title: p.WorkerInfo.Title, URL: p.WorkerInfo.URL, Status: TargetAttached})
 	e.sessionID, e.parent = p.SessionID, t.conn
 	e.t = t.newTargetOf(e.info.Ref)
-	e.worker = cdp.NewWorker(e.parent, p.SessionID, e.t.onEvent)
+	e.worker = cdp.NewWorker(e.parent, p.SessionID, e.t.dispatcher().onEvent)
 	e.t.conn = e.worker
 	t.s.targets.workers[p.SessionID] = e
 	t.s.mu.Unlock()
 	follow, why := t.s.followWorkers, "workers are not followed (start option workers: false)"
-	if follow && !t.s.follows(p.WorkerInfo.URL) {
+	if follow && !t.s.Tree().follows(p.WorkerInfo.URL) {
 		follow, why = false, "its script does not match followMatch"
 	}
-	go t.s.setUpWorker(e, follow, why)
+	go t.s.Tree().setUpWorker(e, follow, why)
 }
 
 // setUpWorker enables capture in the worker and lets it run; a worker not followed, or one that
 // does not answer, is let run uncaptured and detached. Its target event is recorded before it
 // runs: its first events belong to it (its span in the OTLP export).
-func (s *Session) setUpWorker(e *targetEntry, follow bool, reason string) {
+func (tr Tree) setUpWorker(e *targetEntry, follow bool, reason string) {
 	if follow {
 		ctx, cancel := context.WithTimeout(context.Background(), workerSetupTimeout)
 		err := e.t.setUpTarget(ctx, e.worker, true)
 		cancel()
 		if err == nil {
-			s.record(Event{Kind: KindTarget, Target: e.t.ref, TargetInfo: s.snapshot(e)})
+			tr.s.record(Event{Kind: KindTarget, Target: e.t.ref, TargetInfo: tr.snapshot(e)})
 			if err := letRun(e.worker); err != nil { // written, it runs; else it has ended
-				s.log.Debug("let worker run", "session", s.id, "target", e.t.ref, "err", err)
+				tr.s.log.Debug("let worker run", "session", tr.s.id, "target", e.t.ref, "err", err)
 			}
 			return
 		}
@@ -132,24 +133,24 @@ func (s *Session) setUpWorker(e *targetEntry, follow bool, reason string) {
 	}
 	// Released: it must not wait for a debugger that will not come. Each call has a deadline
 	// of its own (letRun's), not what the set-up left.
-	s.mu.Lock()
+	tr.s.mu.Lock()
 	e.info.Status, e.info.Reason = TargetReleased, reason
-	s.mu.Unlock()
-	s.record(Event{Kind: KindTarget, Target: e.t.ref, TargetInfo: s.snapshot(e)})
+	tr.s.mu.Unlock()
+	tr.s.record(Event{Kind: KindTarget, Target: e.t.ref, TargetInfo: tr.snapshot(e)})
 	if err := letRun(e.worker); err != nil {
-		s.log.Debug("let worker run", "session", s.id, "target", e.t.ref, "err", err)
+		tr.s.log.Debug("let worker run", "session", tr.s.id, "target", e.t.ref, "err", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
 	defer cancel()
-	_ = e.parent.Call(ctx, "NodeWorker.detach", map[string]any{"sessionId": e.sessionID}, nil)
+	_ = proto.Do(ctx, e.parent, proto.NodeWorkerDetach{SessionID: e.sessionID}, nil)
 }
 
 // endWorker marks a worker exited (NodeWorker reports each nested worker's end itself). Its
 // connection ends, and the events it had delivered are handled before the exit is recorded.
-func (s *Session) endWorker(e *targetEntry) {
-	s.mu.Lock()
+func (tr Tree) endWorker(e *targetEntry) {
+	tr.s.mu.Lock()
 	if e.gone {
-		s.mu.Unlock()
+		tr.s.mu.Unlock()
 		return
 	}
 	e.gone = true
@@ -157,7 +158,7 @@ func (s *Session) endWorker(e *targetEntry) {
 	if !released {
 		e.info.Status = TargetExited
 	}
-	s.mu.Unlock()
+	tr.s.mu.Unlock()
 	e.worker.End(fmt.Errorf("%w: worker %s has ended", ErrInspectorLost, e.t.ref))
 	t := time.NewTimer(drainWait)
 	select { // its dispatcher fails its calls now; a handler stuck elsewhere is not waited for
@@ -167,23 +168,23 @@ func (s *Session) endWorker(e *targetEntry) {
 	t.Stop()
 	e.t.undebugged()
 	if !released {
-		s.record(Event{Kind: KindTarget, Target: e.t.ref, TargetInfo: s.snapshot(e)})
+		tr.s.record(Event{Kind: KindTarget, Target: e.t.ref, TargetInfo: tr.snapshot(e)})
 	}
 }
 
 // endWorkers marks every worker still running exited: they end with their process, which may
 // not say so first.
-func (s *Session) endWorkers() {
-	s.mu.Lock()
+func (tr Tree) endWorkers() {
+	tr.s.mu.Lock()
 	var ws []*targetEntry
-	for _, e := range s.targets.entries {
+	for _, e := range tr.s.targets.entries {
 		if e.worker != nil {
 			ws = append(ws, e)
 		}
 	}
-	s.mu.Unlock()
+	tr.s.mu.Unlock()
 	for _, e := range ws {
-		s.endWorker(e)
+		tr.endWorker(e)
 	}
 }
 
@@ -196,6 +197,6 @@ func followRegexp(expr string) *regexp.Regexp {
 }
 
 // follows says whether a worker's URL or a child's command line is to be followed.
-func (s *Session) follows(what string) bool {
-	return s.followMatch == nil || s.followMatch.MatchString(what)
+func (tr Tree) follows(what string) bool {
+	return tr.s.followMatch == nil || tr.s.followMatch.MatchString(what)
 }

@@ -31,7 +31,7 @@ func (w *Wiring) Start(o Options, mgr *engine.Manager) (*Exporter, error) {
 		if err != nil {
 			return nil
 		}
-		return evidence.Build(evidence.Input{Summary: sum, Events: s.Snapshot()}).Evidence
+		return evidence.Build(evidence.Input{Summary: sum, Events: s.Timeline().Snapshot()}).Evidence
 	}
 	o.Summary = func(id string) (engine.Summary, bool) {
 		s, err := mgr.Get(id)

@@ -95,7 +95,7 @@ func (a *app) setBreakpoint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusCreated, func(s *engine.Target) (any, error) {
-		bp, err := s.SetBreakpoint(r.Context(), engine.BreakpointSpec{
+		bp, err := s.Breakpoints().SetBreakpoint(r.Context(), engine.BreakpointSpec{
 			Location: req.Location, Condition: req.Condition, HitCount: req.HitCount,
 			URLRegex: req.URLRegex, Line: req.Line, Column: req.Column,
 		})
@@ -105,7 +105,7 @@ func (a *app) setBreakpoint(w http.ResponseWriter, r *http.Request) {
 
 func (a *app) listBreakpoints(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		bps, err := s.Session().Breakpoints()
+		bps, err := s.Session().Settings().Breakpoints()
 		return api.BreakpointsResponse{Breakpoints: convert.FromBreakpoints(bps)}, err
 	})
 }
@@ -117,7 +117,7 @@ func (a *app) removeBreakpoint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		removed, err := s.RemoveBreakpoint(r.Context(), ref)
+		removed, err := s.Breakpoints().RemoveBreakpoint(r.Context(), ref)
 		if err != nil {
 			return nil, refError(r, ref, err)
 		}
@@ -132,7 +132,7 @@ func (a *app) setLogpoint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusCreated, func(s *engine.Target) (any, error) {
-		lp, err := s.SetLogpoint(r.Context(), engine.LogpointSpec{
+		lp, err := s.Breakpoints().SetLogpoint(r.Context(), engine.LogpointSpec{
 			Location: req.Location, Template: req.Template, Condition: req.Condition, Max: req.Max,
 		})
 		return api.LogpointResponse{Logpoint: convert.FromLogpoint(lp)}, breakpointError(r, err)
@@ -141,7 +141,7 @@ func (a *app) setLogpoint(w http.ResponseWriter, r *http.Request) {
 
 func (a *app) listLogpoints(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		lps, err := s.Session().Logpoints()
+		lps, err := s.Session().Settings().Logpoints()
 		return api.LogpointsResponse{Logpoints: convert.FromLogpoints(lps)}, err
 	})
 }
@@ -165,7 +165,7 @@ func (a *app) resume(w http.ResponseWriter, r *http.Request) {
 	}
 	if req.All {
 		a.execute(w, r, req.WaitMs, func(ctx context.Context, s *engine.Target, wait time.Duration) (engine.State, error) {
-			return s.ContinueAll(ctx, wait)
+			return s.Control().ContinueAll(ctx, wait)
 		})
 		return
 	}
@@ -210,7 +210,7 @@ func (a *app) runTo(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.execute(w, r, req.WaitMs, func(ctx context.Context, s *engine.Target, wait time.Duration) (engine.State, error) {
-		st, err := s.RunTo(ctx, req.Location, wait)
+		st, err := s.Control().RunTo(ctx, req.Location, wait)
 		if errors.Is(err, engine.ErrBadInput) {
 			// The location is malformed or its script is not loaded: continueToLocation needs a
 			// script that exists now, unlike a breakpoint, which binds when the script loads.
@@ -228,7 +228,7 @@ func (a *app) killExecution(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.execute(w, r, req.WaitMs, func(ctx context.Context, s *engine.Target, wait time.Duration) (engine.State, error) {
-		return s.KillExecution(ctx, wait)
+		return s.Control().KillExecution(ctx, wait)
 	})
 }
 
@@ -239,7 +239,7 @@ type execution func(ctx context.Context, s *engine.Target, wait time.Duration) (
 // command is the execution of one of the engine's commands (continue, step, pause).
 func command(cmd string) execution {
 	return func(ctx context.Context, s *engine.Target, wait time.Duration) (engine.State, error) {
-		return s.Execute(ctx, cmd, wait)
+		return s.Control().Execute(ctx, cmd, wait)
 	}
 }
 

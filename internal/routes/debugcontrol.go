@@ -113,7 +113,7 @@ func (a *app) toggle(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		bp, err := s.ToggleBreakpoint(r.Context(), ref, req.Enabled)
+		bp, err := s.Breakpoints().ToggleBreakpoint(r.Context(), ref, req.Enabled)
 		return api.BreakpointResponse{Breakpoint: convert.FromBreakpoint(bp)}, err
 	})
 }
@@ -125,7 +125,7 @@ func (a *app) bpActive(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		return api.ActiveResponse{Active: *req.Active}, s.SetBreakpointsActive(r.Context(), *req.Active)
+		return api.ActiveResponse{Active: *req.Active}, s.Breakpoints().SetBreakpointsActive(r.Context(), *req.Active)
 	})
 }
 
@@ -136,7 +136,7 @@ func (a *app) fnBreakpoint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusCreated, func(s *engine.Target) (any, error) {
-		bp, err := s.SetFunctionBreakpoint(r.Context(), engine.FunctionBreakpointSpec{
+		bp, err := s.Breakpoints().SetFunctionBreakpoint(r.Context(), engine.FunctionBreakpointSpec{
 			Expression: req.Expression, Condition: req.Condition, HitCount: req.HitCount,
 		})
 		if errors.Is(err, engine.ErrBadInput) {
@@ -158,14 +158,14 @@ func (a *app) breakOnLoad(w http.ResponseWriter, r *http.Request) {
 	}
 	enabled := req.Enabled == nil || *req.Enabled
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		return api.OnLoadResponse{Enabled: enabled}, s.SetBreakOnLoad(r.Context(), enabled)
+		return api.OnLoadResponse{Enabled: enabled}, s.Breakpoints().SetBreakOnLoad(r.Context(), enabled)
 	})
 }
 
 func (a *app) breakable(w http.ResponseWriter, r *http.Request) {
 	location := r.URL.Query().Get("location")
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		lines, err := s.Breakable(r.Context(), location)
+		lines, err := s.Breakpoints().Breakable(r.Context(), location)
 		if err != nil {
 			if errors.Is(err, engine.ErrNotLoaded) {
 				return nil, loadedError(r, err)
@@ -212,7 +212,7 @@ func (a *app) restartFrame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.execute(w, r, req.WaitMs, func(ctx context.Context, s *engine.Target, wait time.Duration) (engine.State, error) {
-		st, err := s.RestartFrame(ctx, frame, wait)
+		st, err := s.Control().RestartFrame(ctx, frame, wait)
 		return st, frameError(r, err)
 	})
 }
@@ -229,7 +229,7 @@ func (a *app) addBlackbox(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		list, err := s.AddBlackbox(r.Context(), req.Patterns)
+		list, err := s.Control().AddBlackbox(r.Context(), req.Patterns)
 		if errors.Is(err, engine.ErrBadInput) {
 			return nil, badRequest(err.Error(), "patterns are JavaScript regexes over script URLs; "+blackboxHint(r))
 		}
@@ -239,14 +239,14 @@ func (a *app) addBlackbox(w http.ResponseWriter, r *http.Request) {
 
 func (a *app) listBlackbox(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		list, err := s.Session().Blackbox()
+		list, err := s.Session().Settings().Blackbox()
 		return api.BlackboxResponse{Patterns: list, Suggested: engine.SuggestedBlackbox}, err
 	})
 }
 
 func (a *app) clearBlackbox(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		list, err := s.ClearBlackbox(r.Context())
+		list, err := s.Control().ClearBlackbox(r.Context())
 		return api.BlackboxResponse{Patterns: list, Suggested: engine.SuggestedBlackbox}, err
 	})
 }
@@ -259,7 +259,7 @@ func (a *app) asyncDepth(w http.ResponseWriter, r *http.Request) {
 	}
 	depth := min(*req.Depth, maxAsyncDepth)
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		return api.AsyncDepthResponse{Depth: depth}, s.SetAsyncCallStackDepth(r.Context(), depth)
+		return api.AsyncDepthResponse{Depth: depth}, s.Control().SetAsyncCallStackDepth(r.Context(), depth)
 	})
 }
 
@@ -304,7 +304,7 @@ func (a *app) addHook(w http.ResponseWriter, r *http.Request) {
 
 func (a *app) listHooks(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		hooks, err := s.Session().Hooks()
+		hooks, err := s.Session().Settings().Hooks()
 		return api.HooksResponse{Hooks: convert.FromHooks(hooks)}, err
 	})
 }

@@ -44,7 +44,7 @@ const graphIdle = 2 * time.Minute
 
 // analysed reads a snapshot of t into its graph, or takes the cached one.
 func analysed(t *engine.Target, ref string) (*heapgraph.Graph, error) {
-	f, err := t.SnapshotFile(ref)
+	f, err := t.Heap().SnapshotFile(ref)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func analysed(t *engine.Target, ref string) (*heapgraph.Graph, error) {
 
 // scriptNamer names a snapshot's script ids by the target's scripts.
 func scriptNamer(t *engine.Target) heapgraph.ScriptNamer {
-	scripts, err := t.Scripts("", true)
+	scripts, err := t.Inspector().Scripts("", true)
 	if err != nil {
 		return nil
 	}
@@ -93,7 +93,7 @@ func (a *app) heapRetainers(w http.ResponseWriter, r *http.Request) {
 	}
 	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
 		if req.Ref != "" { // a live value: its heap object id, in a snapshot taken now unless named
-			id, err := t.HeapObjectID(r.Context(), req.Ref)
+			id, err := t.Heap().HeapObjectID(r.Context(), req.Ref)
 			if err != nil {
 				return nil, refHint(r, err)
 			}
@@ -175,7 +175,7 @@ func leakKey(t *engine.Target) string { return t.Session().ID() + "/" + t.Ref() 
 
 // snapshotNow takes a snapshot and waits for it within the job bound.
 func snapshotNow(ctx context.Context, t *engine.Target, tag string) (engine.SnapshotInfo, error) {
-	j, err := t.StartHeapSnapshot(tag, 1)
+	j, err := t.Heap().StartHeapSnapshot(tag, 1)
 	if err != nil {
 		return engine.SnapshotInfo{}, err
 	}
@@ -207,7 +207,7 @@ func begin(ctx context.Context, t *engine.Target) (api.LeakBeginResponse, error)
 		return api.LeakBeginResponse{}, err
 	}
 	lw := leakWindow{snapshot: sn.Ref, watermark: g.MaxID(), began: time.Now()}
-	lw.sampling = t.StartHeapSampling(ctx, engine.SamplingSpec{IntervalBytes: leakSamplingBytes}) == nil
+	lw.sampling = t.Heap().StartHeapSampling(ctx, engine.SamplingSpec{IntervalBytes: leakSamplingBytes}) == nil
 	leaks.mu.Lock()
 	if leaks.open == nil {
 		leaks.open = map[string]leakWindow{}
@@ -234,11 +234,11 @@ func end(ctx context.Context, t *engine.Target, top, iterations int) (api.LeakRe
 	rep := api.LeakReport{Session: t.Session().ID(), Target: t.Ref(), Begin: lw.snapshot, Iterations: iterations}
 	var allocs []engine.AllocationSite
 	if lw.sampling {
-		if s, err := t.StopHeapSampling(ctx, leakSites); err == nil {
+		if s, err := t.Heap().StopHeapSampling(ctx, leakSites); err == nil {
 			allocs = s.Sites
 		}
 	}
-	if _, err := t.CollectGarbage(ctx); err != nil {
+	if _, err := t.Heap().CollectGarbage(ctx); err != nil {
 		return rep, err
 	}
 	rep.Seconds = time.Since(lw.began).Seconds()
@@ -381,7 +381,7 @@ func (a *app) leakRun(w http.ResponseWriter, r *http.Request) {
 			return nil, heapError(r, err)
 		}
 		for i := 0; i < n; i++ {
-			res, err := t.Eval(r.Context(), engine.EvalSpec{Expression: req.Expression, AwaitPromise: true})
+			res, err := t.Inspector().Eval(r.Context(), engine.EvalSpec{Expression: req.Expression, AwaitPromise: true})
 			if err == nil && res.Exception != "" {
 				err = newError(http.StatusBadRequest, "threw", fmt.Sprintf("iteration %d of %q threw: %s", i+1, req.Expression, res.Exception),
 					"POST "+debugPath(r, "eval")+" tries the expression once")

@@ -105,7 +105,7 @@ func (a *app) state(w http.ResponseWriter, r *http.Request) {
 		o.Sections |= sec
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		st, err := s.StateOf(r.Context(), o)
+		st, err := s.Inspector().StateOf(r.Context(), o)
 		return convert.FromState(st), frameError(r, err)
 	})
 }
@@ -124,7 +124,7 @@ func (a *app) vars(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		vars, err := s.Vars(r.Context(), frame, names, queryBool(q, "allScopes", false))
+		vars, err := s.Inspector().Vars(r.Context(), frame, names, queryBool(q, "allScopes", false))
 		if errors.Is(err, engine.ErrNoRef) && len(names) > 0 && !strings.Contains(err.Error(), "(the stack has") {
 			return nil, newError(http.StatusNotFound, "no_such_variable", err.Error(),
 				"GET "+debugPath(r, "vars")+" lists the frame's variables; globals: POST "+debugPath(r, "eval"))
@@ -148,7 +148,7 @@ func (a *app) stack(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		st, err := s.Stack(r.Context(), depth)
+		st, err := s.Inspector().Stack(r.Context(), depth)
 		return api.StackResponse{Stack: convert.FromStackFrames(st)}, err
 	})
 }
@@ -160,7 +160,7 @@ func (a *app) eval(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		res, err := s.Eval(r.Context(), engine.EvalSpec{
+		res, err := s.Inspector().Eval(r.Context(), engine.EvalSpec{
 			Expression: req.Expression, Frame: req.Frame, AwaitPromise: req.AwaitPromise,
 			SideEffectFree: req.SideEffectFree, Timeout: time.Duration(req.TimeoutMs) * time.Millisecond,
 		})
@@ -192,7 +192,7 @@ func (a *app) props(w http.ResponseWriter, r *http.Request) {
 	spec := engine.PropsSpec{Ref: q.Get("ref"), Own: queryBool(q, "own", true), Internal: queryBool(q, "internal", false),
 		Private: queryBool(q, "private", false), Depth: depth}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		res, err := s.Props(r.Context(), spec)
+		res, err := s.Inspector().Props(r.Context(), spec)
 		return convert.FromProps(res), refHint(r, err)
 	})
 }
@@ -208,7 +208,7 @@ func (a *app) instances(w http.ResponseWriter, r *http.Request) {
 		limit = *req.Limit
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		res, err := s.Instances(r.Context(), req.Expression, req.Frame, limit)
+		res, err := s.Inspector().Instances(r.Context(), req.Expression, req.Frame, limit)
 		if errors.Is(err, engine.ErrBadInput) {
 			return nil, badRequest(err.Error(), `expression names a prototype or a constructor: "Job" or "Job.prototype"`)
 		}
@@ -218,7 +218,7 @@ func (a *app) instances(w http.ResponseWriter, r *http.Request) {
 
 func (a *app) globals(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		names, err := s.Globals(r.Context())
+		names, err := s.Inspector().Globals(r.Context())
 		return api.GlobalsResponse{Names: names}, err
 	})
 }
@@ -226,7 +226,7 @@ func (a *app) globals(w http.ResponseWriter, r *http.Request) {
 func (a *app) scripts(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		sc, err := s.Scripts(q.Get("filter"), queryBool(q, "internal", false))
+		sc, err := s.Inspector().Scripts(q.Get("filter"), queryBool(q, "internal", false))
 		return api.ScriptsResponse{Scripts: convert.FromScriptInfos(sc)}, err
 	})
 }
@@ -245,7 +245,7 @@ func (a *app) source(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		view, err := s.Source(r.Context(), spec)
+		view, err := s.Inspector().Source(r.Context(), spec)
 		if errors.Is(err, engine.ErrNoRef) && spec.File != "" {
 			return nil, newError(http.StatusNotFound, "no_such_script", err.Error(), "GET "+debugPath(r, "scripts")+" lists the loaded scripts")
 		}
@@ -266,7 +266,7 @@ func (a *app) search(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		m, more, err := s.Search(r.Context(), spec)
+		m, more, err := s.Inspector().Search(r.Context(), spec)
 		return api.SearchResponse{Matches: convert.FromMatches(m), Truncated: more}, err
 	})
 }
@@ -299,14 +299,14 @@ func (a *app) history(w http.ResponseWriter, r *http.Request, kind engine.Kind) 
 		}
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		p, err := s.Session().History(kind, since, levels, max(limit, 1))
+		p, err := s.Session().Timeline().History(kind, since, levels, max(limit, 1))
 		return api.HistoryResponse{Events: convert.FromEvents(p.Events), Next: p.Next, More: p.More, Gap: convert.FromGapPtr(p.Gap)}, err
 	})
 }
 
 func (a *app) contexts(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		c, err := s.Contexts()
+		c, err := s.Inspector().Contexts()
 		return api.ContextsResponse{Contexts: convert.FromContextViews(c)}, err
 	})
 }
@@ -339,7 +339,7 @@ func (a *app) setVariable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		res, err := s.SetVariable(r.Context(), engine.SetSpec{Name: req.Name, Ref: req.Ref, Value: valueText(req.Value), Frame: req.Frame})
+		res, err := s.Inspector().SetVariable(r.Context(), engine.SetSpec{Name: req.Name, Ref: req.Ref, Value: valueText(req.Value), Frame: req.Frame})
 		switch {
 		case errors.Is(err, engine.ErrNotSettable):
 			return nil, badRequest(err.Error(), "POST "+debugPath(r, "eval")+` {"expression":"name = value"} assigns it`)
@@ -364,7 +364,7 @@ func (a *app) setReturn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		v, err := s.SetReturn(r.Context(), valueText(req.Value))
+		v, err := s.Inspector().SetReturn(r.Context(), valueText(req.Value))
 		switch {
 		case errors.Is(err, engine.ErrNotAtReturn):
 			return nil, newError(http.StatusConflict, "not_at_return", err.Error(),
@@ -378,7 +378,7 @@ func (a *app) setReturn(w http.ResponseWriter, r *http.Request) {
 
 func (a *app) clearRefs(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		n, err := s.ClearRefs(r.Context())
+		n, err := s.Inspector().ClearRefs(r.Context())
 		return api.ClearRefsResponse{Released: n}, err
 	})
 }

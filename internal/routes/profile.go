@@ -46,7 +46,7 @@ func (a *app) heapInspect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		res, err := s.InspectHeapObject(r.Context(), req.NodeID)
+		res, err := s.Heap().InspectHeapObject(r.Context(), req.NodeID)
 		if errors.Is(err, engine.ErrNoRef) {
 			return nil, newError(http.StatusNotFound, "no_such_object", err.Error(),
 				"POST "+debugPath(r, "heap/snapshot")+" lists nodeIds per constructor")
@@ -63,7 +63,7 @@ func (a *app) samplingStart(w http.ResponseWriter, r *http.Request) {
 	}
 	req.IntervalBytes = cmpOr(req.IntervalBytes, engine.DefaultSamplingBytes) // the answer says what it samples
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		return req, s.StartHeapSampling(r.Context(), engine.SamplingSpec{
+		return req, s.Heap().StartHeapSampling(r.Context(), engine.SamplingSpec{
 			IntervalBytes: req.IntervalBytes, IncludeMajorGC: req.IncludeMajorGC, IncludeMinorGC: req.IncludeMinorGC,
 		})
 	})
@@ -76,7 +76,7 @@ func (a *app) samplingStop(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		res, err := s.StopHeapSampling(r.Context(), cmpOr(req.Top, defaultCPUTop))
+		res, err := s.Heap().StopHeapSampling(r.Context(), cmpOr(req.Top, defaultCPUTop))
 		return convert.FromHeapSampling(res), err
 	})
 }
@@ -88,7 +88,7 @@ func (a *app) coverageStart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		return api.CoverageStartRequest{Detailed: req.Detailed}, s.StartCoverage(r.Context(), req.Detailed)
+		return api.CoverageStartRequest{Detailed: req.Detailed}, s.Profiler().StartCoverage(r.Context(), req.Detailed)
 	})
 }
 
@@ -103,7 +103,7 @@ func (a *app) coverage(w http.ResponseWriter, r *http.Request, stop bool) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		sc, err := s.TakeCoverage(r.Context(), engine.CoverageSpec{File: req.File, Uncovered: req.Uncovered, Stop: stop})
+		sc, err := s.Profiler().TakeCoverage(r.Context(), engine.CoverageSpec{File: req.File, Uncovered: req.Uncovered, Stop: stop})
 		return api.CoverageResponse{Scripts: sc}, err
 	})
 }
@@ -119,7 +119,7 @@ func (a *app) cpuStart(w http.ResponseWriter, r *http.Request) {
 	}
 	interval := cmpOr(req.IntervalUs, engine.DefaultSamplingInterval)
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		return api.CPUStartResponse{IntervalUs: interval}, s.StartCPUProfile(r.Context(), interval)
+		return api.CPUStartResponse{IntervalUs: interval}, s.Profiler().StartCPUProfile(r.Context(), interval)
 	})
 }
 
@@ -130,25 +130,25 @@ func (a *app) cpuStop(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		res, err := s.StopCPUProfile(r.Context(), cmpOr(req.Top, defaultCPUTop))
+		res, err := s.Profiler().StopCPUProfile(r.Context(), cmpOr(req.Top, defaultCPUTop))
 		return convert.FromCPUProfile(res), err
 	})
 }
 
 func (a *app) downloadProfile(w http.ResponseWriter, r *http.Request) {
-	a.download(w, r, ".cpuprofile", func(s *engine.Target, ref string) (*os.File, error) { return s.ProfileFile(ref) })
+	a.download(w, r, ".cpuprofile", func(s *engine.Target, ref string) (*os.File, error) { return s.Profiler().ProfileFile(ref) })
 }
 
 func (a *app) heapUsage(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		u, err := s.HeapUsage(r.Context())
+		u, err := s.Heap().HeapUsage(r.Context())
 		return convert.FromHeapUsage(u), err
 	})
 }
 
 func (a *app) heapGC(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		u, err := s.CollectGarbage(r.Context())
+		u, err := s.Heap().CollectGarbage(r.Context())
 		return convert.FromHeapUsage(u), err
 	})
 }
@@ -160,13 +160,13 @@ func (a *app) heapSnapshot(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onJob(w, r, http.StatusCreated, req.WaitMs, func(s *engine.Target) (*engine.Job, error) {
-		return s.StartHeapSnapshot(req.Tag, cmpOr(req.Top, defaultHeapTop))
+		return s.Heap().StartHeapSnapshot(req.Tag, cmpOr(req.Top, defaultHeapTop))
 	})
 }
 
 func (a *app) trackingStart(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		return api.TrackingStartResponse{Tracking: true}, s.StartHeapTracking(r.Context())
+		return api.TrackingStartResponse{Tracking: true}, s.Heap().StartHeapTracking(r.Context())
 	})
 }
 
@@ -177,7 +177,7 @@ func (a *app) trackingStop(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onJob(w, r, http.StatusCreated, req.WaitMs, func(s *engine.Target) (*engine.Job, error) {
-		return s.StopHeapTracking(req.Tag, cmpOr(req.Top, defaultHeapTop))
+		return s.Heap().StopHeapTracking(req.Tag, cmpOr(req.Top, defaultHeapTop))
 	})
 }
 
@@ -188,17 +188,17 @@ func (a *app) heapDiff(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onJob(w, r, http.StatusOK, req.WaitMs, func(s *engine.Target) (*engine.Job, error) {
-		return s.StartHeapDiff(req.From, req.To, cmpOr(req.Top, defaultHeapTop))
+		return s.Heap().StartHeapDiff(req.From, req.To, cmpOr(req.Top, defaultHeapTop))
 	})
 }
 
 func (a *app) downloadSnapshot(w http.ResponseWriter, r *http.Request) {
-	a.download(w, r, ".heapsnapshot", func(s *engine.Target, ref string) (*os.File, error) { return s.SnapshotFile(ref) })
+	a.download(w, r, ".heapsnapshot", func(s *engine.Target, ref string) (*os.File, error) { return s.Heap().SnapshotFile(ref) })
 }
 
 func (a *app) deleteSnapshot(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		d, err := s.DeleteSnapshot(chi.URLParam(r, "ref"))
+		d, err := s.Heap().DeleteSnapshot(chi.URLParam(r, "ref"))
 		return convert.FromDeleteSnapshotResponse(d), heapError(r, err)
 	})
 }

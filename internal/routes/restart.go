@@ -39,7 +39,7 @@ func (a *app) restart(w http.ResponseWriter, r *http.Request) {
 	}
 	wire := convert.FromState(st)
 	if st.Status != engine.StatusPaused { // no pause: what it printed, as a start answers
-		wire.Output = convert.FromExecOutputPtr(res.Session.StartOutput(r.Context(), engine.FirstOutputWait))
+		wire.Output = convert.FromExecOutputPtr(res.Session.Timeline().StartOutput(r.Context(), engine.FirstOutputWait))
 	}
 	render(w, r, http.StatusOK, api.RestartResponse{Session: a.summary(res.Session.Summary()), Previous: res.Previous,
 		State: wire, NotCarried: res.NotCarried})
@@ -48,7 +48,7 @@ func (a *app) restart(w http.ResponseWriter, r *http.Request) {
 // mayPause says whether a restarted session has an enabled breakpoint to pause at; launch waits
 // for a first pause only then, and restart answers as launch does.
 func mayPause(s *engine.Session) bool {
-	bps, err := s.Breakpoints()
+	bps, err := s.Settings().Breakpoints()
 	if err != nil {
 		return true // not ours to guess: wait as asked
 	}

@@ -93,7 +93,7 @@ func (a *app) start(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.Summary().Status != engine.StatusPaused { // running: what it printed first (a server's port)
 		render(w, r, http.StatusCreated, api.SessionResponse{Session: a.summary(s.Summary()),
-			Output: convert.FromExecOutputPtr(s.StartOutput(r.Context(), outputWait(req.OutputWaitMs)))})
+			Output: convert.FromExecOutputPtr(s.Timeline().StartOutput(r.Context(), outputWait(req.OutputWaitMs)))})
 		return
 	}
 	a.answerStarted(w, r, s)
@@ -179,7 +179,7 @@ func (a *app) trace(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sum := a.summary(q.session.Summary()) // before the events: a summary never claims fewer events than listed
-	render(w, r, http.StatusOK, api.TraceResponse{Session: sum, Events: convert.FromEvents(q.session.Events(q.after, q.filter, 0).Events)})
+	render(w, r, http.StatusOK, api.TraceResponse{Session: sum, Events: convert.FromEvents(q.session.Timeline().Events(q.after, q.filter, 0).Events)})
 }
 
 func (a *app) evidence(w http.ResponseWriter, r *http.Request) {
@@ -189,7 +189,7 @@ func (a *app) evidence(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sum := s.Summary()
-	res := evidence.Build(evidence.Input{Summary: sum, Events: s.Snapshot()})
+	res := evidence.Build(evidence.Input{Summary: sum, Events: s.Timeline().Snapshot()})
 	render(w, r, http.StatusOK, api.EvidenceResponse{Session: sum.ID, Status: string(sum.Status), EvidenceResult: convert.FromEvidenceResult(res)})
 }
 
@@ -206,7 +206,7 @@ func (a *app) events(w http.ResponseWriter, r *http.Request) {
 	}
 	limit = min(max(limit, 1), maxPageLimit)
 	sum := a.summary(q.session.Summary())
-	render(w, r, http.StatusOK, convert.Page(sum, q.session.Events(q.after, q.filter, int(limit))))
+	render(w, r, http.StatusOK, convert.Page(sum, q.session.Timeline().Events(q.after, q.filter, int(limit))))
 }
 
 func (a *app) wait(w http.ResponseWriter, r *http.Request) {
@@ -228,7 +228,7 @@ func (a *app) wait(w http.ResponseWriter, r *http.Request) {
 	if !r.URL.Query().Has("after") {
 		after = waitFrom(q.session, q.filter)
 	}
-	p, err := q.session.Wait(ctx, after, q.filter)
+	p, err := q.session.Timeline().Wait(ctx, after, q.filter)
 	res := convert.Wait(a.summary(q.session.Summary()), p, err != nil)
 	res.State = a.pauseState(r, q.session, res.Event)
 	if res.TimedOut && q.session.Mode() == engine.ModeDebug && r.Context().Err() == nil {
@@ -246,12 +246,12 @@ func waitFrom(s *engine.Session, f engine.Filter) uint64 {
 	if f.Kinds != nil && !f.Kinds[engine.KindPause] {
 		return last
 	}
-	for ref := range s.PausedTargets() { // "" the main thread
+	for ref := range s.Tree().PausedTargets() { // "" the main thread
 		pauses := engine.Filter{Kinds: map[engine.Kind]bool{engine.KindPause: true}, Target: ref}
 		if ref == "" {
 			pauses.Target = "t0"
 		}
-		if p := s.Events(0, pauses, 0); len(p.Events) > 0 {
+		if p := s.Timeline().Events(0, pauses, 0); len(p.Events) > 0 {
 			if seq := p.Events[len(p.Events)-1].Seq; seq-1 < last {
 				last = seq - 1
 			}
@@ -270,7 +270,7 @@ func (a *app) pauseState(r *http.Request, s *engine.Session, ev *api.Event) *api
 	if err != nil {
 		return nil
 	}
-	st, err := t.StateOf(r.Context(), engine.StateOptions{AsyncDepth: -1, Depth: 1})
+	st, err := t.Inspector().StateOf(r.Context(), engine.StateOptions{AsyncDepth: -1, Depth: 1})
 	if err != nil || st.Status != engine.StatusPaused {
 		return nil
 	}

@@ -181,6 +181,6 @@ func (r *retained) Retained(id string, after uint64) ([]api.Event, uint64, uint6
 	if err != nil {
 		return nil, 0, 0, false
 	}
-	p := s.Events(after, engine.Filter{}, 0)
+	p := s.Timeline().Events(after, engine.Filter{}, 0)
 	return convert.FromEvents(p.Events), p.Oldest, p.Newest, true
 }
