@@ -22,6 +22,7 @@ const swapTries = 40
 // either runs the checked script, or is refused (at the start, or by the guard before any of
 // the program runs).
 func TestSwappedDirectoryNeverRunsOutside(t *testing.T) {
+	t.Parallel()
 	root, outside := t.TempDir(), t.TempDir()
 	marker := filepath.Join(outside, "ran")
 	write := func(path, src string) {
