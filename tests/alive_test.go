@@ -14,6 +14,7 @@ import (
 // its address, a child process, an open socket, a MessagePort, a worker; an unref'd timer is
 // listed apart, as not keeping it alive.
 func TestAliveFixtures(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, c := range []struct {
 		script string
@@ -78,6 +79,7 @@ func checkUnref(t *testing.T, rep api.AliveReport) {
 // TestWaitStillRunning: a wait that times out on a running debug session says what keeps the
 // program running, in JSON and in the text form.
 func TestWaitStillRunning(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "alive/interval.js"})
 	if w := h.waitFor(s.ID, 0, "stdout"); w.Event == nil {

@@ -17,6 +17,7 @@ import (
 // through traced's preload) and in async CommonJS code; never node's internals nor traced's
 // preload. All with async-depth left at 0.
 func TestAsyncFrames(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		file   string
 		caller string // the awaiting caller's function and line
@@ -109,6 +110,7 @@ func wantAwaitChain(t *testing.T, stack []api.Frame, file, caller string, line i
 // TestAsyncFramesAtBreakpoint: with async-depth left at 0, a pause after an await shows the
 // awaiting caller (V8's zero-cost async stack) in the stack and in stack?asyncDepth=N; 0 shows none.
 func TestAsyncFramesAtBreakpoint(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "asyncme.js", Breakpoints: []api.StartBreakpoint{{Location: "asyncme.js:5"}}})
 	st, _ := h.waitPaused(s.ID, 0)
@@ -136,6 +138,7 @@ func TestAsyncFramesAtBreakpoint(t *testing.T) {
 // TestAsyncFramesOfThrow: a throw after an await, caught by its awaiting caller, is a throw event
 // whose stack goes on past the await to that caller.
 func TestAsyncFramesOfThrow(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "awaitthrow.js"})
 	h.waitExit(s.ID)

@@ -15,6 +15,7 @@ import (
 // (require, a module's own name while the program runs); a pending promise awaited while
 // paused is said to be pending, not thrown; continue --all resumes every paused target.
 func TestCLIAnswersNameWhatTheyAreAbout(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := newCLI(t).against(h)
 	c.ok([]string{"launch", "--name", "named", "--", "bpcheck.js"}, "s1 named")
@@ -62,6 +63,7 @@ func TestCLIAnswersNameWhatTheyAreAbout(t *testing.T) {
 // that session has ended, the next bare command says so instead of moving to an older session
 // that still runs.
 func TestCLIDefaultSessionStays(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := newCLI(t).against(h)
 	c.ok([]string{"launch", "--name", "older", "--", "bpcheck.js"}, "s1 older")
@@ -78,6 +80,7 @@ func TestCLIDefaultSessionStays(t *testing.T) {
 // TestCLILocalsOneLevelDeep: locals show small nested arrays and objects one level deep; props
 // --internal of a closure lists the variables it holds, and no depth dumps the global scope.
 func TestCLILocalsOneLevelDeep(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := newCLI(t).against(h)
 	c.ok([]string{"launch", "--name", "deep", "--", "locals.js"}, "s1 deep")
@@ -101,6 +104,7 @@ func TestCLILocalsOneLevelDeep(t *testing.T) {
 // TestCLIProcessExitIsNotATargets: continuing a worker's pause until the whole program ends
 // answers that the program exited, not that the worker did ("exited in t2").
 func TestCLIProcessExitIsNotATargets(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := newCLI(t).against(h)
 	c.ok([]string{"launch", "--name", "wk", "--", "workers.js"}, "s1 wk")
@@ -128,6 +132,7 @@ func noDump(t *testing.T, what, out string) {
 // (a server's port), colour codes stripped; console is one line an entry; restart answers as
 // launch does; POST /api/trace/start speaks text when asked (issue 25, points 3 and 4).
 func TestCLIStartAnswersOutput(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := newCLI(t).against(h)
 
@@ -169,6 +174,7 @@ func TestCLIStartAnswersOutput(t *testing.T) {
 // TestCLICompactAnswers: vars, stack, hotpatch, heap snapshots and heap sample start answer
 // their text forms, never a key tree (issue 25, point 4).
 func TestCLICompactAnswers(t *testing.T) {
+	t.Parallel()
 	h, path := patchWorkspace(t)
 	c := newCLI(t).against(h)
 	c.dir = filepath.Dir(path)
@@ -202,6 +208,7 @@ func TestCLICompactAnswers(t *testing.T) {
 // TestCLIEventsHideInternals: the text form of events leaves node's own scripts out unless
 // --all asks for them (issue 25, point 5).
 func TestCLIEventsHideInternals(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := newCLI(t).against(h)
 	c.ok([]string{"trace", "--name", "ev", "--", "tapreport.js"}, "ev  trace  exited (code 0)")
@@ -230,6 +237,7 @@ func TestCLIEventsHideInternals(t *testing.T) {
 // TestCLITraceOutput: traced trace answers the program's stdout and stderr lines, colour codes
 // stripped, a console call's line once; traced run takes --timeout (issue 25, point 15).
 func TestCLITraceOutput(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := newCLI(t).against(h)
 	res := c.ok([]string{"trace", "--", "tapreport.js"}, "TAP version 13", "ok 1 - adds", "stderr", "warn: slow test", "log 1..1")
@@ -255,6 +263,7 @@ func TestCLITraceOutput(t *testing.T) {
 // against it is refused, never ignored; a target outside its root gets a hint that says what to
 // do (issue 25, point 10).
 func TestCLIServiceStop(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	res := c.run("launch", "--brk", "--name", "svc", "--", "spin.js")
 	svc := serviceOf(t, c.stateDir())
@@ -282,6 +291,7 @@ func TestCLIServiceStop(t *testing.T) {
 // TestCLIDocsAgree: what the docs say of launch --catch, launch's default wait, the status's
 // sourceMaps and the skill's instances recipe is what the product does (issue 25, point 17).
 func TestCLIDocsAgree(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := newCLI(t).against(h)
 

@@ -9,6 +9,7 @@ import (
 // TestCLIAttach: attach to a node a user started with --inspect, by port, pause it where it
 // beats, read a value, and detach with stop, which leaves the program running.
 func TestCLIAttach(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := newCLI(t).against(h)
 	p := startInspected(t, "--inspect")

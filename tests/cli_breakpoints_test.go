@@ -11,6 +11,7 @@ import (
 // V8's message; a line of top-level code that already ran says where it ran and what to do; a
 // breakpoint bound in several targets says in which.
 func TestCLIBreakpointChecks(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := newCLI(t).against(h)
 	c.ok([]string{"launch", "--name", "bpc", "--", "bpcheck.js"}, "bpc")
@@ -49,6 +50,7 @@ func TestCLIBreakpointChecks(t *testing.T) {
 // its restart runs with: they can be listed, removed and added, and the errors of commands that
 // need a live program name restart.
 func TestCLIFinishedBreakpoints(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := newCLI(t).against(h)
 	c.ok([]string{"launch", "--name", "fin", "--break", "retry.js:4", "--", "retry.js"}, "paused at retry.js:4")

@@ -7,6 +7,7 @@ import (
 // TestCLIErrors: a refusal is `error: ...` on stderr with a hint naming the next command in CLI
 // words, and the exit code says which kind of failure: 1 refused, 2 usage, 3 no service.
 func TestCLIErrors(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := newCLI(t).against(h)
 

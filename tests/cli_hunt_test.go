@@ -13,6 +13,7 @@ import (
 // retry loop on the second attempt, read the job, step, let it finish, read what it printed; in
 // five commands, each answer checked. The same hunt through the REST API is timed beside it.
 func TestCLIRetryHunt(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := newCLI(t).against(h)
 

@@ -83,6 +83,7 @@ func (c *cli) stateDir() string {
 // record); a second invocation reuses it; two shells starting at once get one service; once no
 // session is live for the idle timeout it exits and its record goes with it.
 func TestCLIServiceOnDemand(t *testing.T) {
+	t.Parallel()
 	const idle = "1s"
 	c := newCLI(t, "TRACED_IDLE_TIMEOUT="+idle)
 	// Read the record before any check: a failed check must still end the service at cleanup
@@ -170,6 +171,7 @@ func writeRecord(t *testing.T, c *cli, addr string, pid int) {
 // port another server holds gets no request, and no token: status says no service runs, and
 // launch starts a fresh one.
 func TestCLIStaleRecordForeign(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var seen []string
 	foreign := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -203,6 +205,7 @@ func TestCLIStaleRecordForeign(t *testing.T) {
 // holds a command for the first contact's bound, not the request bound: launch starts a fresh
 // service within seconds.
 func TestCLIStaleRecordSilent(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, "TRACED_IDLE_TIMEOUT=1s")
 	c.ok([]string{"launch", "--brk", "--name", "first", "--", "spin.js"}, "first")
 	stuck := serviceOf(t, c.stateDir())

@@ -11,6 +11,7 @@ import (
 // continue, then take: the main script's functions that never ran are there with their lines.
 // Function-level coverage gives the same functions.
 func TestDebugCoverageOfTheMainScript(t *testing.T) {
+	t.Parallel()
 	for _, detailed := range []bool{true, false} {
 		t.Run(map[bool]string{true: "blocks", false: "functions"}[detailed], func(t *testing.T) {
 			coverMain(t, detailed)

@@ -33,6 +33,7 @@ type dapStep struct {
 // loads), conditions and logpoints, stepping, variables, async stacks, a worker and a child
 // process as threads, exceptions, pause, shared control with REST, and termination.
 func TestDAPClient(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(filepath.Join(dapClientDir, "node_modules", ".package-lock.json")); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("the DAP client fixture is not installed (make test runs npm ci in %s): %v", dapClientDir, err)
@@ -105,6 +106,7 @@ func runDAPClient(t *testing.T, node string, c *cli, scenario string) []dapStep 
 // TestDAPServer: the same client connects to the DAP listener of `traced serve --dap-port`,
 // giving the token in its launch arguments, and runs the basic scenario.
 func TestDAPServer(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(filepath.Join(dapClientDir, "node_modules", ".package-lock.json")); err != nil {
 		t.Skipf("the DAP client fixture is not installed: make %s/node_modules", dapClientDir)
 	}

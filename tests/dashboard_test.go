@@ -78,6 +78,7 @@ type step struct {
 // serious violation. Screenshots go to TRACED_SCREENSHOTS (docs/screenshots to refresh the
 // committed ones) or the test's temp dir.
 func TestDashboard(t *testing.T) {
+	// Not parallel: it restarts the service on the same address, and drives a browser.
 	if os.Getenv("TRACED_CI_REPEAT") != "" {
 		t.Skip("the browser does not depend on the node line: the dashboard test runs on CI's first pass only")
 	}

@@ -128,6 +128,7 @@ func (h *harness) attach(req api.AttachRequest) api.Summary {
 }
 
 func TestAttachByURLAndDetach(t *testing.T) {
+	t.Parallel()
 	p := startInspected(t, "--inspect")
 	h := newHarness(t)
 	s := h.attach(api.AttachRequest{WSURL: p.wsURL, Name: "ext"})
@@ -178,6 +179,7 @@ func TestAttachByURLAndDetach(t *testing.T) {
 }
 
 func TestAttachByPortEndsWithTheProcess(t *testing.T) {
+	t.Parallel()
 	p := startInspected(t, "--inspect")
 	h := newHarness(t)
 	s := h.attach(api.AttachRequest{Port: p.port(t)})
@@ -197,6 +199,7 @@ func TestAttachByPortEndsWithTheProcess(t *testing.T) {
 }
 
 func TestAttachRefuses(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	free := func() int { // a port nothing listens on
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -240,6 +243,7 @@ func TestAttachRefuses(t *testing.T) {
 // it stands paused at its first line until continued. A service shutdown detaches and leaves it
 // running.
 func TestAttachWaitingProcess(t *testing.T) {
+	t.Parallel()
 	p := startInspected(t, "--inspect-brk")
 	h := newHarness(t)
 	s := h.attach(api.AttachRequest{WSURL: p.wsURL})

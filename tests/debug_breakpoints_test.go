@@ -19,6 +19,7 @@ const (
 )
 
 func TestDebugURLRegexBreakpoint(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "bpmore.js", PauseOnStart: true})
 	h.waitPaused(s.ID, 0)
@@ -36,6 +37,7 @@ func TestDebugURLRegexBreakpoint(t *testing.T) {
 }
 
 func TestDebugNotBreakableLine(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "bpmore.js", PauseOnStart: true})
 	h.waitPaused(s.ID, 0)
@@ -65,6 +67,7 @@ func TestDebugNotBreakableLine(t *testing.T) {
 }
 
 func TestDebugToggleAndActive(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "bpmore.js", PauseOnStart: true})
 	h.waitPaused(s.ID, 0)
@@ -99,6 +102,7 @@ func TestDebugToggleAndActive(t *testing.T) {
 }
 
 func TestDebugFunctionBreakpointAndRestartFrame(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "bpmore.js", PauseOnStart: true})
 	h.waitPaused(s.ID, 0)
@@ -133,6 +137,7 @@ func TestDebugFunctionBreakpointAndRestartFrame(t *testing.T) {
 }
 
 func TestDebugBlackboxAndHooks(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "bpmore.js", PauseOnStart: true})
 	h.waitPaused(s.ID, 0)
@@ -162,6 +167,7 @@ func TestDebugBlackboxAndHooks(t *testing.T) {
 }
 
 func TestDebugBreakOnLoad(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "onload.js", PauseOnStart: true})
 	h.waitPaused(s.ID, 0)

@@ -15,6 +15,7 @@ import (
 // TestDebugRunTo: run-to stops at the line asked, or at a breakpoint met first, and leaves no
 // breakpoint behind.
 func TestDebugRunTo(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7")})
 	h.waitPaused(s.ID, 0)
@@ -79,6 +80,7 @@ func (h *harness) waitSpinning(id string) {
 // TestDebugKillExecution: kill-execution ends a callback stuck in an infinite loop, running or
 // paused in it; the process, its timers and the session go on.
 func TestDebugKillExecution(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		where string // killme.js's argument: where it spins

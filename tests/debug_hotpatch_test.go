@@ -37,6 +37,7 @@ func (h *harness) nextSum(id string, after uint64) (string, uint64) {
 }
 
 func TestDebugHotpatch(t *testing.T) {
+	t.Parallel()
 	h, path := patchWorkspace(t)
 	h.needLiveEdit()
 	s := h.debug(api.StartRequest{Target: "patchme.js"})
@@ -98,6 +99,7 @@ func readFile(t *testing.T, path string) string {
 // TestDebugHotpatchTopFrame: patching the function the program is paused in restarts it, so the
 // pause is at its first line again and running on uses the new code.
 func TestDebugHotpatchTopFrame(t *testing.T) {
+	t.Parallel()
 	h, path := patchWorkspace(t)
 	h.needLiveEdit()
 	s := h.debug(api.StartRequest{Target: "patchme.js", Breakpoints: api.BreakpointsAt("patchme.js:3")})

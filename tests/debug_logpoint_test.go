@@ -16,6 +16,7 @@ import (
 // line, with its template interpolated in the line's scope, and never pauses the program; a
 // condition filters, max disables it at the Max-th emission and says so.
 func TestDebugLogpoint(t *testing.T) {
+	t.Parallel()
 	every := make([]string, 0, 10)
 	for i := 1; i <= 10; i++ {
 		every = append(every, fmt.Sprintf("i=%d of 10, sum %d", i, i*(i-1)/2)) // sum before the line runs
@@ -76,6 +77,7 @@ func TestDebugLogpoint(t *testing.T) {
 // TestDebugRemoveLogpoint: DELETE breakpoints/{ref} removes logpoints by ref or alias, and all
 // removes both kinds.
 func TestDebugRemoveLogpoint(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "logloop.js", PauseOnStart: true})
 	h.waitPaused(s.ID, 0)
@@ -130,6 +132,7 @@ func TestDebugRemoveLogpoint(t *testing.T) {
 // breakpoint on a line that has one is refused (409 location_taken, naming the first), and the
 // first goes on emitting at every run of the line.
 func TestDebugPointsShareALine(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "logloop.js", PauseOnStart: true})
 	h.waitPaused(s.ID, 0)

@@ -16,6 +16,7 @@ import (
 // contract accepts (each operation's examples; an operation without them fails here, so new
 // routes come with examples). GET targets is the exception: a trace session has targets too.
 func TestDebugEveryRouteRefusesTraceSessions(t *testing.T) {
+	t.Parallel()
 	doc, err := routes.LoadContract()
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestDebugTraceSessionRefuses(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "forever.js"})
 	base := "/api/debug/" + s.ID
@@ -56,6 +57,7 @@ func TestDebugTraceSessionRefuses(t *testing.T) {
 }
 
 func TestDebugRequestsAreChecked(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	template := func(n int) string { return `{"location":"debugme.js:7","template":"` + strings.Repeat("x", n) + `"}` }
 	for _, c := range []struct {
@@ -116,6 +118,7 @@ func TestDebugRequestsAreChecked(t *testing.T) {
 }
 
 func TestDebugBreakpointAtStart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "debugme.js", Name: "dbg", Breakpoints: api.BreakpointsAt("debugme.js:7")})
 	h.waitPaused(s.ID, 0)
@@ -181,6 +184,7 @@ func TestDebugBreakpointAtStart(t *testing.T) {
 }
 
 func TestDebugEval(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7")})
 	h.waitPaused(s.ID, 0)
@@ -217,6 +221,7 @@ func TestDebugEval(t *testing.T) {
 }
 
 func TestDebugConditionalBreakpoint(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "debugme.js", PauseOnStart: true})
 	h.waitPaused(s.ID, 0)
@@ -250,6 +255,7 @@ func TestDebugConditionalBreakpoint(t *testing.T) {
 }
 
 func TestDebugHitCount(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "debugme.js", PauseOnStart: true})
 	h.waitPaused(s.ID, 0)
@@ -268,6 +274,7 @@ func TestDebugHitCount(t *testing.T) {
 }
 
 func TestDebugPauseOnStart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "debugme.js", PauseOnStart: true})
 	st, _ := h.waitPaused(s.ID, 0)
@@ -280,6 +287,7 @@ func TestDebugPauseOnStart(t *testing.T) {
 }
 
 func TestDebugStepping(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7")})
 	h.waitPaused(s.ID, 0)
@@ -324,6 +332,7 @@ func TestDebugStepping(t *testing.T) {
 }
 
 func TestDebugPauseRunningProgram(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "spin.js"})
 	base := "/api/debug/" + s.ID
@@ -373,6 +382,7 @@ func TestDebugPauseRunningProgram(t *testing.T) {
 }
 
 func TestDebugRemoveBreakpointRunsToEnd(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7", "debugme.js:3")})
 	h.waitPaused(s.ID, 0)
@@ -442,6 +452,7 @@ func TestDebugRemoveBreakpointRunsToEnd(t *testing.T) {
 // TestDebugPauseRightAfterStart: a start answers once the program runs, so a pause sent at once
 // lands in the user's program, not in node's bootstrap before the first line.
 func TestDebugPauseRightAfterStart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "spin.js"})
 	st := h.exec(s.ID, "pause", api.PauseRequest{})
@@ -456,6 +467,7 @@ func TestDebugPauseRightAfterStart(t *testing.T) {
 // TestDebugStatusAtEveryPause: the state of a paused program says paused, both in the answer of
 // a step and in GET state once the pause event is out.
 func TestDebugStatusAtEveryPause(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:3")})
 	var after uint64
@@ -478,6 +490,7 @@ func TestDebugStatusAtEveryPause(t *testing.T) {
 // TestDebugContinueWithoutWait: continue with waitMs 0 answers at once with a running state (or
 // the next pause), never the pause it left.
 func TestDebugContinueWithoutWait(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7")})
 	_, after := h.waitPaused(s.ID, 0)
@@ -495,6 +508,7 @@ func TestDebugContinueWithoutWait(t *testing.T) {
 // TestDebugPauseOnExceptions: all (and caught, which V8 runs as all) pause at a caught throw and
 // at an uncaught one, uncaught only at the latter, none at neither.
 func TestDebugPauseOnExceptions(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		mode   string
 		before []int // for each exception pause, the console calls made before it

@@ -114,6 +114,7 @@ func golden(t *testing.T, h *harness, name, got string) {
 }
 
 func TestGoldenText(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7")})
 	st, _ := h.waitPaused(s.ID, 0)
@@ -177,6 +178,7 @@ func TestGoldenText(t *testing.T) {
 // TestGoldenTextTypeScript: a pause in TypeScript reads as TypeScript, the generated position
 // beside it, with the TypeScript source around it.
 func TestGoldenTextTypeScript(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "dist/app.js", Cwd: "ts", Breakpoints: api.BreakpointsAt("src/service.ts:8")})
 	st, _ := h.waitPaused(s.ID, 0)

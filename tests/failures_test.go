@@ -20,6 +20,7 @@ import (
 // locals) and the failure is that test, never the TypeError a passing test expects
 // (assert.throws / expect().toThrow) nor the later expected rejection.
 func TestFailingTests(t *testing.T) {
+	t.Parallel()
 	needRunners(t)
 	const dir = "failing/"
 	cases := []struct {
@@ -78,6 +79,7 @@ func hasLocal(vars []api.Variable, name, value string) bool {
 // (its describe and it lent as globals) and vitest (--globals), and with a planted bug the
 // evidence names exactly the two failing tests, their assertion line and values.
 func TestFailingTestsPublishedSuite(t *testing.T) {
+	t.Parallel()
 	needRunners(t)
 	cases := []struct {
 		name     string

@@ -44,6 +44,7 @@ func wantTimeout(t *testing.T, what string, status int, raw []byte) {
 // TestDebugFrozenProgramAnswersInTime: eval and state in a paused program whose process is frozen
 // (SIGSTOP) answer 409 frozen at once, and the session works again once it thaws.
 func TestDebugFrozenProgramAnswersInTime(t *testing.T) {
+	// Not parallel: it asserts answers within bounds over a 2 s inspector timeout, which load could break.
 	h := newHarness(t, withInspectorTimeout)
 	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7")})
 	h.waitPaused(s.ID, 0)
@@ -70,6 +71,7 @@ func TestDebugFrozenProgramAnswersInTime(t *testing.T) {
 // long script path is matched by traced (RE2, linear): the breakpoint is set at once, binds
 // nowhere, and the program and the session go on.
 func TestDebugCatastrophicURLRegex(t *testing.T) {
+	// Not parallel: a 2 s inspector timeout and bounded answers, which load could break.
 	root := t.TempDir()
 	name := strings.Repeat("a", 40) + "!.js" // (a+)+$ backtracks 2^40 times on this path
 	copyFile(t, filepath.Join("testdata", "debugme.js"), filepath.Join(root, name))
@@ -102,6 +104,7 @@ func TestDebugCatastrophicURLRegex(t *testing.T) {
 // within their bound: paused and killed, or 504 inspector_timeout where node does not interrupt
 // an optimised loop (node 22: run this test with node 22 on PATH to see that side).
 func TestDebugTightLoopAnswersInTime(t *testing.T) {
+	// Not parallel: a 2 s inspector timeout and bounded answers, which load could break.
 	h := newHarness(t, withInspectorTimeout)
 	s := h.debug(api.StartRequest{Target: "hotloop.js"})
 	base := "/api/debug/" + s.ID
@@ -140,6 +143,7 @@ func TestDebugTightLoopAnswersInTime(t *testing.T) {
 // TestDebugLostInspector: a program that closes its own inspector runs on; the session says the
 // inspector is lost (in its summary, on the stream) and debugger calls answer 409 inspector_lost.
 func TestDebugLostInspector(t *testing.T) {
+	// Not parallel: a 2 s inspector timeout, which load could break.
 	h := newHarness(t, withInspectorTimeout)
 	s := h.debug(api.StartRequest{Target: "closeinspector.js", PauseOnStart: true})
 	h.waitPaused(s.ID, 0)
@@ -181,6 +185,7 @@ func TestDebugLostInspector(t *testing.T) {
 // TestDebugSelfStoppedProgram: a running program that stops itself (SIGSTOP) stays a live
 // session; eval and pause answer the declared 409 frozen naming the stopped process, not a 500.
 func TestDebugSelfStoppedProgram(t *testing.T) {
+	// Not parallel: a 2 s inspector timeout and bounded answers, which load could break.
 	h := newHarness(t, withInspectorTimeout)
 	s := h.debug(api.StartRequest{Target: "selfstop.js"})
 	t.Cleanup(func() { syscall.Kill(s.PID, syscall.SIGCONT) })

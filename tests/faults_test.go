@@ -16,6 +16,7 @@ import (
 // TestStartErrorHidesInspectorURL: a debug start that fails after node printed its inspector URL
 // quotes node's stderr, never the URL (anyone holding it could run code in the program).
 func TestStartErrorHidesInspectorURL(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, func(o *service.Options) { o.Engine.StartTimeout = 2 * time.Second })
 	req := api.StartRequest{Target: "clean.js", Mode: api.ModeDebug,
 		Env: map[string]string{"NODE_OPTIONS": "--require ./hang_preload.js"}}
@@ -31,6 +32,7 @@ func TestStartErrorHidesInspectorURL(t *testing.T) {
 // TestStartRefusesUnspawnableArgv: a NUL byte in an argument, or an argument or variable past
 // the kernel's limit for one string, is the caller's: 400 naming the field, not a 500.
 func TestStartRefusesUnspawnableArgv(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, func(o *service.Options) { o.MaxBodyBytes = 8 << 20 })
 	big := strings.Repeat("x", 200<<10) // past MAX_ARG_STRLEN (128 KiB)
 	many := map[string]string{}         // each fits, together past the kernel's total (stack/4)
@@ -59,6 +61,7 @@ func TestStartRefusesUnspawnableArgv(t *testing.T) {
 // TestStopKillsTheWholeTree: a stop kills what the program started, also the processes that
 // left its process group (a detached child, a setsid grandchild that ignores SIGTERM).
 func TestStopKillsTheWholeTree(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "spawntree.js"})
 	w := h.waitFor(s.ID, 0, "console")

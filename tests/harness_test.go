@@ -1,5 +1,10 @@
 // Package tests drives traced from the outside: real node, real HTTP and WebSocket, every
 // response checked against the OpenAPI contract.
+//
+// Every top-level test calls t.Parallel (the suite mostly waits on node), unless a comment at its
+// top says why it cannot: it sets the environment, holds a fixed address, or asserts a bound
+// that load could break. Such a test runs alone, before the parallel ones. A parallel test
+// writes only under a t.TempDir of its own, never into tests/testdata.
 package tests
 
 import (

@@ -51,6 +51,7 @@ func resultAs[T any](t *testing.T, job api.JobResponse) T {
 // runs on (a second snapshot meanwhile is refused as busy, naming it), and polling it gives the
 // summary the 201 would have given. An unknown job answers 404 with a hint.
 func TestDebugHeapSnapshotJob(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.leak()
 	h.eval(s.ID, "grow(200000)", 0)
@@ -108,6 +109,7 @@ func TestDebugHeapSnapshotJob(t *testing.T) {
 // TestDebugHeapJobEndsWithSession: a snapshot job still running when its session is stopped
 // ends with it: failed with code finished (or done, had it won the race), never left running.
 func TestDebugHeapJobEndsWithSession(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.leak()
 	h.eval(s.ID, "grow(200000)", 0)
@@ -128,6 +130,7 @@ func TestDebugHeapJobEndsWithSession(t *testing.T) {
 // takes a snapshot like any other (hs1, summarised: the 1000 LeakyThing objects) whose file
 // carries the allocation traces. A stop without a start is 409 not_started.
 func TestDebugHeapTracking(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.leak()
 	stop := h.request("POST", "/api/debug/"+s.ID+"/heap/tracking/stop", api.TrackingStopRequest{})

@@ -47,6 +47,7 @@ func (h *harness) snapshot(id string, req api.SnapshotRequest) api.SnapshotInfo 
 // TestDebugHeapSnapshotDelete: a deleted snapshot frees its bytes, its file goes, and it can no
 // longer be downloaded, diffed or deleted; the session's directory goes with the session.
 func TestDebugHeapSnapshotDelete(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	h := newHarness(t, withHeapDisk(dir, 1<<30))
 	s := h.leak()
@@ -91,6 +92,7 @@ func TestDebugHeapSnapshotDelete(t *testing.T) {
 // removed), and after deleting hs1 a snapshot fits again. A cap below one snapshot refuses the
 // first with a hint that there is nothing to delete.
 func TestDebugHeapDiskCap(t *testing.T) {
+	t.Parallel()
 	// One snapshot's size, measured in a session of its own under the default cap.
 	probe := newHarness(t, withHeapDisk(t.TempDir(), 0))
 	one := probe.snapshot(probe.leak().ID, api.SnapshotRequest{}).Bytes
@@ -132,6 +134,7 @@ func TestDebugHeapDiskCap(t *testing.T) {
 // TestDebugHeapSnapshotProgress: a snapshot reports its progress on the timeline, thinned to a
 // dozen events at most, the last one finished, all naming the snapshot they are for.
 func TestDebugHeapSnapshotProgress(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.leak()
 	h.eval(s.ID, "grow(50000)", 0)

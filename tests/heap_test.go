@@ -25,6 +25,7 @@ func (h *harness) leak() api.Summary {
 // puts LeakyThing first with a count delta of 1000, and a snapshot downloads as the standard
 // .heapsnapshot JSON.
 func TestDebugHeapSnapshotDiff(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.leak()
 	var usage api.HeapUsage
@@ -85,6 +86,7 @@ func TestDebugHeapSnapshotDiff(t *testing.T) {
 // TestDebugCPUProfile: profiling a CPU-bound call puts its hot function first by self time, at
 // its line, and the kept profile downloads as a standard .cpuprofile.
 func TestDebugCPUProfile(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "hot.js"})
 	var w api.WaitResponse // the printed line, not the console call: console.log is still running then
@@ -133,6 +135,7 @@ func TestDebugCPUProfile(t *testing.T) {
 // TestDebugCoverage: coverage started before the program runs reports the function it never
 // called with a count of 0 and its lines uncovered; uncovered=true keeps only that function.
 func TestDebugCoverage(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, sc := h.coverRun("coverme.js", "coverlib.js", true)
 	wantUsedAndNeverCalled(t, sc)
@@ -147,6 +150,7 @@ func TestDebugCoverage(t *testing.T) {
 // TestDebugHeapSampling: sampling while grow() allocates puts the LeakyThing constructor (or
 // grow) at the top allocation site, with a stack that names the caller.
 func TestDebugHeapSampling(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.leak()
 	h.post(s.ID, "heap/sampling/start", api.SamplingStartRequest{IntervalBytes: 1024}, nil)

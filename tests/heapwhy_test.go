@@ -13,6 +13,7 @@ import (
 // and the report stays within ~2 KB; the retainers of the Session class say the same path; a
 // load that keeps nothing reports no cluster near its iteration count.
 func TestLeakReport(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "leaks/bus.js", Mode: "debug"})
 	h.waitFor(s.ID, 0, "console")
@@ -80,6 +81,7 @@ func TestLeakReport(t *testing.T) {
 // TestLeakKinds: each kind of leak is named by the report's first cluster, with the path through
 // the collection that accumulates it and, sampled, where the objects were allocated.
 func TestLeakKinds(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "leaks/kinds.js", Mode: "debug"})
 	h.waitFor(s.ID, 0, "console")

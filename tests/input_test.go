@@ -16,6 +16,7 @@ import (
 func decodeJSON(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }
 
 func TestBadInputIsRefusedWithAHint(t *testing.T) {
+	t.Parallel()
 	// A workspace of its own: the cases below put a symlink in the root and a directory beside it,
 	// which must not land in the source tree.
 	root := t.TempDir()

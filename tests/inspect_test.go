@@ -53,6 +53,7 @@ func (h *harness) pausedAtDebugger() (api.Summary, api.State) {
 // TestDebugRefs: locals and eval results carry v refs that evals and props use; a v ref goes
 // stale when the program moves on (409), an o ref from props does not.
 func TestDebugRefs(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s, st := h.pausedAtDebugger()
 	result := local(t, st, "result")
@@ -130,6 +131,7 @@ func TestDebugRefs(t *testing.T) {
 // TestDebugEvalOptions: await of a promise while running and a settled one while paused,
 // side-effect-free evaluation refusing x++, and the timeout ending an endless loop.
 func TestDebugEvalOptions(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s, _ := h.pausedAtDebugger()
 	if res := h.evalWith(s.ID, api.EvalRequest{Expression: "Promise.resolve(limit * 4)", AwaitPromise: true}); res.Value != "40" || res.Exception != "" {
@@ -174,6 +176,7 @@ func TestDebugEvalOptions(t *testing.T) {
 // TestDebugSet: set changes a local and a closure variable the program then prints; bad values
 // and global variables are refused with the reason; unknown names list the variables.
 func TestDebugSet(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s, st := h.pausedAtDebugger()
 	var set api.SetResponse
@@ -216,6 +219,7 @@ func TestDebugSet(t *testing.T) {
 // TestDebugSetReturn: stepping onto total's return point shows the return value, set-return
 // replaces it, and the caller gets the new one; before the return point it is refused.
 func TestDebugSetReturn(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "inspectme.js", Breakpoints: api.BreakpointsAt("inspectme.js:" + "10")})
 	st, _ := h.waitPaused(s.ID, 0)
@@ -246,6 +250,7 @@ func TestDebugSetReturn(t *testing.T) {
 // TestDebugSetAtReturnPoint: set on a variable of a frame paused at its return point changes the
 // variable, and the answer says what the frame returns and how to change that.
 func TestDebugSetAtReturnPoint(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "inspectme.js", Breakpoints: api.BreakpointsAt("inspectme.js:10")})
 	h.waitPaused(s.ID, 0)
@@ -272,6 +277,7 @@ func TestDebugSetAtReturnPoint(t *testing.T) {
 // TestDebugInspection: stack, state sections and depth, instances, globals, scripts, source,
 // search, console and exception history, contexts.
 func TestDebugInspection(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s, _ := h.pausedAtDebugger()
 	id := s.ID
@@ -378,6 +384,7 @@ func TestDebugInspection(t *testing.T) {
 // TestDebugInspectRequestsAreChecked: malformed inspection and mutation requests answer 400
 // before any session is looked up, unknown sessions 404.
 func TestDebugInspectRequestsAreChecked(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, c := range []struct {
 		method, path string
@@ -416,6 +423,7 @@ func TestDebugInspectRequestsAreChecked(t *testing.T) {
 // an async parent, in the stack and in the text form; kill-execution, which would make node
 // abort with async stacks on, is refused and the program runs on.
 func TestDebugAsyncStack(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "asyncme.js", PauseOnStart: true})
 	h.waitPaused(s.ID, 0)
@@ -446,6 +454,7 @@ func TestDebugAsyncStack(t *testing.T) {
 // TestDebugBreakpointResolvedEvent: a breakpoint set before its module loads binds when it
 // loads, and that is a breakpoint event with its ref and location.
 func TestDebugBreakpointResolvedEvent(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "bpmore.js", PauseOnStart: true})
 	_, seq := h.waitPaused(s.ID, 0)

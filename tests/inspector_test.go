@@ -17,6 +17,7 @@ import (
 // WebSocket id not published over HTTP (/json/list), even when traced's own environment tries to
 // move it with NODE_OPTIONS.
 func TestInspectorStaysLocalAndUnlisted(t *testing.T) {
+	// Not parallel: its subtest sets NODE_OPTIONS (t.Setenv), with an inspector on the fixed port 9229.
 	for _, nodeOptions := range []string{"", "--inspect=0.0.0.0:9229 --inspect-publish-uid=http"} {
 		t.Run("NODE_OPTIONS="+nodeOptions, func(t *testing.T) {
 			if nodeOptions != "" {

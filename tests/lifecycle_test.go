@@ -43,6 +43,7 @@ func sessionMessage(t *testing.T, conn *websocket.Conn, id string, bound time.Du
 // "stopped" on the stream and in its summary within 2 s, debugger calls answer 409 frozen at
 // once, and once continued (SIGCONT) it is seen again, running.
 func TestStoppedProgramIsSeen(t *testing.T) {
+	// Not parallel: it asserts a stopped program is seen within 2 s, which load could break.
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "selfstop.js"})
 	t.Cleanup(func() { syscall.Kill(s.PID, syscall.SIGCONT) })
@@ -76,6 +77,7 @@ func TestStoppedProgramIsSeen(t *testing.T) {
 // TestStopSignals: a stop sends SIGTERM and, when that does not end the program within the
 // grace, SIGKILL; the answer says which ended it.
 func TestStopSignals(t *testing.T) {
+	// Not parallel: a program's SIGTERM handler must end it within the 2 s stop grace, which load could break.
 	h := newHarness(t)
 	for _, tc := range []struct {
 		arg, by, signal string
@@ -106,6 +108,7 @@ func TestStopSignals(t *testing.T) {
 // (a live one's is refused), a stop with nothing live says so, and a finished session can be
 // deleted (a live one answers 409 live), through REST, the CLI and MCP.
 func TestEndedSessionsFreeNamesAndDelete(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	first := h.start(api.StartRequest{Target: "onterm.js", Name: "job"})
 	h.waitFor(first.ID, 0, "console")

@@ -28,6 +28,7 @@ type clientStep struct {
 // `traced mcp` over stdio and /mcp of a running service over Streamable HTTP: it lists the tools
 // and runs start, wait, state, eval and stop, each answer checked here.
 func TestMCPClientTypeScript(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("TRACED_CI_REPEAT") != "" {
 		t.Skip("does not depend on the node line: runs on the first CI pass only")
 	}

@@ -102,6 +102,7 @@ func (c *mcpClient) refused(name string, args map[string]any, want ...string) st
 // transport and over /mcp (Streamable HTTP), each answer checked, and logs its calls, bytes and
 // time beside the REST hunt's (TestCLIRetryHunt logs the CLI's).
 func TestMCPRetryHunt(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	mem := mcpHunt(t, h, connectMCP(t, h.svc.MCP), "hunt")
 	web := mcpHunt(t, h, &mcpClient{t: t, cs: connectHTTP(t, h.base)}, "hunt-http")
@@ -136,6 +137,7 @@ func mcpHunt(t *testing.T, h *harness, c *mcpClient, name string) *mcpClient {
 // TestMCPToolsBudget measures the tools/list answer of both tool sets: the whole list must stay
 // under 12 KB, the core set must be a strict subset of it.
 func TestMCPToolsBudget(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	sizes := map[string]int{}
 	names := map[string][]string{}

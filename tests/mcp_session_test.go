@@ -6,6 +6,7 @@ import "testing"
 // is named, and keep to it once it has ended (its answers say so) instead of moving silently
 // to an older session that still runs.
 func TestMCPDefaultSessionStays(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := connectMCP(t, h.svc.MCP)
 	c.ok("start", map[string]any{"target": "bpcheck.js", "name": "older"}, "s1 older")

@@ -14,6 +14,7 @@ import (
 // a ref, restart-frame-free stepping to a line, and hot-patching a loaded script, each answer
 // checked.
 func TestMCPDebugTools(t *testing.T) {
+	t.Parallel()
 	h, path := patchWorkspace(t)
 	c := connectMCP(t, h.svc.MCP)
 
@@ -55,6 +56,7 @@ func TestMCPDebugTools(t *testing.T) {
 // summaries naming the artefact by ref and URL, never the artefact itself; save writes it into
 // the workspace and refuses a path outside it.
 func TestMCPProfileTools(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	copyFile(t, filepath.Join("testdata", "forever.js"), filepath.Join(root, "forever.js"))
 	h := newHarness(t, func(o *service.Options) { o.Engine.Root = root })
@@ -100,6 +102,7 @@ func TestMCPProfileTools(t *testing.T) {
 // TestMCPRefusals: debug-only tools refuse trace sessions with the REST API's reason and a hint
 // naming the tool to call; an unknown session, an unknown action and a bad input say what to do.
 func TestMCPRefusals(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := connectMCP(t, h.svc.MCP)
 	c.refused("state", nil, "no session", "the tool start")
@@ -148,6 +151,7 @@ func nextCursor(t *testing.T, text string) int {
 // TestMCPAttach: attach to a node a user started with --inspect, pause it at a breakpoint, read
 // a value, and detach with stop, which leaves the program running.
 func TestMCPAttach(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := connectMCP(t, h.svc.MCP)
 	p := startInspected(t, "--inspect")
@@ -165,6 +169,7 @@ func TestMCPAttach(t *testing.T) {
 // TestMCPWaitGap: a wait whose cursor fell out of the event ring says so (the gap), whether it
 // answers an event or, with a match nothing meets, that the session ended.
 func TestMCPWaitGap(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, func(o *service.Options) { o.Engine.MaxEvents = 100 })
 	c := connectMCP(t, h.svc.MCP)
 	c.ok("start", map[string]any{"target": "chatty.js", "args": []string{"300", "10"}, "mode": "trace"}, "trace")
@@ -178,6 +183,7 @@ func TestMCPWaitGap(t *testing.T) {
 // root is outside, whatever the path reads; an existing entry (a file, or a link to a file
 // outside) is replaced only when asked, and then the entry itself, never the link's target.
 func TestMCPSaveSymlinks(t *testing.T) {
+	t.Parallel()
 	root, outside := t.TempDir(), t.TempDir()
 	copyFile(t, filepath.Join("testdata", "forever.js"), filepath.Join(root, "forever.js"))
 	if err := os.Symlink(outside, filepath.Join(root, "linkdir")); err != nil {

@@ -46,6 +46,7 @@ func connectHTTP(tb testing.TB, base string) *mcp.ClientSession {
 // session started through MCP is the service's, seen by the REST API, and the tools answer as
 // over any transport.
 func TestMCPOverHTTP(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	cs := connectHTTP(t, h.base)
 	if !strings.Contains(cs.InitializeResult().Instructions, "start -> wait -> state -> step/eval -> evidence") {
@@ -69,6 +70,7 @@ func TestMCPOverHTTP(t *testing.T) {
 
 // TestMCPGuard: /mcp is behind the same Host, Origin and token checks as the API.
 func TestMCPGuard(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}`
 	cases := []struct {
@@ -102,6 +104,7 @@ func TestMCPGuard(t *testing.T) {
 // TestMCPStdio launches `traced mcp` as an MCP client would, rooted at tests/testdata, and runs
 // a program to its exit through it; closing the client ends the server and its node.
 func TestMCPStdio(t *testing.T) {
+	t.Parallel()
 	bin := newCLI(t).bin
 	ctx, cancel := context.WithTimeout(t.Context(), deadline)
 	defer cancel()
@@ -142,6 +145,7 @@ func TestMCPStdio(t *testing.T) {
 // value: trailing data (a second message the SDK would silently drop) and an oversized batch
 // are refused with 400 and a JSON-RPC error.
 func TestMCPHTTPOneValue(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	list := `{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`
 	batch := make([]string, 51)
@@ -184,6 +188,7 @@ func TestMCPHTTPOneValue(t *testing.T) {
 // TestMCPStdioMalformed: `traced mcp` answers each malformed line with its JSON-RPC error and
 // goes on serving the client, whose session keeps running.
 func TestMCPStdioMalformed(t *testing.T) {
+	t.Parallel()
 	bin := newCLI(t).bin
 	cmd := exec.Command(bin, "mcp")
 	cmd.Dir = "testdata"

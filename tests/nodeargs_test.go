@@ -10,6 +10,7 @@ import (
 
 // TestStartNodeArgs: nodeArgs reach node before the target, and a restart passes them again.
 func TestStartNodeArgs(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "flags.js", NodeArgs: []string{"--conditions=dev", "--no-warnings"}})
 	h.waitExit(s.ID)
@@ -24,6 +25,7 @@ func TestStartNodeArgs(t *testing.T) {
 // TestStartRefusesOwnedNodeArgs: inspector and debug flags are traced's own, and flags that
 // replace the program run none of it: 400 naming the item.
 func TestStartRefusesOwnedNodeArgs(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, c := range []struct {
 		args  []string
@@ -47,6 +49,7 @@ func TestStartRefusesOwnedNodeArgs(t *testing.T) {
 // TestStartNodeTest: `node --test file` runs the file's tests; a failing test's file and line
 // appear in the session's output, and it exits 1.
 func TestStartNodeTest(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "runners/math.test.js", NodeArgs: []string{"--test"}})
 	sum := h.waitExit(s.ID)
@@ -62,6 +65,7 @@ func TestStartNodeTest(t *testing.T) {
 // TestDebugNodeTestBreakpoint: a breakpoint inside a test body pauses there with the test's
 // locals.
 func TestDebugNodeTestBreakpoint(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "runners/math.test.js", NodeArgs: []string{"--test"}, Breakpoints: api.BreakpointsAt("runners/math.test.js:10")})
 	st, _ := h.waitPaused(s.ID, 0)
@@ -76,6 +80,7 @@ func TestDebugNodeTestBreakpoint(t *testing.T) {
 // file's); none waits for a debugger or is left uncaptured, and in a debug session a breakpoint
 // in the second file pauses in that file's process.
 func TestStartNodeTestManyFiles(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{api.ModeTrace, api.ModeDebug} {
 		t.Run(mode, func(t *testing.T) {
 			h := newHarness(t)

@@ -34,6 +34,7 @@ func workspaceWith(t *testing.T, files map[string]string) (*harness, string) {
 // the path here is too long for the preview of the error's stack: scriptFailedToParse names the
 // file, node's arrow on stderr gives the line.
 func TestSyntaxErrorNamesItsFile(t *testing.T) {
+	t.Parallel()
 	deep := "a-directory-deep-enough/to-outgrow-the-fifty-characters-of-a-v8-preview/"
 	h, dir := workspaceWith(t, map[string]string{
 		deep + "bad.js": "// A syntax error on line 3.\nconst a = 1;\nconst b = a +* 2;\n",
@@ -69,6 +70,7 @@ func TestSyntaxErrorNamesItsFile(t *testing.T) {
 // TestExceptionPlaceAgreesWithStack: an uncaught exception's url, line and column are those of
 // its stack's top frame (node reports the script by its bare path, one column earlier).
 func TestExceptionPlaceAgreesWithStack(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "throws.js"})
 	h.waitExit(s.ID)
@@ -86,6 +88,7 @@ func TestExceptionPlaceAgreesWithStack(t *testing.T) {
 // breakpoint on it set before it loads binds by its URL and stops there, and the source shown
 // is the file as written, not the erased text node runs.
 func TestNativeTypeScript(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	if h.nodeFeatures().TypeScript == "" {
 		t.Skip("this node does not run TypeScript itself")

@@ -214,6 +214,7 @@ func otlpAttrs(as []otlpAttr) map[string]string {
 // from a real Jaeger: the root span the child's TRACEPARENT names, with the session's
 // attributes, the exception event by the conventions and the console events.
 func TestOTLPExportToJaeger(t *testing.T) {
+	// Not parallel: Jaeger listens on ports free a moment ago, which a parallel test's listener could take.
 	if os.Getenv("TRACED_CI_REPEAT") != "" {
 		t.Skip("the tracing backend does not depend on the node line: tested in CI's first pass")
 	}

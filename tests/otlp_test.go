@@ -24,6 +24,7 @@ import (
 // it captures with export off, and what could not be sent is counted, in the session's summary
 // and in the status.
 func TestOTLPUnreachableCollector(t *testing.T) {
+	t.Parallel()
 	const lines = 500
 	h := newHarness(t, func(o *service.Options) {
 		o.OTLP = &otlpexport.Options{Endpoint: "http://" + closedAddr(t), QueueSize: 64, BatchTimeout: 10 * time.Millisecond}
@@ -135,6 +136,7 @@ func (keptSpans) Shutdown(context.Context) error { return nil }
 
 // TestOTLPProcessTree: each worker of a session is a span of its trace, holding its own events.
 func TestOTLPProcessTree(t *testing.T) {
+	t.Parallel()
 	mem := keptSpans{tracetest.NewInMemoryExporter()}
 	h := newHarness(t, func(o *service.Options) {
 		o.OTLP = &otlpexport.Options{SpanExporter: mem, BatchTimeout: 10 * time.Millisecond}
@@ -183,6 +185,7 @@ func TestOTLPProcessTree(t *testing.T) {
 // TestOTLPPauseSpan: a debugger pause is a span of the session's trace, from the pause to the
 // resume, where it paused.
 func TestOTLPPauseSpan(t *testing.T) {
+	t.Parallel()
 	mem := keptSpans{tracetest.NewInMemoryExporter()}
 	h := newHarness(t, func(o *service.Options) {
 		o.OTLP = &otlpexport.Options{SpanExporter: mem, BatchTimeout: 10 * time.Millisecond}

@@ -18,6 +18,7 @@ import (
 // event of the child's span, never of the root's. Ten children, so that a child let run
 // before its attach was recorded would be caught.
 func TestOTLPChildFirstEvents(t *testing.T) {
+	t.Parallel()
 	mem := keptSpans{tracetest.NewInMemoryExporter()}
 	h := newHarness(t, func(o *service.Options) {
 		o.OTLP = &otlpexport.Options{SpanExporter: mem, BatchTimeout: 10 * time.Millisecond}

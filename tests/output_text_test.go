@@ -13,6 +13,7 @@ import (
 // 1 MiB cap is cut between two characters (the rest begins with a whole one), and bytes that
 // are not UTF-8 become U+FFFD, in JSON and in the text form.
 func TestOutputValidUTF8(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "rawbytes.js"})
 	h.waitExit(s.ID)

@@ -9,6 +9,7 @@ import (
 // TestPauseReasons: a pause says why in a user's words, never V8's catch-all "other": a
 // breakpoint (with its ref), a step, a run-to, a debugger statement, a pause that was asked for.
 func TestPauseReasons(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "reasons.js", Breakpoints: api.BreakpointsAt("reasons.js:4")})
 	st, _ := h.waitPaused(s.ID, 0)
@@ -39,6 +40,7 @@ func TestPauseReasons(t *testing.T) {
 // TestWaitStartsNow: a wait without a cursor answers the next matching event, never an old
 // one; a wait on pauses answers the pause the program stands in now, with the state there.
 func TestWaitStartsNow(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "reasons.js", Breakpoints: api.BreakpointsAt("reasons.js:4")})
 	h.waitPaused(s.ID, 0)

@@ -28,6 +28,7 @@ func (h *harness) startPaused(req api.StartRequest) api.SessionResponse {
 // TestDebugStatusSaysPaused: a session paused at its first line says paused in the start answer,
 // the list, GET state and the wait, and running once continued.
 func TestDebugStatusSaysPaused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	res := h.startPaused(api.StartRequest{Target: "debugme.js", PauseOnStart: true})
 	id := res.Session.ID
@@ -55,6 +56,7 @@ func TestDebugStatusSaysPaused(t *testing.T) {
 // TestDebugStartAnswersThePause: pauseOnStart answers the state at the first line; the state
 // carries the source and locals a GET state would.
 func TestDebugStartAnswersThePause(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	res := h.startPaused(api.StartRequest{Target: "debugme.js", PauseOnStart: true})
 	if l := res.State.Location; l.File != "debugme.js" || len(res.State.Source) == 0 || len(res.State.Stack) == 0 {
@@ -68,6 +70,7 @@ func TestDebugStartAnswersThePause(t *testing.T) {
 // TestDebugPauseOnFirstStatement: a first statement that is `debugger;`, and a start breakpoint
 // on or before the first statement (a comment header above it), start and show that pause.
 func TestDebugPauseOnFirstStatement(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	res := h.startPaused(api.StartRequest{Target: "firstdebugger.js"})
 	if l := res.State.Location; l.File != "firstdebugger.js" || l.Line != 1 {
@@ -90,6 +93,7 @@ func TestDebugPauseOnFirstStatement(t *testing.T) {
 // TestDebugAttachAnswersThePause: an attach to a process started with --inspect-brk answers once
 // the first-line break is known, paused, so a continue right after it is not refused.
 func TestDebugAttachAnswersThePause(t *testing.T) {
+	t.Parallel()
 	p := startInspected(t, "--inspect-brk")
 	h := newHarness(t)
 	var res api.SessionResponse
@@ -108,6 +112,7 @@ func TestDebugAttachAnswersThePause(t *testing.T) {
 // TestDebugExecutionAnswersOutput: a continue answers what the program printed on the way to the
 // next pause or the end; a chatty stretch is capped with a count of the rest.
 func TestDebugExecutionAnswersOutput(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "debugme.js", Breakpoints: api.BreakpointsAt("debugme.js:7")})
 	_, _ = h.waitPaused(s.ID, 0)

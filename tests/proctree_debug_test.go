@@ -14,6 +14,7 @@ import (
 // main thread runs, an unknown target answers 404 naming GET targets, and a logpoint set while a
 // child is paused emits in the grandchild; the event reads filter by target.
 func TestChildBreakpoints(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "forks.js", Breakpoints: api.BreakpointsAt("forks.js:17")})
 	st, seq := h.waitPaused(s.ID, 0)

@@ -18,6 +18,7 @@ import (
 // their set-up calls (which travel through the main thread) wait; a worker whose set-up runs
 // out of time is released, and each one still runs: the program ends with all 100 counted.
 func TestManyWorkersFrozenMain(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "manyworkers.js", Args: []string{"100", "2000"}})
 	// 100 workers take half a minute on a loaded 2-core machine without traced: a longer bound.
@@ -34,6 +35,7 @@ func TestManyWorkersFrozenMain(t *testing.T) {
 // traced's) waits for a debugger before its first line; traced sees its banner on the shared
 // stderr and lets it run, so the program ends. The --inspect variant runs alike.
 func TestChildOwnInspectBrk(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, opts := range []string{"--inspect-brk=127.0.0.1:0", "--inspect=127.0.0.1:0"} {
 		t.Run(opts, func(t *testing.T) {
@@ -59,6 +61,7 @@ func TestChildOwnInspectBrk(t *testing.T) {
 // after each: every child runs; the first two are still followed (their lines captured as
 // theirs), the last runs untraced.
 func TestAnnounceFIFOWedged(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "announcewedge.js"})
 	sum := h.waitExit(s.ID)

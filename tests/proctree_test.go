@@ -13,6 +13,7 @@ import (
 // exits at once all run to their end in trace and debug mode: none inherits the inspector flags
 // traced starts node with, so none waits for a debugger that never comes.
 func TestForksNeverHang(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{api.ModeTrace, api.ModeDebug} {
 		t.Run(mode, func(t *testing.T) {
 			h := newHarness(t)
@@ -42,6 +43,7 @@ func TestForksNeverHang(t *testing.T) {
 // child that exits at once) is a target of the session: its console calls are captured with its
 // target ref, and target events say it was attached and exited, with its pid.
 func TestChildrenFollowed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "forks.js"})
 	h.waitExit(s.ID)
@@ -79,6 +81,7 @@ func TestChildrenFollowed(t *testing.T) {
 // TestChildrenNotFollowed: children: false leaves children alone (no inspector, no target); they
 // run and end as without traced.
 func TestChildrenNotFollowed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	off := false
 	s := h.start(api.StartRequest{Target: "forks.js", Children: &off})
@@ -106,6 +109,7 @@ func TestChildrenNotFollowed(t *testing.T) {
 // run on uncaptured (their output still reaches the session), each with a target event saying
 // why. An invalid expression is a 400 naming the field.
 func TestFollowMatch(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "forks.js", FollowMatch: `forks\.js grandchild$`})
 	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 0 {

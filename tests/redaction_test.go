@@ -14,6 +14,7 @@ import (
 // events, throw locals, evidence, the state and eval; an ordinary count does not; the summary
 // counts them; the program's own output is unchanged; with redaction off they show.
 func TestRedaction(t *testing.T) {
+	t.Parallel()
 	const key = "AKIAIOSFODNN7EXAMPLE"
 	root := t.TempDir()
 	src, err := os.ReadFile(filepath.Join("testdata", "secrets.js"))

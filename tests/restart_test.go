@@ -25,6 +25,7 @@ func (h *harness) nodeFeatures() api.NodeFeatures {
 // breakpoint in the new code, under the same name, with every debugger setting carried over;
 // the old run is stopped, keeps its id and names the new one.
 func TestDebugRestartCarriesSettings(t *testing.T) {
+	t.Parallel()
 	h, path := patchWorkspace(t)
 	old := h.debug(api.StartRequest{Target: "patchme.js", Name: "job", PauseOnExceptions: "uncaught",
 		Breakpoints: api.BreakpointsAt("patchme.js:3")})
@@ -96,6 +97,7 @@ func TestDebugRestartCarriesSettings(t *testing.T) {
 // TestDebugRestartRunning: a restart of a program without breakpoints answers a running state
 // once waitMs has passed, and a finished session can be restarted too.
 func TestDebugRestartRunning(t *testing.T) {
+	t.Parallel()
 	h, _ := patchWorkspace(t)
 	old := h.debug(api.StartRequest{Target: "patchme.js"})
 	h.call("POST", "/api/trace/stop", api.StopRequest{ID: old.ID}, nil)
@@ -115,6 +117,7 @@ func TestDebugRestartRunning(t *testing.T) {
 // TestDebugHotpatchWithoutLiveEdit: where node has no live edit (26), status says so and a
 // hot-patch answers a declared 501 whose hint is the restart; elsewhere it patches.
 func TestDebugHotpatchWithoutLiveEdit(t *testing.T) {
+	t.Parallel()
 	h, _ := patchWorkspace(t)
 	s := h.debug(api.StartRequest{Target: "patchme.js"})
 	req := h.request("POST", "/api/debug/"+s.ID+"/hotpatch", api.HotpatchRequest{File: "patchme.js", DryRun: true})

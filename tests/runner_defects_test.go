@@ -13,6 +13,7 @@ import (
 // its throw recorded once: the test file's process, whose inspector node 20's runner relays as a
 // TAP comment too, is attached once (it was t0 and t1 with the same pid, every event doubled).
 func TestNodeTestFolder(t *testing.T) {
+	t.Parallel()
 	out, _ := exec.CommandContext(t.Context(), "node", "--test", "testdata/nodetest").CombinedOutput()
 	runs := strings.Contains(string(out), "pass 1") // TAP (node 20) or the spec reporter (26)
 	h := newHarness(t)
@@ -47,6 +48,7 @@ func TestNodeTestFolder(t *testing.T) {
 // (its Expected/Received diff is coloured into a pipe too), and jest's failed assertion, which
 // expect throws again from handleError, is one throw event.
 func TestRunnerOutputOnce(t *testing.T) {
+	t.Parallel()
 	needRunners(t)
 	t.Run("mocha", func(t *testing.T) {
 		h := newHarness(t)
@@ -100,6 +102,7 @@ func TestRunnerOutputOnce(t *testing.T) {
 // code under test stops in every test file that loads it, the first one too, at its line, and
 // binds there (the breakpoint event names that line, not the one before).
 func TestJestInBandFirstFile(t *testing.T) {
+	t.Parallel()
 	needRunners(t)
 	h := newHarness(t)
 	cache := t.TempDir()
@@ -184,6 +187,7 @@ func TestJestInBandPublished(t *testing.T) {
 // second time, in code tsx's loader runs; it is start-up, never a pause: the first pause is the
 // user's breakpoint, and the run has that one pause.
 func TestTsxImportStart(t *testing.T) {
+	t.Parallel()
 	needRunners(t)
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "tsx/app.ts", NodeArgs: []string{"--import", "tsx"}, Cwd: runnersDir,
@@ -202,6 +206,7 @@ func TestTsxImportStart(t *testing.T) {
 // TestVitestStepInto: a step into the call of an imported function from a vitest test reaches
 // the function at once, not vite-node's export getter in between (it took three steps).
 func TestVitestStepInto(t *testing.T) {
+	t.Parallel()
 	needRunners(t)
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "node_modules/vitest/vitest.mjs", Args: []string{"run", "failing/vi"}, Cwd: runnersDir,

@@ -13,6 +13,7 @@ import (
 // runner's worker process or thread that runs the test, as a target of its own, with the test's
 // locals; each pause is continued in its target (?target=) while the others run or stand paused.
 func TestRunnerBreakpointsInTargets(t *testing.T) {
+	t.Parallel()
 	needRunners(t)
 	cases := []struct {
 		name, bin string
@@ -98,6 +99,7 @@ func (h *harness) targetKind(id, ref string) string {
 // through the inline source map before the module runs, and pauses in the function the
 // module's top level calls, with its locals, at the original line.
 func TestTsxBreakpoint(t *testing.T) {
+	t.Parallel()
 	needRunners(t)
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "node_modules/tsx/dist/cli.mjs", Args: []string{"tsx/app.ts"}, Cwd: runnersDir,
@@ -122,6 +124,7 @@ func TestTsxBreakpoint(t *testing.T) {
 // TestNpmRunBreakpoint: a program that runs `npm run greet` (npm, a shell, node) never hangs,
 // and a breakpoint in the script npm starts pauses in that process, with its locals.
 func TestNpmRunBreakpoint(t *testing.T) {
+	t.Parallel()
 	needRunners(t)
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "npmrun.js", Cwd: runnersDir, Breakpoints: api.BreakpointsAt("src/greet.js:3")})
@@ -148,6 +151,7 @@ func TestNpmRunBreakpoint(t *testing.T) {
 // transformed code (during collection); one set once the file is loaded binds through the map
 // too, instead of being refused as not breakable.
 func TestJestTransformedInPlace(t *testing.T) {
+	t.Parallel()
 	needRunners(t)
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "node_modules/jest/bin/jest.js", Args: []string{"--no-cache", "hoisted"}, Cwd: runnersDir,

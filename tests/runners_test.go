@@ -24,6 +24,7 @@ func needRunners(t *testing.T) {
 // waits for a debugger), fails as its failing tests say, and the failing assertion's file and
 // line reach the session, from whichever target ran the test.
 func TestRunnersTraced(t *testing.T) {
+	t.Parallel()
 	needRunners(t)
 	cases := []struct {
 		name, bin string
@@ -69,6 +70,7 @@ func TestRunnersTraced(t *testing.T) {
 // TestRunnerBreakpointMocha: a breakpoint in a mocha test body (mocha runs tests in its own
 // process) pauses there with the test's locals, and one in the code under test too.
 func TestRunnerBreakpointMocha(t *testing.T) {
+	t.Parallel()
 	needRunners(t)
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "node_modules/mocha/bin/mocha.js", Args: []string{"mocha/math.test.js"},

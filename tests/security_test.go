@@ -14,6 +14,7 @@ import (
 )
 
 func TestTokenIsRequired(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	cases := []struct {
 		name   string
@@ -69,6 +70,7 @@ func TestTokenIsRequired(t *testing.T) {
 }
 
 func TestHostHeaderIsChecked(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	_, port, _ := net.SplitHostPort(h.addr)
 	refused := []string{"attacker.example:" + port, "attacker.example", "0177.0.0.1:" + port,
@@ -136,6 +138,7 @@ func rawStatus(t *testing.T, addr, raw string) int {
 }
 
 func TestCrossOriginIsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, c := range []struct{ header, value string }{
 		{"Origin", "https://evil.example"},
@@ -165,6 +168,7 @@ func TestCrossOriginIsRefused(t *testing.T) {
 }
 
 func TestStreamHandshakeIsGuarded(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()

@@ -19,6 +19,7 @@ const serversDir = "servers/npm"
 // the handler's line with the request's query among its locals, and, while the server runs on
 // (and once it is stopped), the evidence points there: Express logged the error.
 func TestExpressHandlerThrow(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.serverError(t, "shop.js", "/price?item=kiwi&qty=2")
 
@@ -70,6 +71,7 @@ func TestExpressHandlerThrow(t *testing.T) {
 // the error as JSON on stdout; the evidence of the running server is that throw, found by the
 // logged line, with the request's query among its locals.
 func TestFastifyLoggedThrow(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.serverError(t, "quote.js", "/quote?item=kiwi")
 	th := h.waitFor(s.ID, 0, "throw").Event

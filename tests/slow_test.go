@@ -20,6 +20,7 @@ const slowWindowMs = 1500
 // in each target's first line: a hot function V8 inlines named at its own line, GC churn, a
 // 200 ms stall inside an interval, a program waiting on reads, hot work in a worker thread.
 func TestSlowFixtures(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, c := range []struct {
 		script string
@@ -71,6 +72,7 @@ func TestSlowFixtures(t *testing.T) {
 // TestCPUProfileHotLines: cpu/stop names a function V8 inlined into its caller at its own
 // lines, with its share, the caller it was inlined into, and a text of at most 2 KB.
 func TestCPUProfileHotLines(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "slow/inline.js"})
 	if w := h.waitFor(s.ID, 0, "stdout"); w.Event == nil {
@@ -100,6 +102,7 @@ func TestCPUProfileHotLines(t *testing.T) {
 // window, with the main thread's profile read while node waited for traced to hang up; then
 // the program exits.
 func TestSlowUntilExit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "slow/finite.js"})
 	if w := h.waitFor(s.ID, 0, "stdout"); w.Event == nil {
@@ -121,6 +124,7 @@ func TestSlowUntilExit(t *testing.T) {
 // TestSlowDependency: a regular expression that backtracks in a package is named as the
 // dependency's cost, with the package function that ran it.
 func TestSlowDependency(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	copyFile(t, filepath.Join("testdata", "slow", "regex.js"), filepath.Join(root, "regex.js"))
 	if err := os.MkdirAll(filepath.Join(root, "node_modules", "slowparse"), 0o755); err != nil {

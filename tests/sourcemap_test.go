@@ -40,6 +40,7 @@ func tsTraceIn(t *testing.T, h *harness, entry, cwd string) (api.Summary, *api.E
 }
 
 func TestSourceMapExceptionIsOriginal(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, entry := range []string{"dist/app.js", "dist-inline/app.js", "bundle/app.js", "esm/app.mjs"} {
 		t.Run(entry, func(t *testing.T) {
@@ -77,6 +78,7 @@ func wheres(frames []api.Frame) []string {
 }
 
 func TestSourceMapOnTheStream(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
@@ -94,6 +96,7 @@ func TestSourceMapOnTheStream(t *testing.T) {
 }
 
 func TestSourceMapBrokenDegrades(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, c := range []struct{ entry, reason string }{
 		{"corrupt/app.js", "invalid source map"},
@@ -119,6 +122,7 @@ func TestSourceMapBrokenDegrades(t *testing.T) {
 }
 
 func TestSourceMapBreakpointBeforeStart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	// service.ts is loaded by a require after the start: the breakpoint waits, then binds.
 	s := h.debug(api.StartRequest{Target: "dist/app.js", Cwd: "ts", Breakpoints: api.BreakpointsAt("src/service.ts:8", "src/app.ts:9")})
@@ -166,6 +170,7 @@ func sourceText(lines []api.SourceLine) string {
 }
 
 func TestSourceMapStepByTypeScriptLines(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "dist/app.js", Cwd: "ts", Breakpoints: api.BreakpointsAt("src/app.ts:16")})
 	st, _ := h.waitPaused(s.ID, 0)
@@ -181,6 +186,7 @@ func TestSourceMapStepByTypeScriptLines(t *testing.T) {
 }
 
 func TestSourceMapBundleBreakpointAndRunTo(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "bundle/app.js", Cwd: "ts", PauseOnStart: true})
 	h.waitPaused(s.ID, 0)
@@ -228,6 +234,7 @@ func TestSourceMapBundleBreakpointAndRunTo(t *testing.T) {
 }
 
 func TestSourceMapCoverageLines(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "dist/app.js", Cwd: "ts", Args: []string{"good"}, PauseOnStart: true})
 	h.waitPaused(s.ID, 0)
@@ -256,6 +263,7 @@ func TestSourceMapCoverageLines(t *testing.T) {
 // TestSourceMapPendingInESMAndLogpoint: an ES module bundle binds a waiting breakpoint too, and a
 // logpoint on a TypeScript line logs from the generated code.
 func TestSourceMapPendingInESMAndLogpoint(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "esm/app.mjs", Cwd: "ts", PauseOnStart: true})
 	h.waitPaused(s.ID, 0)
@@ -279,6 +287,7 @@ func TestSourceMapPendingInESMAndLogpoint(t *testing.T) {
 // TestSourceMapPendingBreakpoint: set before its module loads, a TypeScript breakpoint waits
 // (pending), then binds when the module loads, before its code runs.
 func TestSourceMapPendingBreakpoint(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "dist/app.js", Cwd: "ts", PauseOnStart: true})
 	h.waitPaused(s.ID, 0)
@@ -299,6 +308,7 @@ func TestSourceMapPendingBreakpoint(t *testing.T) {
 // TestSourceMapFixedBetweenRuns: a map that was missing is read again by the next run, though
 // the script did not change.
 func TestSourceMapFixedBetweenRuns(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	h := newHarness(t, func(o *service.Options) { o.Engine.Root = root })
 	copyFile(t, "testdata/ts/missing/app.js", filepath.Join(root, "app.js"))

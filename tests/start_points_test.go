@@ -14,6 +14,7 @@ import (
 // those of POST logpoints; all are set before the program runs, so the first pause is the
 // conditional one. The continues are bare POSTs (no body, no Content-Type), as curl sends them.
 func TestStartBreakpointObjectsAndLogpoints(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{
 		Target: "debugme.js",
@@ -78,6 +79,7 @@ func TestStartBreakpointObjectsAndLogpoints(t *testing.T) {
 // TestStartPointsAreChecked: the objects of a start request are held to the rules of POST
 // breakpoints and POST logpoints, with the field named, before any process is spawned.
 func TestStartPointsAreChecked(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, c := range []struct {
 		name, body, inMsg string
@@ -116,6 +118,7 @@ func TestStartPointsAreChecked(t *testing.T) {
 // 400 with the field named, wherever a position is given: breakpoints (both forms), logpoints,
 // run-to, and the breakpoints and logpoints of a start.
 func TestPositionsPastInt32(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "debugme.js", PauseOnStart: true})
 	h.waitPaused(s.ID, 0)

@@ -13,6 +13,7 @@ import (
 // is one call; a program that ends first answers without a state, its summary saying so; a trace
 // session, which never pauses, is refused.
 func TestStartWaitsForFirstPause(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	wait := int64(20000)
 
@@ -49,6 +50,7 @@ func TestStartWaitsForFirstPause(t *testing.T) {
 // TestStartWaitsForAWorkersPause: a breakpoint on a line only a worker runs is the first pause
 // the start answers, with the worker named: not "no pause yet" while the worker stands paused.
 func TestStartWaitsForAWorkersPause(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	wait := int64(20000)
 	var res api.SessionResponse

@@ -95,6 +95,7 @@ func collectUntilExit(ctx context.Context, t *testing.T, conn *websocket.Conn, s
 }
 
 func TestStreamMatchesTrace(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
@@ -114,6 +115,7 @@ func TestStreamMatchesTrace(t *testing.T) {
 }
 
 func TestStreamResumeReplaysExactlyTheMissing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
@@ -160,6 +162,7 @@ func TestStreamResumeReplaysExactlyTheMissing(t *testing.T) {
 
 // TestStreamSubscribeByName: a session may be subscribed to by its name; its messages name it by id.
 func TestStreamSubscribeByName(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
@@ -184,6 +187,7 @@ func TestStreamSubscribeByName(t *testing.T) {
 }
 
 func TestStreamGapForEvictedCursor(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, func(o *service.Options) { o.Engine.MaxEvents = 100 })
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
@@ -199,6 +203,7 @@ func TestStreamGapForEvictedCursor(t *testing.T) {
 }
 
 func TestSlowSubscriberIsClosedAndOthersLoseNothing(t *testing.T) {
+	// Not parallel: the healthy reader must keep up with 40,000 messages; load could make it the slow one.
 	h := newHarness(t, func(o *service.Options) {
 		o.StreamQueue = 16384 // ~2 s of slack for the healthy reader on a busy 2-core machine
 		// The stalled client reads once the run is over; its blocked write must still be pending
@@ -266,6 +271,7 @@ func TestSlowSubscriberIsClosedAndOthersLoseNothing(t *testing.T) {
 }
 
 func TestShutdownClosesStreamsGoingAway(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()

@@ -24,6 +24,7 @@ const swapTries = 40
 // the program runs). Node reads an ES module main later than a CommonJS one (its own loader, after
 // the preload), where only the guard's module hooks see it.
 func TestSwappedDirectoryNeverRunsOutside(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, main, pkg, inside, outside string }{
 		{"commonjs", "x.js", "", `console.log("inside");`, `require("fs").writeFileSync(MARKER, "ran"); console.log("outside");`},
 		{"mjs", "x.mjs", "", `console.log("inside");`, `import fs from "node:fs"; fs.writeFileSync(MARKER, "ran"); console.log("outside");`},

@@ -15,6 +15,7 @@ import (
 // goes on and ends well. The event comes before the catch block's print, though its locals are
 // read after the program was let go.
 func TestThrowCaught(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "throws/caught.js"})
 	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 0 {
@@ -79,6 +80,7 @@ func wantThrowFailure(t *testing.T, ev *api.Evidence, file string, line int, loc
 // TestThrowOwnHandler: a program that handles its own uncaught exceptions (prints, exits 1)
 // reports no exception to the inspector; the evidence points at the throw, with its locals.
 func TestThrowOwnHandler(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "throws/ownhandler.js"})
 	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 1 {
@@ -92,6 +94,7 @@ func TestThrowOwnHandler(t *testing.T) {
 // reporter), with the test's locals, in whichever process or thread ran the test (with two
 // failing files, the one that failed last).
 func TestThrowTestRunners(t *testing.T) {
+	t.Parallel()
 	needRunners(t)
 	cases := []struct {
 		name     string
@@ -130,6 +133,7 @@ func TestThrowTestRunners(t *testing.T) {
 // TestThrowRateCap: past throws.perSecond, throws are counted, not recorded: every throw of the
 // program is either a throw event or counted (in an event's skipped, or in the summary).
 func TestThrowRateCap(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "throws/many.js", Args: []string{"300"}, Throws: &api.ThrowOptions{PerSecond: 20}})
 	sum := h.waitExit(s.ID)
@@ -153,6 +157,7 @@ func TestThrowRateCap(t *testing.T) {
 // TestCaughtModeStopsInUserCode: pause-on-exceptions caught stops where user code throws, not
 // in node's own throw-and-catch before it (module loading, URL parsing).
 func TestCaughtModeStopsInUserCode(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "throws/caught.js", PauseOnExceptions: "caught"})
 	st, _ := h.waitPaused(s.ID, 0)
@@ -165,6 +170,7 @@ func TestCaughtModeStopsInUserCode(t *testing.T) {
 // go); stepping on from there stays as quick, and once the program runs on its throws are
 // recorded again.
 func TestStepOverCaughtThrows(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "throws/stepping.js", Breakpoints: api.BreakpointsAt("throws/stepping.js:10")})
 	h.waitPaused(s.ID, 0)
@@ -189,6 +195,7 @@ func TestStepOverCaughtThrows(t *testing.T) {
 // code; the exception event still names the user's file, as a rejection, and the throw inside
 // the async function is a throw event.
 func TestThrowRejection(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "rejection.js"})
 	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 1 {
@@ -207,6 +214,7 @@ func TestThrowRejection(t *testing.T) {
 // text: a throw by class and message, a console line; one that cannot match finds nothing, and an
 // invalid one is refused naming the parameter.
 func TestWaitForThrowByMatch(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "throws/caught.js"})
 	h.waitExit(s.ID)
@@ -235,6 +243,7 @@ func TestWaitForThrowByMatch(t *testing.T) {
 // TestPauseOnExceptionClasses: pause-on-exceptions with classes stops only at those classes'
 // throws, at start and as set later; the other throws go on without a stop.
 func TestPauseOnExceptionClasses(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "throws/classes.js", PauseOnExceptions: "caught", PauseOnExceptionClasses: []string{"TypeError"}})
 	st, _ := h.waitPaused(s.ID, 0)
@@ -257,6 +266,7 @@ func TestPauseOnExceptionClasses(t *testing.T) {
 // is one): the first stop is the failing assertion, thrown by node:assert for the test file's
 // line; node's own throw-and-catch while it loads the modules stops nowhere.
 func TestCaughtModeOnESMEntry(t *testing.T) {
+	t.Parallel()
 	needRunners(t)
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "node_modules/mocha/bin/mocha.js", Args: []string{"mocha/math.test.js"}, Cwd: runnersDir, PauseOnExceptions: "caught"})
@@ -274,6 +284,7 @@ func TestCaughtModeOnESMEntry(t *testing.T) {
 // TestCaughtModeSkipsBlackboxed: pause-on-exceptions caught does not stop at a throw a
 // blackboxed library catches itself; the user's own caught throw after it stops.
 func TestCaughtModeSkipsBlackboxed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "throws/usesvendor.js", PauseOnStart: true})
 	h.waitPaused(s.ID, 0)
@@ -289,6 +300,7 @@ func TestCaughtModeSkipsBlackboxed(t *testing.T) {
 // promise), with the error; the throw event has the throw site's locals; continuing ends the
 // process as it would have.
 func TestUncaughtModeStopsOnTopLevelAwait(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "throws/tla.mjs", PauseOnExceptions: "uncaught"})
 	st, _ := h.waitPaused(s.ID, 0)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestThrowingProgramTimeline(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "throws.js", Args: []string{"--flag", "x"}})
 	if s.Status != api.StatusRunning || s.PID == 0 || s.Mode != api.ModeTrace {
@@ -91,6 +92,7 @@ func TestThrowingProgramTimeline(t *testing.T) {
 }
 
 func TestCleanExitHasNoEvidence(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "clean.js"})
 	sum := h.waitExit(s.ID)
@@ -109,6 +111,7 @@ func TestCleanExitHasNoEvidence(t *testing.T) {
 }
 
 func TestFailuresWithoutHang(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	cases := []struct {
 		target  string
@@ -145,6 +148,7 @@ func TestFailuresWithoutHang(t *testing.T) {
 }
 
 func TestExitCodeWithoutException(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "exit3.js"})
 	sum := h.waitExit(s.ID)
@@ -159,6 +163,7 @@ func TestExitCodeWithoutException(t *testing.T) {
 }
 
 func TestDebuggerStatementDoesNotStopATrace(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "debugger.js"})
 	sum := h.waitExit(s.ID)
@@ -171,6 +176,7 @@ func TestDebuggerStatementDoesNotStopATrace(t *testing.T) {
 }
 
 func TestStopKillsProcessGroup(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "forever.js", Name: "ticker"})
 	h.waitFor(s.ID, 0, "console")
@@ -191,6 +197,7 @@ func TestStopKillsProcessGroup(t *testing.T) {
 }
 
 func TestTimeoutStopsTheProgram(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "forever.js", TimeoutMs: 300})
 	sum := h.waitExit(s.ID)
@@ -200,6 +207,8 @@ func TestTimeoutStopsTheProgram(t *testing.T) {
 }
 
 func TestCapHoldsForManyLines(t *testing.T) {
+	// Not parallel: 100,000 events must be captured under the race detector within the 30 s
+	// deadline, which load could break.
 	h := newHarness(t, func(o *service.Options) { o.Engine.MaxEvents = 1000 })
 	s := h.start(api.StartRequest{Target: "lines.js", Args: []string{"50000"}})
 	sum := h.waitExit(s.ID)
@@ -228,6 +237,7 @@ func TestCapHoldsForManyLines(t *testing.T) {
 }
 
 func TestLongStringIsCappedAndSessionSurvives(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "bigline.js"})
 	sum := h.waitExit(s.ID)
@@ -245,6 +255,7 @@ func TestLongStringIsCappedAndSessionSurvives(t *testing.T) {
 }
 
 func TestChildEnvironmentIsClean(t *testing.T) {
+	// Not parallel: it sets the service's environment (t.Setenv).
 	t.Setenv("NODE_OPTIONS", "--require ./evil.js")
 	t.Setenv("TRACED_TOKEN", "secret-token-value")
 	h := newHarness(t)
@@ -264,6 +275,7 @@ func TestChildEnvironmentIsClean(t *testing.T) {
 }
 
 func TestTooManyLiveSessions(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, func(o *service.Options) { o.Engine.MaxSessions = 2 })
 	a := h.start(api.StartRequest{Target: "forever.js"})
 	h.start(api.StartRequest{Target: "forever.js"})
@@ -286,6 +298,7 @@ func TestTooManyLiveSessions(t *testing.T) {
 }
 
 func TestConcurrentStartsRespectTheLimit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, func(o *service.Options) { o.Engine.MaxSessions = 3 })
 	const n = 12
 	type result struct {
@@ -329,6 +342,7 @@ func TestConcurrentStartsRespectTheLimit(t *testing.T) {
 // TestFinishedProgramDetachesUnderDiscardLoad: the detach a finished program needs must not be
 // crowded out by pending Runtime.discardConsoleEntries requests (here one per console event).
 func TestFinishedProgramDetachesUnderDiscardLoad(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, func(o *service.Options) { o.Engine.DiscardEvery = 1 })
 	for range 3 {
 		s := h.start(api.StartRequest{Target: "lines.js", Args: []string{"3000"}})
@@ -340,6 +354,7 @@ func TestFinishedProgramDetachesUnderDiscardLoad(t *testing.T) {
 }
 
 func TestNamesNeverShadowIDs(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	e := h.errorOf(h.request("POST", "/api/trace/start", api.StartRequest{Target: "forever.js", Name: "s2"}), http.StatusBadRequest)
 	if !strings.Contains(e.Message, "looks like a session id") {

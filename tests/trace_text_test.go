@@ -24,6 +24,7 @@ var traceVolatile = []struct {
 // compact text form when asked, by ?format=text or Accept: text/plain, errors included: a session
 // a line, an event a line, a page ending with its cursor.
 func TestGoldenTraceText(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "throws.js"})
 	h.waitExit(s.ID)

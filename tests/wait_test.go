@@ -9,6 +9,7 @@ import (
 )
 
 func TestWaitReturnsTheFirstMatchingEvent(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "throws.js"})
 	w := h.waitFor(s.ID, 0, "console")
@@ -26,6 +27,7 @@ func TestWaitReturnsTheFirstMatchingEvent(t *testing.T) {
 }
 
 func TestWaitTimesOutWithTheWindow(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "forever.js"})
 	var w api.WaitResponse
@@ -39,6 +41,7 @@ func TestWaitTimesOutWithTheWindow(t *testing.T) {
 }
 
 func TestWaitOnFinishedSessionWithoutMatch(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "clean.js"})
 	h.waitExit(s.ID)
@@ -50,6 +53,7 @@ func TestWaitOnFinishedSessionWithoutMatch(t *testing.T) {
 }
 
 func TestWaitReportsAGapForAnEvictedCursor(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, func(o *service.Options) { o.Engine.MaxEvents = 100 })
 	s := h.start(api.StartRequest{Target: "lines.js", Args: []string{"3000"}})
 	sum := h.waitExit(s.ID)
@@ -62,6 +66,7 @@ func TestWaitReportsAGapForAnEvictedCursor(t *testing.T) {
 }
 
 func TestEventsPagesWithCursor(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "lines.js", Args: []string{"120"}})
 	h.waitExit(s.ID)
@@ -86,6 +91,7 @@ func TestEventsPagesWithCursor(t *testing.T) {
 // TestWaitKeepsTheGapPastNonMatchingEvents: the gap belongs to the caller's cursor, however many
 // non-matching events the wait skips before it answers.
 func TestWaitKeepsTheGapPastNonMatchingEvents(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, func(o *service.Options) { o.Engine.MaxEvents = 10 })
 	s := h.start(api.StartRequest{Target: "lines.js", Args: []string{"50"}})
 	sum := h.waitExit(s.ID)
@@ -99,6 +105,7 @@ func TestWaitKeepsTheGapPastNonMatchingEvents(t *testing.T) {
 
 // TestExpiredWaitOnFinishedSessionSaysFinished: timeoutMs=0 on a finished session has one answer.
 func TestExpiredWaitOnFinishedSessionSaysFinished(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "clean.js"})
 	sum := h.waitExit(s.ID)

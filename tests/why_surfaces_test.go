@@ -10,6 +10,7 @@ import (
 // slow actions, answer the routes' text: what keeps a forgotten interval's program alive, and
 // that the program is idle.
 func TestWhySurfaces(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	t.Run("cli", func(t *testing.T) {
 		h := h.with(t)

@@ -16,6 +16,7 @@ import (
 // reaches its parent as an error event, not the inspector: the caught-failures issue makes such
 // throws evidence.)
 func TestWorkersTraced(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{api.ModeTrace, api.ModeDebug} {
 		t.Run(mode, func(t *testing.T) {
 			h := newHarness(t)
@@ -77,6 +78,7 @@ func TestWorkersTraced(t *testing.T) {
 // TestWorkersNotFollowed: workers: false lets each worker run uncaptured (its lines still reach
 // stdout through the main thread), and a target event says it was released and why.
 func TestWorkersNotFollowed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	off := false
 	s := h.start(api.StartRequest{Target: "workers.js", Workers: &off})
@@ -106,6 +108,7 @@ func TestWorkersNotFollowed(t *testing.T) {
 
 // TestWorkersFollowMatch: a followMatch their script does not match releases the workers.
 func TestWorkersFollowMatch(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "workers.js", FollowMatch: `nothing-matches-this`})
 	if sum := h.waitExit(s.ID); sum.ExitCode == nil || *sum.ExitCode != 0 {
