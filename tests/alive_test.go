@@ -100,6 +100,7 @@ func TestWaitStillRunning(t *testing.T) {
 // done, process.stdout not yet made) answers, and leaves process.stdout unmade: the
 // program's own first write makes it.
 func TestAliveAtFirstLine(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	res := h.startPaused(api.StartRequest{Target: "alive/interval.js", PauseOnStart: true})
 	var rep api.AliveReport
@@ -121,6 +122,7 @@ func TestAliveAtFirstLine(t *testing.T) {
 // streams (stdin, stdout, stderr): making one there runs node's stream set-up early, and fails
 // while node:net loads ("net.Socket is not a constructor").
 func TestAliveMidBootstrap(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	res := h.startPaused(api.StartRequest{Target: "alive/interval.js", NodeArgs: []string{"--require", "./alive/early.js"},
 		Breakpoints: api.BreakpointsAt("alive/early.js:7")})
@@ -148,6 +150,7 @@ func TestAliveMidBootstrap(t *testing.T) {
 // TestTraceTimeoutStillRunning: a trace session its timeoutMs stops says what kept it running
 // then, in its summary and in the text form of its trace; `traced trace --timeout` prints it.
 func TestTraceTimeoutStillRunning(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	const want = "still running because: interval 1000 ms poll at alive/interval.js:3"
 	s := h.start(api.StartRequest{Target: "alive/interval.js", TimeoutMs: 1500})
@@ -169,6 +172,7 @@ func TestTraceTimeoutStillRunning(t *testing.T) {
 // program created each handle that keeps it alive (the first frame of the program's), in JSON
 // and in the text; without it, nowhere.
 func TestAliveCreationStacks(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, c := range []struct {
 		script, kind, at string

@@ -175,6 +175,7 @@ func (h *harness) waitLong(id string, after uint64, kinds string) api.WaitRespon
 // traced, and with a planted bug the evidence names exactly its three failing tests, in both
 // files: the assertion's line, jest's whole message with Expected and Received, the locals.
 func TestFailingTestsPublishedJest(t *testing.T) {
+	t.Parallel()
 	needPublishedJest(t)
 	h := newHarness(t, func(o *service.Options) { o.Engine.MaxEvents = 10000 })
 	var printed string

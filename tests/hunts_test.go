@@ -56,6 +56,7 @@ func get500(t *testing.T, answer string) {
 }
 
 func TestHuntsCLI(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := newCLI(t).against(h)
 	run := func(tally *huntTally, code int, args []string, want ...string) string {
@@ -96,6 +97,7 @@ func TestHuntsCLI(t *testing.T) {
 }
 
 func TestHuntsREST(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	call := func(tally *huntTally, method, path string, body any, want ...string) string {
 		t.Helper()
@@ -144,6 +146,7 @@ func TestHuntsREST(t *testing.T) {
 }
 
 func TestHuntsMCP(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := connectMCP(t, h.svc.MCP)
 	tally := func(before *mcpClient, calls, text int) huntTally {

@@ -110,6 +110,7 @@ func (h *harness) waitExitWithin(id string, d time.Duration) api.Summary {
 // port nobody listens on); it waits in traced's preload all the same. traced releases it
 // without its inspector and says so on the child's target, and the child runs to its end.
 func TestChildInspectorUnreachable(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	s := h.start(api.StartRequest{Target: "deafchild/main.js"})
 	sum := h.waitExit(s.ID)

@@ -144,6 +144,7 @@ func TestJestInBandFirstFile(t *testing.T) {
 // its locals, and is named bound at lib/time.js:159 only, never where V8 first bound it by line
 // in the instrumented code (it named lib/time.js:7621).
 func TestJestInBandPublished(t *testing.T) {
+	t.Parallel()
 	needPublishedJest(t)
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "../node_modules/jest/bin/jest.js", Cwd: publishedJestDir + "/cron", Env: map[string]string{"TZ": "UTC"},
