@@ -15,6 +15,13 @@
 // point at their logical one. Binding a breakpoint everywhere is the session looping over its
 // targets (targetsetup.go); a new target adopts the session's settings in adoptDebugger.
 //
+// # Views
+//
+// A Target's and a Session's methods are grouped by job into views (targetparts.go,
+// sessionparts.go): Heap, Profiler, SourceMapping, Breakpoints, Inspector, Control and the
+// dispatcher of a target; Settings, Tree and Timeline of a session. A view is a value holding
+// its target or session and nothing else: it shares their state and their lock.
+//
 // # Locks
 //
 // Session.mu guards the session's fields and, for now, every target's (Target.s.mu). The
@@ -32,7 +39,7 @@
 //
 // # An event
 //
-//	V8 --> the connection's reader --> its queue --> its dispatcher --> Target.onEvent
+//	V8 --> the connection's reader --> its queue --> its goroutine --> Target.dispatcher().onEvent
 //	    --> Target.record --> store.append --> Publisher.PublishEvent (the live stream)
 //
 // A worker's messages come inside its parent's NodeWorker.receivedMessageFromWorker: the
