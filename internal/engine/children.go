@@ -338,9 +338,9 @@ func (tg *Target) runChild(e *targetEntry, a announcement, ending <-chan struct{
 		// Recorded before it runs: its first events belong to it (its span in the OTLP export).
 		tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.Tree().snapshot(e)})
 	}
-	if a.waits {
-		run = append(run, preloadGo)
-	}
+	// Also when it was known first from its banner (node 20's --test relays it as a TAP
+	// comment): it may wait in the preload all the same.
+	run = append(run, preloadGo)
 	// A deadline of its own (letRun's): released must mean running, also when the set-up ran
 	// out of time. Where the go-ahead may not have reached it, the preload lets it go.
 	if err := letRun(c, run...); err != nil {

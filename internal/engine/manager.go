@@ -422,6 +422,13 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 			return fail("prepare", err)
 		}
 	}
+	if runsTests(req.NodeArgs) {
+		// Under node 20's --test the main inspector is the test file's, whose process waits in
+		// traced's preload too (children.go drops its announcement as t0's own).
+		if err := proto.Do(startCtx, client, preloadGo, nil); err != nil {
+			return fail("run", err)
+		}
+	}
 	if err := proto.Do(startCtx, client, proto.RuntimeRunIfWaitingForDebugger{}, nil); err != nil {
 		return fail("run", err)
 	}
