@@ -207,11 +207,15 @@ func TestTimeoutStopsTheProgram(t *testing.T) {
 }
 
 func TestCapHoldsForManyLines(t *testing.T) {
-	// Not parallel: 100,000 events must be captured under the race detector within the 30 s
-	// deadline, which load could break.
+	// Not parallel: 100,000 events captured under the race detector take a while, and longer
+	// with two suites on the machine (CI's repeat lines): its exit is waited for as long as a
+	// published suite's (suiteWait), not the harness's 30 s.
 	h := newHarness(t, func(o *service.Options) { o.Engine.MaxEvents = 1000 })
 	s := h.start(api.StartRequest{Target: "lines.js", Args: []string{"50000"}})
-	sum := h.waitExit(s.ID)
+	if w := h.waitLong(s.ID, 0, "exit"); w.Event == nil {
+		t.Fatalf("session %s finished without an exit event", s.ID)
+	}
+	sum := h.trace(s.ID, "exit").Session
 	if sum.Counts[api.KindConsole] != 50000 || sum.Counts[api.KindStdout] != 50000 {
 		t.Fatalf("counts %v, want 50000 console and stdout", sum.Counts)
 	}
