@@ -7,7 +7,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"traced/internal/engine"
+	"traced/internal/engine/proctree"
 	"traced/internal/mcpserver"
 	"traced/internal/service"
 )
@@ -49,7 +49,7 @@ func mcpServe(args []string) int {
 		log.Warn("node not found; the tool start will refuse until it is installed", "err", err)
 	}
 	cfg.DataDir = *dataDir
-	if err := engine.EnableSubreaper(); err != nil {
+	if err := proctree.EnableSubreaper(); err != nil {
 		log.Warn("not a child subreaper: a stop may miss processes that left a session's tree", "err", err)
 	}
 	// No token: nothing listens, and the only caller is this process's MCP server.

@@ -15,6 +15,7 @@ import (
 	"traced/api"
 	"traced/api/convert"
 	"traced/internal/engine"
+	"traced/internal/engine/proctree"
 	"traced/internal/evidence"
 	"traced/internal/otlpexport"
 	"traced/internal/textform"
@@ -50,7 +51,7 @@ func run(args []string) int {
 		return 127
 	}
 	cfg.MaxSessions = 1
-	_ = engine.EnableSubreaper() // orphans of the program's tree become ours: an interrupt kills them
+	_ = proctree.EnableSubreaper() // orphans of the program's tree become ours: an interrupt kills them
 	var printer io.Writer = os.Stderr
 	if *asJSON {
 		printer = io.Discard

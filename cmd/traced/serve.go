@@ -15,6 +15,7 @@ import (
 	"traced/internal/cli"
 	"traced/internal/dap"
 	"traced/internal/engine"
+	"traced/internal/engine/proctree"
 	"traced/internal/mcpserver"
 	"traced/internal/routes"
 	"traced/internal/service"
@@ -77,7 +78,7 @@ func serve(args []string) int {
 		return 2
 	}
 	// Orphans of a session's tree (detached, setsid) become ours, so a stop still finds them.
-	if err := engine.EnableSubreaper(); err != nil {
+	if err := proctree.EnableSubreaper(); err != nil {
 		log.Warn("not a child subreaper: a stop may miss processes that left a session's tree", "err", err)
 	}
 

@@ -154,7 +154,7 @@ func (bs Breakpoints) refuseUnbreakable(ctx context.Context, c clientCaller, bp 
 			return nil
 		}
 	}
-	if _, err := bs.RemoveBreakpoint(ctx, bp.Ref); err != nil {
+	if _, err := bs.Remove(ctx, bp.Ref); err != nil {
 		return err
 	}
 	lines, err := bs.possible(ctx, c, scriptID, max(line-nearWindow, 1), line+nearWindow)
@@ -289,9 +289,9 @@ func (bs Breakpoints) possibleOriginal(ctx context.Context, c clientCaller, scri
 	return out, nil
 }
 
-// ToggleBreakpoint enables or disables one breakpoint (enabled nil: flips it). A disabled
+// Toggle enables or disables one breakpoint (enabled nil: flips it). A disabled
 // breakpoint is removed from V8 but kept in the list; enabling binds it again as it was asked.
-func (bs Breakpoints) ToggleBreakpoint(ctx context.Context, ref string, enabled *bool) (Breakpoint, error) {
+func (bs Breakpoints) Toggle(ctx context.Context, ref string, enabled *bool) (Breakpoint, error) {
 	c, err := bs.t.liveClient()
 	if err != nil {
 		return Breakpoint{}, err
@@ -360,9 +360,9 @@ func (bs Breakpoints) ToggleBreakpoint(ctx context.Context, ref string, enabled 
 	return out, nil
 }
 
-// SetBreakpointsActive turns every breakpoint on or off at once (Debugger.setBreakpointsActive);
+// SetActive turns every breakpoint on or off at once (Debugger.setBreakpointsActive);
 // each keeps its own enabled state.
-func (bs Breakpoints) SetBreakpointsActive(ctx context.Context, active bool) error {
+func (bs Breakpoints) SetActive(ctx context.Context, active bool) error {
 	c, err := bs.t.liveClient()
 	if err != nil {
 		return err
@@ -374,9 +374,9 @@ func (bs Breakpoints) SetBreakpointsActive(ctx context.Context, active bool) err
 	return nil
 }
 
-// SetFunctionBreakpoint evaluates an expression to a function (in the paused top frame, or
+// SetOnFunction evaluates an expression to a function (in the paused top frame, or
 // globally while running) and pauses at the start of each of its calls.
-func (bs Breakpoints) SetFunctionBreakpoint(ctx context.Context, spec FunctionBreakpointSpec) (Breakpoint, error) {
+func (bs Breakpoints) SetOnFunction(ctx context.Context, spec FunctionBreakpointSpec) (Breakpoint, error) {
 	c, err := bs.t.liveClient()
 	if err != nil {
 		return Breakpoint{}, err

@@ -207,8 +207,8 @@ type clientCaller interface {
 
 var locationRE = regexp.MustCompile(`^(.+?):([0-9]+)(?::([0-9]+))?$`)
 
-// SetBreakpoint binds a line breakpoint by URL, so it also binds in scripts loaded later.
-func (bs Breakpoints) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakpoint, error) {
+// Set binds a line breakpoint by URL, so it also binds in scripts loaded later.
+func (bs Breakpoints) Set(ctx context.Context, spec BreakpointSpec) (Breakpoint, error) {
 	c, err := bs.t.liveClient()
 	if err != nil {
 		if bs.offline() {
@@ -394,9 +394,9 @@ func (us Settings) Breakpoints() ([]Breakpoint, error) {
 	return out, nil
 }
 
-// RemoveBreakpoint removes one breakpoint or logpoint by ref ("bp1", "BP#1", "lp2", "LP#2"), or
+// Remove removes one breakpoint or logpoint by ref ("bp1", "BP#1", "lp2", "LP#2"), or
 // every one with "all". It returns the refs removed.
-func (bs Breakpoints) RemoveBreakpoint(ctx context.Context, ref string) ([]string, error) {
+func (bs Breakpoints) Remove(ctx context.Context, ref string) ([]string, error) {
 	ref = normalizeRef(normalizeRef(ref, "bp", "BP#"), "lp", "LP#")
 	c, err := bs.t.liveClient()
 	if err != nil {

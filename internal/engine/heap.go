@@ -239,17 +239,17 @@ type SnapshotInfo struct {
 	Retained string
 }
 
-// StartHeapSnapshot begins a heap snapshot (HeapProfiler.takeHeapSnapshot) as a job whose
+// StartSnapshot begins a heap snapshot (HeapProfiler.takeHeapSnapshot) as a job whose
 // result is a SnapshotInfo: the chunks are streamed to a file, which is then summarised by
 // constructor, the top classes. Refusals (another snapshot running, the disk cap reached) come
 // at once.
-func (hp Heap) StartHeapSnapshot(tag string, top int) (*Job, error) {
+func (hp Heap) StartSnapshot(tag string, top int) (*Job, error) {
 	return hp.startSnapshot(proto.HeapProfilerTakeHeapSnapshot{ReportProgress: true}, tag, top, false)
 }
 
-// StartHeapTracking starts allocation tracking (HeapProfiler.startTrackingHeapObjects with
+// StartTracking starts allocation tracking (HeapProfiler.startTrackingHeapObjects with
 // trackAllocations): the snapshot its stop takes records where each live object was allocated.
-func (hp Heap) StartHeapTracking(ctx context.Context) error {
+func (hp Heap) StartTracking(ctx context.Context) error {
 	_, c, err := hp.t.Inspector().pauseNow()
 	if err != nil {
 		return err
@@ -270,10 +270,10 @@ func (hp Heap) StartHeapTracking(ctx context.Context) error {
 	return nil
 }
 
-// StopHeapTracking stops allocation tracking as a job whose result is a SnapshotInfo:
+// StopTracking stops allocation tracking as a job whose result is a SnapshotInfo:
 // HeapProfiler.stopTrackingHeapObjects streams a snapshot as takeHeapSnapshot does, which is
 // kept and summarised like any other (hs1...).
-func (hp Heap) StopHeapTracking(tag string, top int) (*Job, error) {
+func (hp Heap) StopTracking(tag string, top int) (*Job, error) {
 	return hp.startSnapshot(proto.HeapProfilerStopTrackingHeapObjects{ReportProgress: true}, tag, top, true)
 }
 
@@ -467,9 +467,9 @@ func (hp Heap) SnapshotFile(ref string) (*os.File, error) {
 // OpHeapDiff names a diff of two snapshots in jobs.
 const OpHeapDiff = "heap-diff"
 
-// StartHeapDiff compares two snapshots (refs or tags) as a job whose result is a heapsnap.Diff; an
+// StartDiff compares two snapshots (refs or tags) as a job whose result is a heapsnap.Diff; an
 // unknown snapshot is refused at once.
-func (hp Heap) StartHeapDiff(from, to string, top int) (*Job, error) {
+func (hp Heap) StartDiff(from, to string, top int) (*Job, error) {
 	a, err := hp.snapshotOf(from)
 	if err != nil {
 		return nil, err
@@ -496,8 +496,8 @@ type HeapUsage struct {
 	HeldByTraced int
 }
 
-// HeapUsage reads the heap's use.
-func (hp Heap) HeapUsage(ctx context.Context) (HeapUsage, error) {
+// Usage reads the heap's use.
+func (hp Heap) Usage(ctx context.Context) (HeapUsage, error) {
 	_, c, err := hp.t.Inspector().pauseNow()
 	if err != nil {
 		return HeapUsage{}, err
@@ -527,12 +527,12 @@ func (hp Heap) CollectGarbage(ctx context.Context) (HeapUsage, error) {
 	if err := proto.Do(ctx, c, proto.HeapProfilerCollectGarbage{}, nil); err != nil {
 		return HeapUsage{}, fmt.Errorf("gc: %w", err)
 	}
-	return hp.HeapUsage(ctx)
+	return hp.Usage(ctx)
 }
 
-// InspectHeapObject turns a heap object id of a snapshot (heapsnap.Class.IDs, or DevTools) into an o
+// InspectObject turns a heap object id of a snapshot (heapsnap.Class.IDs, or DevTools) into an o
 // ref of the live object (HeapProfiler.getObjectByHeapObjectId).
-func (hp Heap) InspectHeapObject(ctx context.Context, nodeID int64) (EvalResult, error) {
+func (hp Heap) InspectObject(ctx context.Context, nodeID int64) (EvalResult, error) {
 	_, c, err := hp.t.Inspector().pauseNow()
 	if err != nil {
 		return EvalResult{}, err
@@ -568,9 +568,9 @@ func (hp Heap) InspectHeapObject(ctx context.Context, nodeID int64) (EvalResult,
 	return EvalResult{Ref: ref, Type: typeOf(obj), Value: text, Expand: expandHint(ref, cut)}, nil
 }
 
-// HeapObjectID is the heap object id (a snapshot's node id) of the object a value or object ref
+// ObjectID is the heap object id (a snapshot's node id) of the object a value or object ref
 // names (v1, o2): what holds a live value is then asked of a snapshot.
-func (hp Heap) HeapObjectID(ctx context.Context, ref string) (int64, error) {
+func (hp Heap) ObjectID(ctx context.Context, ref string) (int64, error) {
 	_, c, err := hp.t.Inspector().pauseNow()
 	if err != nil {
 		return 0, err

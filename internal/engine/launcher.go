@@ -17,6 +17,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
+
+	"traced/internal/engine/proctree"
 )
 
 // stderrTail is how much of node's stderr a start error quotes.
@@ -130,7 +132,7 @@ func (c *child) start(cmd *exec.Cmd, dir string, env []string, outW, errW *os.Fi
 	go func() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		err := owned.start(cmd)
+		err := proctree.Owned.Start(cmd)
 		outW.Close() // the child holds its own copies now
 		errW.Close()
 		for _, f := range cmd.ExtraFiles {
@@ -141,7 +143,7 @@ func (c *child) start(cmd *exec.Cmd, dir string, env []string, outW, errW *os.Fi
 			return
 		}
 		cmd.Wait() // the exit status is read from ProcessState
-		owned.done(cmd.Process.Pid)
+		proctree.Owned.Done(cmd.Process.Pid)
 		if waited != nil {
 			waited(cmd.ProcessState)
 			return
@@ -169,7 +171,7 @@ func (c *child) setStatus(st *os.ProcessState) {
 // shim kills its tree too, which holds what left node's tree.
 func (c *child) kill() {
 	c.endShim()
-	killTree(c.pid, c.tag)
+	proctree.KillTree(c.pid, c.tag)
 }
 
 // endShim has the shim kill what is left of its tree (what outlived node) and exit.

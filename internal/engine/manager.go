@@ -15,6 +15,7 @@ import (
 
 	"traced/internal/cdp"
 	"traced/internal/cdp/proto"
+	"traced/internal/engine/proctree"
 	"traced/internal/redact"
 	"traced/internal/sourcemap"
 )
@@ -60,7 +61,7 @@ func NewManager(cfg Config, pub Publisher, log *slog.Logger) (*Manager, error) {
 	if pub == nil {
 		pub = nopPublisher{}
 	}
-	if n, err := ReapLeftovers(cfg.DataDir); err != nil {
+	if n, err := proctree.ReapLeftovers(cfg.DataDir); err != nil {
 		log.Warn("reap what a killed service left", "err", err)
 	} else if n > 0 {
 		log.Info("killed processes a killed service left behind", "killed", n)
@@ -72,10 +73,10 @@ func NewManager(cfg Config, pub Publisher, log *slog.Logger) (*Manager, error) {
 		var buf strings.Builder
 		cmd := exec.CommandContext(ctx, cfg.NodePath, "--version")
 		cmd.Stdout = &buf
-		err := owned.start(cmd) // a subreaper's reaper must not take its status
+		err := proctree.Owned.Start(cmd) // a subreaper's reaper must not take its status
 		if err == nil {
 			err = cmd.Wait()
-			owned.done(cmd.Process.Pid)
+			proctree.Owned.Done(cmd.Process.Pid)
 		}
 		out := buf.String()
 		if err != nil {
@@ -318,14 +319,14 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	s.bootDir.Store(&dir)
 	args = append(append(args[:len(args)-1:len(args)-1], req.NodeArgs...), s.program)
 	args = append(args, req.Args...)
-	tag := newTag()
-	c, err := spawn(m.cfg.ShimPath, m.cfg.NodePath, args, s.cwd, append(childEnv(os.Environ(), env), tagEnv+"="+tag))
+	tag := proctree.NewTag()
+	c, err := spawn(m.cfg.ShimPath, m.cfg.NodePath, args, s.cwd, append(childEnv(os.Environ(), env), proctree.TagEnv+"="+tag))
 	if err != nil {
 		s.Tree().closeAnnouncements()
 		return s.unspawned(spawnError(err))
 	}
 	c.tag = tag
-	if c.record, err = recordTree(m.cfg.DataDir, tag, c.pid); err != nil {
+	if c.record, err = proctree.RecordTree(m.cfg.DataDir, tag, c.pid); err != nil {
 		m.log.Warn("record process tree", "session", s.id, "err", err)
 	}
 	s.mu.Lock()

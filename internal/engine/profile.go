@@ -17,8 +17,8 @@ import (
 // DefaultSamplingInterval is the CPU profiler's sampling interval unless asked, in µs.
 const DefaultSamplingInterval = 1000
 
-// StartCPUProfile starts V8's sampling CPU profiler (Profiler.start).
-func (pf Profiler) StartCPUProfile(ctx context.Context, intervalUs int) error {
+// StartCPU starts V8's sampling CPU profiler (Profiler.start).
+func (pf Profiler) StartCPU(ctx context.Context, intervalUs int) error {
 	_, c, err := pf.t.Inspector().pauseNow()
 	if err != nil {
 		return err
@@ -62,9 +62,9 @@ func (pf Profiler) deoptimizeForProfile(ctx context.Context, c clientCaller) {
 	}
 }
 
-// StopCPUProfile stops the profiler (Profiler.stop), keeps the whole profile as a .cpuprofile
+// StopCPU stops the profiler (Profiler.stop), keeps the whole profile as a .cpuprofile
 // file of the session and answers the top functions.
-func (pf Profiler) StopCPUProfile(ctx context.Context, top int) (CPUProfile, error) {
+func (pf Profiler) StopCPU(ctx context.Context, top int) (CPUProfile, error) {
 	_, c, err := pf.t.Inspector().pauseNow()
 	if err != nil {
 		return CPUProfile{}, err

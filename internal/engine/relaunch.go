@@ -168,7 +168,7 @@ func (t *Target) applyCarry(ctx context.Context, c clientCaller, carry *carried)
 		}
 		if !b.enabled {
 			off := false
-			if _, err := t.Breakpoints().ToggleBreakpoint(ctx, bp.Ref, &off); err != nil {
+			if _, err := t.Breakpoints().Toggle(ctx, bp.Ref, &off); err != nil {
 				return err
 			}
 		}

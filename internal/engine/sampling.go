@@ -19,8 +19,8 @@ type SamplingSpec struct {
 	IncludeMinorGC bool
 }
 
-// StartHeapSampling starts the sampling heap profiler (HeapProfiler.startSampling).
-func (hp Heap) StartHeapSampling(ctx context.Context, spec SamplingSpec) error {
+// StartSampling starts the sampling heap profiler (HeapProfiler.startSampling).
+func (hp Heap) StartSampling(ctx context.Context, spec SamplingSpec) error {
 	_, c, err := hp.t.Inspector().pauseNow()
 	if err != nil {
 		return err
@@ -63,8 +63,8 @@ type samplingNode struct {
 	Children  []samplingNode `json:"children"`
 }
 
-// StopHeapSampling stops the sampler (HeapProfiler.stopSampling) and answers the top sites.
-func (hp Heap) StopHeapSampling(ctx context.Context, top int) (HeapSampling, error) {
+// StopSampling stops the sampler (HeapProfiler.stopSampling) and answers the top sites.
+func (hp Heap) StopSampling(ctx context.Context, top int) (HeapSampling, error) {
 	_, c, err := hp.t.Inspector().pauseNow()
 	if err != nil {
 		return HeapSampling{}, err

@@ -207,8 +207,8 @@ type SourceMaps struct {
 	Scripts []SourceMapStatus
 }
 
-// SourceMapsOf reports the session's source maps, loading those not loaded yet.
-func (sm SourceMapping) SourceMapsOf(file string) (SourceMaps, error) {
+// Of reports the session's source maps, loading those not loaded yet.
+func (sm SourceMapping) Of(file string) (SourceMaps, error) {
 	if err := sm.t.s.debugOnly(); err != nil {
 		return SourceMaps{}, err
 	}
@@ -300,9 +300,9 @@ func (s *Session) absPath(p string) string {
 	return s.cwd + "/" + p
 }
 
-// SetSourceMaps switches source mapping on or off for what the session shows from now on;
+// SetEnabled switches source mapping on or off for what the session shows from now on;
 // events already captured keep the positions they had.
-func (sm SourceMapping) SetSourceMaps(enabled bool) error {
+func (sm SourceMapping) SetEnabled(enabled bool) error {
 	if err := sm.t.s.debugOnly(); err != nil {
 		return err
 	}

@@ -95,7 +95,7 @@ func (a *app) setBreakpoint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusCreated, func(s *engine.Target) (any, error) {
-		bp, err := s.Breakpoints().SetBreakpoint(r.Context(), engine.BreakpointSpec{
+		bp, err := s.Breakpoints().Set(r.Context(), engine.BreakpointSpec{
 			Location: req.Location, Condition: req.Condition, HitCount: req.HitCount,
 			URLRegex: req.URLRegex, Line: req.Line, Column: req.Column,
 		})
@@ -117,7 +117,7 @@ func (a *app) removeBreakpoint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		removed, err := s.Breakpoints().RemoveBreakpoint(r.Context(), ref)
+		removed, err := s.Breakpoints().Remove(r.Context(), ref)
 		if err != nil {
 			return nil, refError(r, ref, err)
 		}

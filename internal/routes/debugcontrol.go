@@ -113,7 +113,7 @@ func (a *app) toggle(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		bp, err := s.Breakpoints().ToggleBreakpoint(r.Context(), ref, req.Enabled)
+		bp, err := s.Breakpoints().Toggle(r.Context(), ref, req.Enabled)
 		return api.BreakpointResponse{Breakpoint: convert.FromBreakpoint(bp)}, err
 	})
 }
@@ -125,7 +125,7 @@ func (a *app) bpActive(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		return api.ActiveResponse{Active: *req.Active}, s.Breakpoints().SetBreakpointsActive(r.Context(), *req.Active)
+		return api.ActiveResponse{Active: *req.Active}, s.Breakpoints().SetActive(r.Context(), *req.Active)
 	})
 }
 
@@ -136,7 +136,7 @@ func (a *app) fnBreakpoint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusCreated, func(s *engine.Target) (any, error) {
-		bp, err := s.Breakpoints().SetFunctionBreakpoint(r.Context(), engine.FunctionBreakpointSpec{
+		bp, err := s.Breakpoints().SetOnFunction(r.Context(), engine.FunctionBreakpointSpec{
 			Expression: req.Expression, Condition: req.Condition, HitCount: req.HitCount,
 		})
 		if errors.Is(err, engine.ErrBadInput) {

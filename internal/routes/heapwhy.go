@@ -93,7 +93,7 @@ func (a *app) heapRetainers(w http.ResponseWriter, r *http.Request) {
 	}
 	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
 		if req.Ref != "" { // a live value: its heap object id, in a snapshot taken now unless named
-			id, err := t.Heap().HeapObjectID(r.Context(), req.Ref)
+			id, err := t.Heap().ObjectID(r.Context(), req.Ref)
 			if err != nil {
 				return nil, refHint(r, err)
 			}
@@ -175,7 +175,7 @@ func leakKey(t *engine.Target) string { return t.Session().ID() + "/" + t.Ref() 
 
 // snapshotNow takes a snapshot and waits for it within the job bound.
 func snapshotNow(ctx context.Context, t *engine.Target, tag string) (engine.SnapshotInfo, error) {
-	j, err := t.Heap().StartHeapSnapshot(tag, 1)
+	j, err := t.Heap().StartSnapshot(tag, 1)
 	if err != nil {
 		return engine.SnapshotInfo{}, err
 	}
@@ -207,7 +207,7 @@ func begin(ctx context.Context, t *engine.Target) (api.LeakBeginResponse, error)
 		return api.LeakBeginResponse{}, err
 	}
 	lw := leakWindow{snapshot: sn.Ref, watermark: g.MaxID(), began: time.Now()}
-	lw.sampling = t.Heap().StartHeapSampling(ctx, engine.SamplingSpec{IntervalBytes: leakSamplingBytes}) == nil
+	lw.sampling = t.Heap().StartSampling(ctx, engine.SamplingSpec{IntervalBytes: leakSamplingBytes}) == nil
 	leaks.mu.Lock()
 	if leaks.open == nil {
 		leaks.open = map[string]leakWindow{}
@@ -234,7 +234,7 @@ func end(ctx context.Context, t *engine.Target, top, iterations int) (api.LeakRe
 	rep := api.LeakReport{Session: t.Session().ID(), Target: t.Ref(), Begin: lw.snapshot, Iterations: iterations}
 	var allocs []engine.AllocationSite
 	if lw.sampling {
-		if s, err := t.Heap().StopHeapSampling(ctx, leakSites); err == nil {
+		if s, err := t.Heap().StopSampling(ctx, leakSites); err == nil {
 			allocs = s.Sites
 		}
 	}

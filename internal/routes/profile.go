@@ -46,7 +46,7 @@ func (a *app) heapInspect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		res, err := s.Heap().InspectHeapObject(r.Context(), req.NodeID)
+		res, err := s.Heap().InspectObject(r.Context(), req.NodeID)
 		if errors.Is(err, engine.ErrNoRef) {
 			return nil, newError(http.StatusNotFound, "no_such_object", err.Error(),
 				"POST "+debugPath(r, "heap/snapshot")+" lists nodeIds per constructor")
@@ -63,7 +63,7 @@ func (a *app) samplingStart(w http.ResponseWriter, r *http.Request) {
 	}
 	req.IntervalBytes = cmpOr(req.IntervalBytes, engine.DefaultSamplingBytes) // the answer says what it samples
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		return req, s.Heap().StartHeapSampling(r.Context(), engine.SamplingSpec{
+		return req, s.Heap().StartSampling(r.Context(), engine.SamplingSpec{
 			IntervalBytes: req.IntervalBytes, IncludeMajorGC: req.IncludeMajorGC, IncludeMinorGC: req.IncludeMinorGC,
 		})
 	})
@@ -76,7 +76,7 @@ func (a *app) samplingStop(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		res, err := s.Heap().StopHeapSampling(r.Context(), cmpOr(req.Top, defaultCPUTop))
+		res, err := s.Heap().StopSampling(r.Context(), cmpOr(req.Top, defaultCPUTop))
 		return convert.FromHeapSampling(res), err
 	})
 }
@@ -119,7 +119,7 @@ func (a *app) cpuStart(w http.ResponseWriter, r *http.Request) {
 	}
 	interval := cmpOr(req.IntervalUs, engine.DefaultSamplingInterval)
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		return api.CPUStartResponse{IntervalUs: interval}, s.Profiler().StartCPUProfile(r.Context(), interval)
+		return api.CPUStartResponse{IntervalUs: interval}, s.Profiler().StartCPU(r.Context(), interval)
 	})
 }
 
@@ -130,7 +130,7 @@ func (a *app) cpuStop(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		res, err := s.Profiler().StopCPUProfile(r.Context(), cmpOr(req.Top, defaultCPUTop))
+		res, err := s.Profiler().StopCPU(r.Context(), cmpOr(req.Top, defaultCPUTop))
 		return convert.FromCPUProfile(res), err
 	})
 }
@@ -141,7 +141,7 @@ func (a *app) downloadProfile(w http.ResponseWriter, r *http.Request) {
 
 func (a *app) heapUsage(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		u, err := s.Heap().HeapUsage(r.Context())
+		u, err := s.Heap().Usage(r.Context())
 		return convert.FromHeapUsage(u), err
 	})
 }
@@ -160,13 +160,13 @@ func (a *app) heapSnapshot(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onJob(w, r, http.StatusCreated, req.WaitMs, func(s *engine.Target) (*engine.Job, error) {
-		return s.Heap().StartHeapSnapshot(req.Tag, cmpOr(req.Top, defaultHeapTop))
+		return s.Heap().StartSnapshot(req.Tag, cmpOr(req.Top, defaultHeapTop))
 	})
 }
 
 func (a *app) trackingStart(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		return api.TrackingStartResponse{Tracking: true}, s.Heap().StartHeapTracking(r.Context())
+		return api.TrackingStartResponse{Tracking: true}, s.Heap().StartTracking(r.Context())
 	})
 }
 
@@ -177,7 +177,7 @@ func (a *app) trackingStop(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onJob(w, r, http.StatusCreated, req.WaitMs, func(s *engine.Target) (*engine.Job, error) {
-		return s.Heap().StopHeapTracking(req.Tag, cmpOr(req.Top, defaultHeapTop))
+		return s.Heap().StopTracking(req.Tag, cmpOr(req.Top, defaultHeapTop))
 	})
 }
 
@@ -188,7 +188,7 @@ func (a *app) heapDiff(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onJob(w, r, http.StatusOK, req.WaitMs, func(s *engine.Target) (*engine.Job, error) {
-		return s.Heap().StartHeapDiff(req.From, req.To, cmpOr(req.Top, defaultHeapTop))
+		return s.Heap().StartDiff(req.From, req.To, cmpOr(req.Top, defaultHeapTop))
 	})
 }
 

@@ -12,7 +12,7 @@ import (
 func (a *app) sourceMaps(w http.ResponseWriter, r *http.Request) {
 	file := r.URL.Query().Get("file")
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		maps, err := s.SourceMapping().SourceMapsOf(file)
+		maps, err := s.SourceMapping().Of(file)
 		if errors.Is(err, engine.ErrNoRef) {
 			return nil, newError(http.StatusNotFound, "no_source_map", err.Error(), "GET "+debugPath(r, "sourcemap")+" lists every script's source map")
 		}
@@ -27,6 +27,6 @@ func (a *app) setSourceMaps(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
-		return api.SourceMapSwitchResponse{Enabled: *req.Enabled}, s.SourceMapping().SetSourceMaps(*req.Enabled)
+		return api.SourceMapSwitchResponse{Enabled: *req.Enabled}, s.SourceMapping().SetEnabled(*req.Enabled)
 	})
 }

@@ -1,4 +1,4 @@
-package engine
+package proctree
 
 import (
 	"encoding/json"
@@ -62,10 +62,10 @@ func TestReapLeftoversOnlyProvablyOwn(t *testing.T) {
 	svc, svcStart := deadService(t)
 	self, _ := readStat(os.Getpid())
 
-	tagged := sleeper(t, tagEnv+"=aaaa")
+	tagged := sleeper(t, TagEnv+"=aaaa")
 	reused := sleeper(t)                 // a pid the record names, with another start time
 	byPid := sleeper(t)                  // named by pid and start time
-	ofLive := sleeper(t, tagEnv+"=cccc") // of a service that still runs
+	ofLive := sleeper(t, TagEnv+"=cccc") // of a service that still runs
 	rs, _ := readStat(reused.Process.Pid)
 	bs, _ := readStat(byPid.Process.Pid)
 	writeRecord(t, data, treeRecord{Service: svc, ServiceStart: svcStart, Tag: "aaaa", PID: reused.Process.Pid, Start: rs.start + 1})

@@ -1,4 +1,8 @@
-package engine
+// Package proctree finds and kills the whole process tree of a session: every process that
+// carries the session's tag in its environment or descends from its root, including those that
+// left its process group; and, with the service a child subreaper, reaps orphans of the tree
+// without taking the status of a process os/exec waits for.
+package proctree
 
 import (
 	"bytes"
@@ -22,17 +26,17 @@ import (
 )
 
 // A session's program may start processes that leave its process group (detached children,
-// setsid) and ignore SIGTERM. Each one inherits tagEnv, a random tag per session, so that a stop
+// setsid) and ignore SIGTERM. Each one inherits TagEnv, a random tag per session, so that a stop
 // finds the whole tree by that tag and by parent links, and kills it. With the service a child
 // subreaper (EnableSubreaper), orphans of the tree become the service's children: it reaps them.
 // A record per session in the data dir lets a restarted service kill what a killed one left.
 
-// tagEnv names the variable that marks every process of a session's tree.
-const tagEnv = "TRACED_SESSION_TAG"
+// TagEnv names the variable that marks every process of a session's tree.
+const TagEnv = "TRACED_SESSION_TAG"
 
-// newTag is a session's tree tag: 128 random bits, so that a process carrying it is provably
+// NewTag is a session's tree tag: 128 random bits, so that a process carrying it is provably
 // the session's.
-func newTag() string {
+func NewTag() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
@@ -51,18 +55,18 @@ func readStat(pid int) (procInfo, bool) {
 	return procInfo{ppid: st.PPID, state: st.State, start: st.Start}, ok
 }
 
-// hasTag reports whether a process's initial environment carries tagEnv=tag.
+// hasTag reports whether a process's initial environment carries TagEnv=tag.
 func hasTag(pid int, tag string) bool {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil {
 		return false
 	}
-	return bytes.Contains(append([]byte{0}, b...), []byte("\x00"+tagEnv+"="+tag+"\x00"))
+	return bytes.Contains(append([]byte{0}, b...), []byte("\x00"+TagEnv+"="+tag+"\x00"))
 }
 
-// treeOf lists the live processes of a tree: root's descendants by parent links, and every
+// TreeOf lists the live processes of a tree: root's descendants by parent links, and every
 // process carrying the tag (orphans whose parent link is gone).
-func treeOf(root int, tag string) []int {
+func TreeOf(root int, tag string) []int {
 	all, zombie := proctab.Parents()
 	parent := make(map[int]int, len(all))
 	var tagged []int
@@ -94,14 +98,14 @@ func treeOf(root int, tag string) []int {
 	return out
 }
 
-// killTree kills root's process group and every process of its tree, again until a pass finds
+// KillTree kills root's process group and every process of its tree, again until a pass finds
 // none alive (a process may fork while the first pass runs), and reaps those that became the
 // service's children.
-func killTree(root int, tag string) {
-	tree := treeOf(root, tag) // before the root dies: its children's parent links go with it
+func KillTree(root int, tag string) {
+	tree := TreeOf(root, tag) // before the root dies: its children's parent links go with it
 	_ = syscall.Kill(-root, syscall.SIGKILL)
 	var killed []int
-	for i := 0; i < 10 && len(tree) > 0; i, tree = i+1, treeOf(root, tag) {
+	for i := 0; i < 10 && len(tree) > 0; i, tree = i+1, TreeOf(root, tag) {
 		for _, pid := range tree {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
@@ -123,7 +127,7 @@ func reapPids(pids []int) {
 			if !ok {
 				continue // gone: someone reaped it
 			}
-			if st.ppid == os.Getpid() && st.state == 'Z' && !owned.has(pid) {
+			if st.ppid == os.Getpid() && st.state == 'Z' && !Owned.has(pid) {
 				var ws unix.WaitStatus
 				_, _ = unix.Wait4(pid, &ws, unix.WNOHANG, nil)
 				continue
@@ -138,8 +142,8 @@ func reapPids(pids []int) {
 // subreaping is set once the service is a child subreaper.
 var subreaping atomic.Bool
 
-// owned are the pids os/exec started and waits for; a reaper never takes their status.
-var owned = &ownedPids{pids: map[int]bool{}}
+// Owned are the pids os/exec started and waits for; a reaper never takes their status.
+var Owned = &ownedPids{pids: map[int]bool{}}
 
 type ownedPids struct {
 	mu   sync.Mutex
@@ -152,9 +156,9 @@ func (o *ownedPids) has(pid int) bool {
 	return o.pids[pid]
 }
 
-// start starts cmd with its pid marked owned before any reaper can look (the reaper holds mu
+// Start starts cmd with its pid marked Owned before any reaper can look (the reaper holds mu
 // while it reaps).
-func (o *ownedPids) start(cmd *exec.Cmd) error {
+func (o *ownedPids) Start(cmd *exec.Cmd) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if err := cmd.Start(); err != nil {
@@ -164,8 +168,8 @@ func (o *ownedPids) start(cmd *exec.Cmd) error {
 	return nil
 }
 
-// done forgets a pid once its Wait returned.
-func (o *ownedPids) done(pid int) {
+// Done forgets a pid once its Wait returned.
+func (o *ownedPids) Done(pid int) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	delete(o.pids, pid)
@@ -191,13 +195,13 @@ func EnableSubreaper() error {
 
 // reapOrphans reaps the service's zombie children that os/exec does not wait for.
 func reapOrphans() {
-	owned.mu.Lock()
-	defer owned.mu.Unlock()
+	Owned.mu.Lock()
+	defer Owned.mu.Unlock()
 	entries, _ := os.ReadDir("/proc")
 	self := os.Getpid()
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
-		if err != nil || owned.pids[pid] {
+		if err != nil || Owned.pids[pid] {
 			continue
 		}
 		if st, ok := readStat(pid); ok && st.ppid == self && st.state == 'Z' {
@@ -219,8 +223,8 @@ type treeRecord struct {
 // recordsDir is where tree records are kept.
 func recordsDir(dataDir string) string { return filepath.Join(dataDir, "traced-trees") }
 
-// recordTree writes a session's record; the path is returned for its removal at the end.
-func recordTree(dataDir, tag string, pid int) (string, error) {
+// RecordTree writes a session's record; the path is returned for its removal at the end.
+func RecordTree(dataDir, tag string, pid int) (string, error) {
 	self, _ := readStat(os.Getpid())
 	node, _ := readStat(pid)
 	rec := treeRecord{Service: os.Getpid(), ServiceStart: self.start, Tag: tag, PID: pid, Start: node.start}
@@ -269,7 +273,7 @@ func ReapLeftovers(dataDir string) (int, error) {
 			_ = syscall.Kill(rec.PID, syscall.SIGKILL)
 			n++
 		}
-		for _, pid := range treeOf(root, rec.Tag) {
+		for _, pid := range TreeOf(root, rec.Tag) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 			n++
 		}
