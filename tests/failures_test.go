@@ -3,7 +3,6 @@ package tests
 import (
 	"fmt"
 	"maps"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -154,20 +153,7 @@ const suiteWait = 3 * time.Minute
 // waitLong is waitFor with suiteWait for its deadline.
 func (h *harness) waitLong(id string, after uint64, kinds string) api.WaitResponse {
 	h.t.Helper()
-	end := time.Now().Add(suiteWait)
-	for time.Now().Before(end) {
-		var w api.WaitResponse
-		path := fmt.Sprintf("/api/trace/wait?id=%s&after=%d&kinds=%s&timeoutMs=10000", id, after, kinds)
-		if st := h.call("GET", path, nil, &w); st != http.StatusOK {
-			h.t.Fatalf("wait: status %d", st)
-		}
-		if w.Event != nil || w.Finished {
-			return w
-		}
-		after = w.Next
-	}
-	h.t.Fatalf("no %s event in session %s within %s", kinds, id, suiteWait)
-	return api.WaitResponse{}
+	return h.waitWithin(id, after, kinds, suiteWait)
 }
 
 // TestFailingTestsPublishedJest: a published package's own jest suite (cron@2.3.0: 122 tests in

@@ -279,7 +279,13 @@ func (h *harness) stopAtCleanup(id string) {
 // waitFor long-polls for the first event of kinds after the cursor, failing at the deadline.
 func (h *harness) waitFor(id string, after uint64, kinds string) api.WaitResponse {
 	h.t.Helper()
-	end := time.Now().Add(deadline)
+	return h.waitWithin(id, after, kinds, deadline)
+}
+
+// waitWithin is waitFor failing after bound instead.
+func (h *harness) waitWithin(id string, after uint64, kinds string, bound time.Duration) api.WaitResponse {
+	h.t.Helper()
+	end := time.Now().Add(bound)
 	for time.Now().Before(end) {
 		var w api.WaitResponse
 		path := fmt.Sprintf("/api/trace/wait?id=%s&after=%d&kinds=%s&timeoutMs=10000", id, after, kinds)
@@ -291,7 +297,7 @@ func (h *harness) waitFor(id string, after uint64, kinds string) api.WaitRespons
 		}
 		after = w.Next
 	}
-	h.t.Fatalf("no %s event in session %s within %s", kinds, id, deadline)
+	h.t.Fatalf("no %s event in session %s within %s", kinds, id, bound)
 	return api.WaitResponse{}
 }
 
