@@ -111,7 +111,7 @@ func run(args []string) int {
 	if sum.Status == engine.StatusStopped && sum.Error != "" { // --timeout ended it, not the program
 		fmt.Fprintln(os.Stderr, "traced:", sum.Error)
 	}
-	res := convert.FromEvidenceResult(evidence.Build(evidence.Input{Summary: sum, Events: s.Timeline().Snapshot()}))
+	res := convert.FromEvidenceResult(evidence.Build(evidence.Input{Summary: sum, Events: s.Timeline().Snapshot(context.Background())}))
 	if *asJSON {
 		wire := convert.FromSummary(sum)
 		if export != nil {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -70,7 +71,7 @@ func TestHeapProgressThinned(t *testing.T) {
 	s.Heap().onHeapProgress(heapProgress{Done: total, Total: total})
 	s.Heap().onHeapProgress(heapProgress{Done: total, Total: total, Finished: true})
 	var got []ProgressInfo
-	for _, ev := range s.s.store.snapshot() {
+	for _, ev := range s.s.store.snapshot(context.Background()) {
 		got = append(got, *ev.Progress)
 	}
 	if len(got) != progressSteps+2 {

@@ -157,8 +157,13 @@ func (tl Timeline) Events(after uint64, f Filter, limit int) Page {
 	return tl.s.store.page(after, f, limit)
 }
 
-// Snapshot returns every retained event, oldest first.
-func (tl Timeline) Snapshot() []Event { return tl.s.store.snapshot() }
+// Settle waits (until ctx ends) for the events still being made when it is called, such as a
+// throw whose locals are being read: a reader that saw what the program did after it sees it too.
+func (tl Timeline) Settle(ctx context.Context) { tl.s.store.settle(ctx) }
+
+// Snapshot returns every retained event, oldest first, after waiting (until ctx ends) for the
+// events still being made when it is called, such as a throw whose locals are being read.
+func (tl Timeline) Snapshot(ctx context.Context) []Event { return tl.s.store.snapshot(ctx) }
 
 // Wait returns the first event after the cursor matching kinds, waiting until one is captured,
 // the session finishes (then the page is empty) or ctx ends (then ctx's error is returned).

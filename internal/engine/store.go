@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"regexp"
 	"sync"
 	"time"
@@ -103,6 +104,7 @@ type store struct {
 	publish func(Event)   // called under mu so subscribers see seq order; must not block
 	hide    func(*Event)  // redacts an event before it is stored, outside mu; nil: none
 	held    []*heldEvent  // a reservation and the events behind it, in order (reserve)
+	made    chan struct{} // closed when held empties; non-nil while it is not
 }
 
 func newStore(max int, publish func(Event)) *store {
@@ -143,6 +145,9 @@ func (s *store) reserve() *heldEvent {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := &heldEvent{ev: Event{Time: time.Now().UTC()}}
+	if s.made == nil {
+		s.made = make(chan struct{})
+	}
 	s.held = append(s.held, h)
 	return h
 }
@@ -163,6 +168,8 @@ func (s *store) fill(h *heldEvent, ev Event) {
 	s.held = s.held[n:]
 	if len(s.held) == 0 {
 		s.held = nil
+		close(s.made)
+		s.made = nil
 	}
 }
 
@@ -276,8 +283,25 @@ func (s *store) stats() (counts map[Kind]int, retained, dropped int, last uint64
 	return counts, s.n, s.dropped, s.lastSeq
 }
 
-// snapshot copies every retained event, oldest first.
-func (s *store) snapshot() []Event {
+// settle waits until the events being made when it is called are stored (or ctx ends): a throw
+// whose locals are still being read happened before an answer the program gave after it, and a
+// reader that saw that answer must see the throw. The wait is bounded by those reads' own
+// deadline (callTimeout).
+func (s *store) settle(ctx context.Context) {
+	s.mu.Lock()
+	made := s.made
+	s.mu.Unlock()
+	if made != nil {
+		select {
+		case <-made:
+		case <-ctx.Done():
+		}
+	}
+}
+
+// snapshot copies every retained event, oldest first, once settled.
+func (s *store) snapshot(ctx context.Context) []Event {
+	s.settle(ctx)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Event, s.n)

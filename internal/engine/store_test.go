@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"reflect"
@@ -58,7 +59,7 @@ func TestStoreSeqsStartAtOneAndIncrease(t *testing.T) {
 			t.Errorf("event %d: time %v, want UTC at or after %v", i, ev.Time, before)
 		}
 	}
-	if got := seqsOf(s.snapshot()); !reflect.DeepEqual(got, []uint64{1, 2, 3, 4}) {
+	if got := seqsOf(s.snapshot(context.Background())); !reflect.DeepEqual(got, []uint64{1, 2, 3, 4}) {
 		t.Errorf("snapshot seqs %v", got)
 	}
 }
@@ -77,7 +78,7 @@ func TestStoreRingKeepsNewest(t *testing.T) {
 					retained, dropped, last, counts, n, n+7, total, total)
 			}
 			want := seqRange(uint64(n+8), uint64(total))
-			if got := seqsOf(s.snapshot()); !reflect.DeepEqual(got, want) {
+			if got := seqsOf(s.snapshot(context.Background())); !reflect.DeepEqual(got, want) {
 				t.Fatalf("snapshot seqs %v, want %v", got, want)
 			}
 			p := s.page(0, Filter{}, 0)
@@ -188,7 +189,7 @@ func TestStorePagingCoversEverything(t *testing.T) {
 	for _, filter := range []KindSet{nil, {KindConsole: true}, {KindScript: true, KindStderr: true}, {KindExit: true}} {
 		for _, limit := range []int{1, 2, 3, 7, 100} {
 			var want []uint64
-			for _, ev := range s.snapshot() {
+			for _, ev := range s.snapshot(context.Background()) {
 				if filter.Match(ev.Kind) {
 					want = append(want, ev.Seq)
 				}
@@ -434,5 +435,31 @@ func TestStoreReserve(t *testing.T) {
 	s.append(outputEvent(KindStdout, "later"))
 	if n := s.newest(); n != 5 {
 		t.Fatalf("newest %d after the reservation was filled, want 5", n)
+	}
+}
+
+// TestStoreSnapshotWaitsForReserved: a snapshot taken while a reserved event is being made holds
+// it once it is filled (an answer the program gave after a throw must not precede the throw), and
+// a snapshot whose ctx ends first returns what is stored.
+func TestStoreSnapshotWaitsForReserved(t *testing.T) {
+	s := newStore(10, nil)
+	s.append(outputEvent(KindStdout, "before"))
+	h := s.reserve()
+	s.append(outputEvent(KindStdout, "after"))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got := s.snapshot(ctx); len(got) != 1 {
+		t.Fatalf("snapshot with an ended ctx: %d events, want the 1 stored", len(got))
+	}
+
+	got := make(chan []Event)
+	go func() { got <- s.snapshot(context.Background()) }()
+	s.fill(h, outputEvent(KindThrow, "reserved"))
+	if evs := <-got; len(evs) != 3 || evs[1].Output.Text.Value != "reserved" {
+		t.Fatalf("snapshot while reserved: %d events, want 3 with the reserved one second", len(evs))
+	}
+	if got := s.snapshot(context.Background()); len(got) != 3 { // nothing held: no wait
+		t.Fatalf("snapshot after: %d events", len(got))
 	}
 }

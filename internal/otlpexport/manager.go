@@ -1,6 +1,8 @@
 package otlpexport
 
 import (
+	"context"
+
 	"traced/internal/engine"
 	"traced/internal/evidence"
 )
@@ -31,7 +33,7 @@ func (w *Wiring) Start(o Options, mgr *engine.Manager) (*Exporter, error) {
 		if err != nil {
 			return nil
 		}
-		return evidence.Build(evidence.Input{Summary: sum, Events: s.Timeline().Snapshot()}).Evidence
+		return evidence.Build(evidence.Input{Summary: sum, Events: s.Timeline().Snapshot(context.Background())}).Evidence
 	}
 	o.Summary = func(id string) (engine.Summary, bool) {
 		s, err := mgr.Get(id)

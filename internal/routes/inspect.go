@@ -299,6 +299,7 @@ func (a *app) history(w http.ResponseWriter, r *http.Request, kind engine.Kind) 
 		}
 	}
 	a.onSession(w, r, http.StatusOK, func(s *engine.Target) (any, error) {
+		s.Session().Timeline().Settle(r.Context()) // a throw being recorded is listed
 		p, err := s.Session().Timeline().History(kind, since, levels, max(limit, 1))
 		return api.HistoryResponse{Events: convert.FromEvents(p.Events), Next: p.Next, More: p.More, Gap: convert.FromGapPtr(p.Gap)}, err
 	})

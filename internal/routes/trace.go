@@ -178,7 +178,8 @@ func (a *app) trace(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	sum := a.summary(q.session.Summary()) // before the events: a summary never claims fewer events than listed
+	q.session.Timeline().Settle(r.Context()) // a throw being recorded is listed
+	sum := a.summary(q.session.Summary())    // before the events: a summary never claims fewer events than listed
 	render(w, r, http.StatusOK, api.TraceResponse{Session: sum, Events: convert.FromEvents(q.session.Timeline().Events(q.after, q.filter, 0).Events)})
 }
 
@@ -188,8 +189,9 @@ func (a *app) evidence(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	s.Timeline().Settle(r.Context()) // a throw being recorded is the failure the program answered for
 	sum := s.Summary()
-	res := evidence.Build(evidence.Input{Summary: sum, Events: s.Timeline().Snapshot()})
+	res := evidence.Build(evidence.Input{Summary: sum, Events: s.Timeline().Snapshot(r.Context())})
 	render(w, r, http.StatusOK, api.EvidenceResponse{Session: sum.ID, Status: string(sum.Status), EvidenceResult: convert.FromEvidenceResult(res)})
 }
 
@@ -205,6 +207,7 @@ func (a *app) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	limit = min(max(limit, 1), maxPageLimit)
+	q.session.Timeline().Settle(r.Context()) // a throw being recorded is listed
 	sum := a.summary(q.session.Summary())
 	render(w, r, http.StatusOK, convert.Page(sum, q.session.Timeline().Events(q.after, q.filter, int(limit))))
 }
