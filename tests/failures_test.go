@@ -96,7 +96,7 @@ func TestFailingTestsPublishedSuite(t *testing.T) {
 			var printed string
 			run := func(dir string) (api.Summary, *api.EvidenceResult) {
 				req := c.req
-				req.Cwd = runnersDir + "/realworld/" + dir
+				req.Cwd = dir
 				s := h.start(req)
 				sum := h.waitExit(s.ID)
 				printed = h.printed(s.ID)
@@ -104,10 +104,12 @@ func TestFailingTestsPublishedSuite(t *testing.T) {
 				h.call("GET", "/api/trace/evidence?id="+s.ID, nil, &res)
 				return sum, &res.EvidenceResult
 			}
-			if sum, res := run("fraction"); sum.ExitCode == nil || *sum.ExitCode != 0 || res.Evidence != nil {
+			if sum, res := run(runnersDir + "/realworld/fraction"); sum.ExitCode == nil || *sum.ExitCode != 0 || res.Evidence != nil {
 				t.Fatalf("the published suite: exit %+v, evidence %+v, want a green run", sum, res)
 			}
-			sum, res := run("fraction-planted")
+			// abs() keeps the sign.
+			sum, res := run(planted(t, runnersDir+"/realworld/fraction", "dist/fraction.js",
+				`return newFraction(this["n"], this["d"]);`, `return newFraction(this["s"] * this["n"], this["d"]);`))
 			if sum.ExitCode == nil || *sum.ExitCode == 0 || res.Evidence == nil {
 				t.Fatalf("planted: exit %+v, evidence %+v, want a failed run", sum, res)
 			}
@@ -168,7 +170,7 @@ func TestFailingTestsPublishedJest(t *testing.T) {
 	run := func(dir string) (api.Summary, *api.EvidenceResult) {
 		// Its utcOffset tests use the machine's zone; the coverage report goes to a temp dir.
 		s := h.start(api.StartRequest{Target: "../node_modules/jest/bin/jest.js", Args: []string{"--no-cache", "--coverageDirectory", t.TempDir()},
-			Cwd: publishedJestDir + "/" + dir, Env: map[string]string{"TZ": "UTC"}})
+			Cwd: dir, Env: map[string]string{"TZ": "UTC"}})
 		h.waitLong(s.ID, 0, "exit")
 		sum := h.waitExit(s.ID)
 		printed = h.printed(s.ID)
@@ -176,10 +178,11 @@ func TestFailingTestsPublishedJest(t *testing.T) {
 		h.call("GET", "/api/trace/evidence?id="+s.ID, nil, &res)
 		return sum, &res.EvidenceResult
 	}
-	if sum, res := run("cron"); sum.ExitCode == nil || *sum.ExitCode != 0 || res.Evidence != nil {
+	if sum, res := run(publishedJestDir + "/cron"); sum.ExitCode == nil || *sum.ExitCode != 0 || res.Evidence != nil {
 		t.Fatalf("the published suite: exit %+v, evidence %+v, want a green run; it printed (its end):\n%s", sum, res, printed[max(0, len(printed)-3000):])
 	}
-	sum, res := run("cron-planted")
+	// sendAt() loses the sign of a negative UTC offset.
+	sum, res := run(planted(t, publishedJestDir+"/cron", "lib/time.js", "utcZone += offset;", "utcZone += `+${-offset}`;"))
 	if sum.ExitCode == nil || *sum.ExitCode == 0 || res.Evidence == nil {
 		t.Fatalf("planted: exit %+v, evidence %+v, want a failed run", sum, res)
 	}
