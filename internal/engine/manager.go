@@ -36,6 +36,7 @@ type Manager struct {
 	preloadOnce sync.Once // the preload file is written on first launch (preload.go)
 	preloadPath string
 	preloadErr  error
+	bootLock    *os.File // held (flock) while the preload's directory is in use (preload.go)
 
 	mu       sync.Mutex // guards the fields below
 	sessions []*Session // oldest first

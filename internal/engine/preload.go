@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // preloadJS drops traced's inspector flags from what node hands its children, and announces
@@ -19,8 +21,13 @@ var preloadJS []byte
 // every session), and returns its path.
 func (m *Manager) preloadFile() (string, error) {
 	m.preloadOnce.Do(func() {
-		dir, err := os.MkdirTemp(m.cfg.DataDir, "traced-boot-")
+		removeAbandonedBoots(m.cfg.DataDir)
+		dir, err := os.MkdirTemp(m.cfg.DataDir, bootPrefix)
 		if err != nil {
+			m.preloadErr = fmt.Errorf("preload: %w", err)
+			return
+		}
+		if m.bootLock, err = lockBoot(dir); err != nil {
 			m.preloadErr = fmt.Errorf("preload: %w", err)
 			return
 		}
@@ -44,6 +51,57 @@ func (m *Manager) preloadFile() (string, error) {
 func (m *Manager) removePreload() {
 	if m.preloadPath != "" {
 		os.RemoveAll(filepath.Dir(m.preloadPath))
+	}
+	if m.bootLock != nil {
+		m.bootLock.Close()
+	}
+}
+
+// bootPrefix names the preload's directories in the data dir; bootLockName the file in each
+// that its service holds locked while it lives.
+const (
+	bootPrefix   = "traced-boot-"
+	bootLockName = "lock"
+)
+
+// lockBoot creates dir's lock file and holds an exclusive flock on it. The kernel lets the lock
+// go when the process ends, however it ends, so a directory whose lock can be taken belongs to
+// no live service. The file is locked under another name and then renamed: a sweep never sees
+// it unlocked.
+func lockBoot(dir string) (*os.File, error) {
+	tmp := filepath.Join(dir, bootLockName+".new")
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_RDONLY, 0o400)
+	if err != nil {
+		return nil, err
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", tmp, err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, bootLockName)); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// removeAbandonedBoots deletes the preload directories services killed without a shutdown
+// (SIGKILL, a crash) left in dataDir: those whose lock no process holds. Others' directories,
+// and ones without a lock file (made before there was one), are left alone.
+func removeAbandonedBoots(dataDir string) {
+	if dataDir == "" {
+		dataDir = os.TempDir()
+	}
+	dirs, _ := filepath.Glob(filepath.Join(dataDir, bootPrefix+"*"))
+	for _, dir := range dirs {
+		f, err := os.Open(filepath.Join(dir, bootLockName))
+		if err != nil {
+			continue
+		}
+		if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil {
+			os.RemoveAll(dir) // the lock is ours now: no service can be using the directory
+		}
+		f.Close()
 	}
 }
 
