@@ -1,103 +1,16 @@
-package engine
+package launch
 
 import (
 	"bytes"
 	"io"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"testing/iotest"
 	"time"
-	"unicode/utf8"
 )
-
-func TestChildEnv(t *testing.T) {
-	base := []string{"PATH=/usr/bin", "HOME=/home/u", "NODE_OPTIONS=--require /evil.js",
-		"TRACED_TOKEN=secret", "LANG=C", "EMPTY=", "NOEQUALS"}
-	cases := []struct {
-		name  string
-		base  []string
-		extra map[string]string
-		want  []string
-	}{
-		{"base without what could hijack or leak", base, nil,
-			[]string{"PATH=/usr/bin", "HOME=/home/u", "LANG=C", "EMPTY=", "NOEQUALS"}},
-		{"request overrides base", base, map[string]string{"LANG": "en_US.UTF-8", "PATH": "/opt/bin"},
-			[]string{"HOME=/home/u", "EMPTY=", "NOEQUALS", "LANG=en_US.UTF-8", "PATH=/opt/bin"}},
-		{"request adds", base, map[string]string{"DEBUG": "1", "EMPTY2": ""},
-			[]string{"PATH=/usr/bin", "HOME=/home/u", "LANG=C", "EMPTY=", "NOEQUALS", "DEBUG=1", "EMPTY2="}},
-		{"request may set NODE_OPTIONS", base, map[string]string{"NODE_OPTIONS": "--max-old-space-size=64"},
-			[]string{"PATH=/usr/bin", "HOME=/home/u", "LANG=C", "EMPTY=", "NOEQUALS", "NODE_OPTIONS=--max-old-space-size=64"}},
-		{"a value with =", nil, map[string]string{"A": "b=c"}, []string{"A=b=c"}},
-		{"empty", nil, nil, []string{}},
-		{"names are case-sensitive", []string{"node_options=x", "Traced_Token=y"}, nil,
-			[]string{"node_options=x", "Traced_Token=y"}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got := childEnv(c.base, c.extra)
-			// Base order is kept; the request's variables follow, in no particular order.
-			nBase := len(got) - len(c.extra)
-			slices.Sort(got[nBase:])
-			want := slices.Clone(c.want)
-			slices.Sort(want[len(want)-len(c.extra):])
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("childEnv\n got %q\nwant %q", got, want)
-			}
-			for _, kv := range got {
-				k, v, _ := strings.Cut(kv, "=")
-				if k == "TRACED_TOKEN" || (k == "NODE_OPTIONS" && v != c.extra["NODE_OPTIONS"]) {
-					t.Fatalf("%q passed to the child", kv)
-				}
-			}
-		})
-	}
-	if base[2] != "NODE_OPTIONS=--require /evil.js" || len(base) != 7 {
-		t.Fatalf("childEnv changed its base: %q", base)
-	}
-}
-
-func TestTailBuffer(t *testing.T) {
-	cases := []struct {
-		name  string
-		n     int
-		lines []string
-	}{
-		{"nothing", 10, nil},
-		{"fits", 10, []string{"ab", "cd"}},
-		{"exactly full", 6, []string{"ab", "cd"}},
-		{"one over", 5, []string{"ab", "cd"}},
-		{"many lines", 7, []string{"one", "two", "three", "four", "five"}},
-		{"one line longer than n", 4, []string{"a", "abcdefghij"}},
-		{"empty lines", 3, []string{"", "", "", "", ""}},
-		{"zero keeps nothing", 0, []string{"abc"}},
-		{"cut on a whole character", 5, []string{"日本語"}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			tb := &tailBuffer{n: c.n}
-			var all strings.Builder
-			for _, l := range c.lines {
-				tb.add(l)
-				all.WriteString(l + "\n")
-				s := all.String()
-				want := s[max(0, len(s)-c.n):]
-				for len(want) > 0 && !utf8.RuneStart(want[0]) {
-					want = want[1:]
-				}
-				if got := tb.String(); got != want {
-					t.Fatalf("after %q: %q, want %q", l, got, want)
-				}
-			}
-			if len(tb.String()) > c.n {
-				t.Fatalf("kept %d bytes, over %d", len(tb.String()), c.n)
-			}
-		})
-	}
-}
 
 // collectLines runs readLines on r and returns what it reported, failing if it does not return.
 func collectLines(t *testing.T, r io.Reader) []string {
@@ -194,26 +107,4 @@ func summarize(lines []string) string {
 		}
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
-}
-
-func TestSignalName(t *testing.T) {
-	cases := []struct {
-		sig  syscall.Signal
-		want string
-	}{
-		{syscall.SIGKILL, "SIGKILL"},
-		{syscall.SIGTERM, "SIGTERM"},
-		{syscall.SIGINT, "SIGINT"},
-		{syscall.SIGABRT, "SIGABRT"},
-		{syscall.SIGSEGV, "SIGSEGV"},
-		{syscall.SIGHUP, "SIGHUP"},
-		{syscall.SIGUSR1, "SIGUSR1"},
-		{syscall.Signal(200), "signal 200"},
-		{syscall.Signal(0), "signal 0"},
-	}
-	for _, c := range cases {
-		if got := signalName(c.sig); got != c.want {
-			t.Errorf("signalName(%d) = %q, want %q", int(c.sig), got, c.want)
-		}
-	}
 }
