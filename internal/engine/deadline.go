@@ -91,7 +91,7 @@ func (s *Session) pid() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.child != nil {
-		return s.child.pid
+		return s.child.PID()
 	}
 	if s.attached != nil {
 		return s.attached.pid

@@ -1,19 +1,27 @@
 // Package engine runs node programs under the V8 inspector and keeps what they do as capped
-// per-session event timelines: the launcher, the session lifecycle and the event store.
+// per-session event timelines: the session lifecycle, the debugger and the event store.
 //
 // # Types and who owns what
 //
 // The Manager holds the sessions. A Session (session.go) is one program the user runs or
-// attached to: its life cycle, process tree and launcher, event store, the settings the user
-// asked for (breakpoints and logpoints as asked, exception mode, blackbox patterns, async
-// depth, hooks, throw options) and one registry of its targets (registry.go). A Target
-// (target.go) is one inspector connection of it: the main thread t0 (Session.main), a worker
-// thread or a child process. It owns its connection (a cdp.Conn: a WebSocket, or a worker's
-// session tunnelled through its parent's), scripts, contexts, sources, source maps in use, the
-// pause, refs, heap and profiles, and its bindings of the session's breakpoints (bindings.go):
-// the V8 id and resolved locations each breakpoint has in it, as delve's physical breakpoints
-// point at their logical one. Binding a breakpoint everywhere is the session looping over its
-// targets (targetsetup.go); a new target adopts the session's settings in adoptDebugger.
+// attached to: its life cycle, its node (a launch.Child) and process tree, event store, the
+// settings the user asked for (breakpoints and logpoints as asked, exception mode, blackbox
+// patterns, async depth, hooks, throw options) and one registry of its targets (registry.go). A
+// Target (target.go) is one inspector connection of it: the main thread t0 (Session.main), a
+// worker thread or a child process. It owns its connection (a cdp.Conn: a WebSocket, or a
+// worker's session tunnelled through its parent's), scripts, contexts, sources, source maps in
+// use, the pause, refs, heap and profiles, and its bindings of the session's breakpoints
+// (bindings.go): the V8 id and resolved locations each breakpoint has in it, as delve's
+// physical breakpoints point at their logical one. Binding a breakpoint everywhere is the
+// session looping over its targets (targetsetup.go); a new target adopts the session's settings
+// in adoptDebugger.
+//
+// # Sub-packages
+//
+// They have one job each and never import the engine. launch spawns node (directly or under the
+// shim), reads its output lines and reports its end; what those lines mean (the inspector's URL
+// and chatter, TAP comments: inspectorlines.go), the engine's errors and its ExitInfo
+// (spawning.go) stay here. proctree finds, kills and reaps a session's process tree.
 //
 // # Views
 //

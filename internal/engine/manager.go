@@ -15,6 +15,7 @@ import (
 
 	"traced/internal/cdp"
 	"traced/internal/cdp/proto"
+	"traced/internal/engine/launch"
 	"traced/internal/engine/proctree"
 	"traced/internal/redact"
 	"traced/internal/sourcemap"
@@ -155,8 +156,8 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (*Session, error)
 	if req.Args == nil {
 		req.Args = []string{}
 	}
-	if err := checkArgv(req.Args, req.Env); err != nil {
-		return nil, err
+	if err := launch.CheckArgv(req.Args, req.Env); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadInput, err)
 	}
 
 	s, err := m.reserve(req, target, cwd, maxEvents)
@@ -320,14 +321,12 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	s.bootDir.Store(&dir)
 	args = append(append(args[:len(args)-1:len(args)-1], req.NodeArgs...), s.program)
 	args = append(args, req.Args...)
-	tag := proctree.NewTag()
-	c, err := spawn(m.cfg.ShimPath, m.cfg.NodePath, args, s.cwd, append(childEnv(os.Environ(), env), proctree.TagEnv+"="+tag))
+	c, err := launch.Spawn(launch.Command{Shim: m.cfg.ShimPath, Node: m.cfg.NodePath, Args: args, Dir: s.cwd, Env: env})
 	if err != nil {
 		s.Tree().closeAnnouncements()
 		return s.unspawned(spawnError(err))
 	}
-	c.tag = tag
-	if c.record, err = proctree.RecordTree(m.cfg.DataDir, tag, c.pid); err != nil {
+	if err := c.RecordTree(m.cfg.DataDir); err != nil {
 		m.log.Warn("record process tree", "session", s.id, "err", err)
 	}
 	s.mu.Lock()
@@ -335,46 +334,38 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	killed := s.stopped || s.status == StatusFailed // a stop or shutdown came while spawning
 	s.mu.Unlock()
 	if killed {
-		c.kill()
+		c.Kill()
 	}
 
 	// stderr: the first inspector URL goes to urls, every later line becomes an event.
 	tail := &tailBuffer{n: stderrTail}
 	urls := make(chan string, 1)
-	var readers sync.WaitGroup
-	readers.Add(2)
-	go func() {
-		defer readers.Done()
-		readLines(c.stdout, func(line string) { s.output(KindStdout, line) })
-	}()
-	go func() {
-		defer readers.Done()
-		defer close(urls)
-		found := false
-		defer func() {
-			if !found {
+	found := false
+	stdout := func(line string) { s.output(KindStdout, line) }
+	stderr := func(line string) {
+		if !found {
+			if !inspectorChatter(line) { // the URL runs code: it never leaves the service
+				tail.add(line)
+			}
+			if u := ParseInspectorURL(line); u != "" {
+				found = true
+				s.mu.Lock()
+				s.inspectorURLs[u] = true // traced's own: never let run as a child's
+				s.mu.Unlock()
 				close(s.mainURLRead)
+				urls <- u
 			}
-		}()
-		readLines(c.stderr, func(line string) {
-			if !found {
-				if !inspectorChatter(line) { // the URL runs code: it never leaves the service
-					tail.add(line)
-				}
-				if u := ParseInspectorURL(line); u != "" {
-					found = true
-					s.mu.Lock()
-					s.inspectorURLs[u] = true // traced's own: never let run as a child's
-					s.mu.Unlock()
-					close(s.mainURLRead)
-					urls <- u
-				}
-				return
-			}
-			s.output(KindStderr, line) // another process's inspector is let run there
-		})
-	}()
-	go s.finish(c, &readers)
+			return
+		}
+		s.output(KindStderr, line) // another process's inspector is let run there
+	}
+	c.ReadOutput(stdout, stderr, func() {
+		if !found {
+			close(s.mainURLRead)
+		}
+		close(urls)
+	})
+	go s.finish(c)
 
 	fail := func(stage string, err error) error {
 		s.kill(StatusFailed, stage+": "+err.Error())
@@ -537,7 +528,7 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		c := s.child
 		s.mu.Unlock()
 		if c != nil && s.Summary().Status.Finished() {
-			c.endShim() // what outlived a finished program ends with the service
+			c.EndShim() // what outlived a finished program ends with the service
 		}
 	}
 	for _, s := range sessions {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"traced/internal/cdp"
+	"traced/internal/engine/launch"
 )
 
 // NodeFeatures are what the node in use can do that differs between its lines (20 to 26).
@@ -48,7 +49,7 @@ func ProbeNode(ctx context.Context, nodePath string) (NodeFeatures, error) {
 	ctx, cancel := context.WithTimeout(ctx, nodeProbeTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, nodePath, "-e", nodeProbe)
-	cmd.Env = childEnv(os.Environ(), nil)
+	cmd.Env = launch.ChildEnv(os.Environ(), nil)
 	out, err := cmd.Output()
 	if err != nil {
 		return NodeFeatures{}, fmt.Errorf("probe node %s: %w", nodePath, err)

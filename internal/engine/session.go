@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"log/slog"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -12,6 +11,7 @@ import (
 
 	"traced/internal/cdp"
 	"traced/internal/cdp/proto"
+	"traced/internal/engine/launch"
 )
 
 // Publisher receives what sessions capture, for live fan-out. Both methods MUST NOT block: they
@@ -62,7 +62,7 @@ type Session struct {
 	exit         *ExitInfo
 	startedAt    time.Time
 	endedAt      *time.Time
-	child        *child
+	child        *launch.Child
 	ws           Workspace // where source files and map files may be read from
 
 	// Debugger state (debug sessions), under mu.
@@ -142,7 +142,7 @@ func (s *Session) Summary() Summary {
 		sum.Unresponsive = s.unresponsive
 	}
 	if s.child != nil {
-		sum.PID = s.child.pid
+		sum.PID = s.child.PID()
 	} else if s.attached != nil {
 		sum.PID = s.attached.pid
 	}
@@ -350,7 +350,7 @@ func (s *Session) childExits(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
-	case <-c.exited:
+	case <-c.Exited():
 		return true
 	case <-t.C:
 		return false
@@ -365,18 +365,8 @@ func errText(err error) string {
 }
 
 // finish records the exit once the child has exited and the inspector has delivered what it had.
-func (s *Session) finish(c *child, readers *sync.WaitGroup) {
-	<-c.exited
-	if c.record != "" {
-		os.Remove(c.record) // nothing of the tree is left to reap after a restart, or it is the user's
-	}
-	// Readers end at EOF; a grandchild holding the pipes is cut off after drainWait.
-	deadline := time.Now().Add(drainWait)
-	c.stdout.SetReadDeadline(deadline)
-	c.stderr.SetReadDeadline(deadline)
-	readers.Wait()
-	c.stdout.Close()
-	c.stderr.Close()
+func (s *Session) finish(c *launch.Child) {
+	exit := exitInfo(c.Wait(drainWait)) // readers end at EOF, or are cut off after drainWait
 
 	s.mu.Lock()
 	client := s.main.conn
@@ -399,7 +389,6 @@ func (s *Session) finish(c *child, readers *sync.WaitGroup) {
 	s.Tree().endChildren()
 	// The final state is set before the exit event is stored, so whoever sees that event (a
 	// wait, a subscriber) reads a finished summary.
-	exit := c.exitInfo()
 	now := time.Now().UTC()
 	s.mu.Lock()
 	s.exit = &exit
@@ -437,7 +426,7 @@ func (s *Session) kill(status Status, reason string) {
 	attached := s.attached != nil
 	s.mu.Unlock()
 	if c != nil {
-		c.kill()
+		c.Kill()
 	}
 	if attached {
 		signal(s.detach) // the process is not ours to kill: attachLoop hangs up instead

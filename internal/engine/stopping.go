@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"syscall"
 	"time"
 )
 
@@ -38,10 +37,10 @@ func (s *Session) stop(reason string) {
 	by := "SIGKILL"
 	if !s.frozen() {
 		s.setStoppedBy("SIGTERM")
-		_ = syscall.Kill(-c.pid, syscall.SIGTERM)
+		c.Terminate()
 		t := time.NewTimer(StopGrace)
 		select {
-		case <-c.exited:
+		case <-c.Exited():
 			by = ""
 		case <-t.C:
 		}
@@ -50,7 +49,7 @@ func (s *Session) stop(reason string) {
 	if by != "" {
 		s.setStoppedBy(by)
 	}
-	c.kill() // what is left of the tree, node too after the grace
+	c.Kill() // what is left of the tree, node too after the grace
 }
 
 // stopAtTimeout stops a session its timeoutMs has run out on, having asked first what keeps

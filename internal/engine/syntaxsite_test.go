@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"testing"
+
+	"traced/internal/engine/launch"
+)
 
 func TestParseArrow(t *testing.T) {
 	cases := []struct {
@@ -42,7 +46,7 @@ func TestPreviewPropKeepsTheHead(t *testing.T) {
 func TestSyntaxArrowEitherOrder(t *testing.T) {
 	arrowLines := []string{"/w/bad.js:3", "const b = a +* 2;", "             ^", "", "SyntaxError: Unexpected token '*'"}
 	for _, stderrFirst := range []bool{true, false} {
-		s := &Target{s: &Session{cwd: "/w", child: &child{}}}
+		s := &Target{s: &Session{cwd: "/w", child: &launch.Child{}}}
 		s.syntax.failed = &failedParse{info: ScriptInfo{URL: "file:///w/bad.js"}}
 		var got *ExceptionInfo
 		feed := func() {

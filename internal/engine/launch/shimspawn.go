@@ -1,4 +1,4 @@
-package engine
+package launch
 
 import (
 	"bufio"
@@ -19,7 +19,7 @@ const shimStartBound = 10 * time.Second
 // Pdeathsig SIGTERM so that it kills the whole tree when the service dies, and node is the
 // shim's. It returns once node exists; c.pid is node's, c.shim the shim's. exited closes when
 // the shim reports node's end, or, should the shim die first, when the shim has exited.
-func (c *child) startShim(shimPath, nodePath string, args []string, dir string, env []string, outW, errW *os.File) error {
+func (c *Child) startShim(shimPath, nodePath string, args []string, dir string, env []string, outW, errW *os.File) error {
 	statusR, statusW, err := os.Pipe()
 	if err != nil {
 		outW.Close()
@@ -61,7 +61,7 @@ func (c *child) startShim(shimPath, nodePath string, args []string, dir string, 
 		err = fmt.Errorf("the shim did not start node (%q): %w", line, rerr)
 	}
 	if err != nil {
-		c.endShim()                // it has not started node, or could not say so
+		c.EndShim()                // it has not started node, or could not say so
 		go func() { <-shimDone }() // the waiting goroutine ends with the shim
 		return err
 	}
@@ -72,7 +72,7 @@ func (c *child) startShim(shimPath, nodePath string, args []string, dir string, 
 
 // followShim reads the shim's status pipe for node's end; the shim may outlive node while
 // descendants that left node's tree run.
-func (c *child) followShim(lines *bufio.Reader, statusR *os.File, shimDone <-chan *os.ProcessState) {
+func (c *Child) followShim(lines *bufio.Reader, statusR *os.File, shimDone <-chan *os.ProcessState) {
 	defer statusR.Close()
 	for {
 		line, err := lines.ReadString('\n')
