@@ -75,11 +75,7 @@ func NewManager(cfg Config, pub Publisher, log *slog.Logger) (*Manager, error) {
 		var buf strings.Builder
 		cmd := exec.CommandContext(ctx, cfg.NodePath, "--version")
 		cmd.Stdout = &buf
-		err := proctree.Owned.Start(cmd) // a subreaper's reaper must not take its status
-		if err == nil {
-			err = cmd.Wait()
-			proctree.Owned.Done(cmd.Process.Pid)
-		}
+		err := proctree.Owned.Run(cmd) // a subreaper's reaper must not take its status
 		out := buf.String()
 		if err != nil {
 			log.Warn("node version probe failed", "node", cfg.NodePath, "err", err)

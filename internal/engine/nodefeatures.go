@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 
 	"traced/internal/cdp"
 	"traced/internal/engine/launch"
+	"traced/internal/engine/proctree"
 )
 
 // NodeFeatures are what the node in use can do that differs between its lines (20 to 26).
@@ -50,10 +52,12 @@ func ProbeNode(ctx context.Context, nodePath string) (NodeFeatures, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, nodePath, "-e", nodeProbe)
 	cmd.Env = launch.ChildEnv(os.Environ(), nil)
-	out, err := cmd.Output()
-	if err != nil {
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	if err := proctree.Owned.Run(cmd); err != nil { // a subreaper's reaper must not take its status
 		return NodeFeatures{}, fmt.Errorf("probe node %s: %w", nodePath, err)
 	}
+	out := stdout.Bytes()
 	var f NodeFeatures
 	if err := json.Unmarshal(out, &f); err != nil {
 		return NodeFeatures{}, fmt.Errorf("probe node %s: %w: %q", nodePath, err, out)

@@ -168,6 +168,15 @@ func (o *ownedPids) Start(cmd *exec.Cmd) error {
 	return nil
 }
 
+// Run starts cmd Owned and waits for it: exec.Cmd.Run for a service that may be a subreaper.
+func (o *ownedPids) Run(cmd *exec.Cmd) error {
+	if err := o.Start(cmd); err != nil {
+		return err
+	}
+	defer o.Done(cmd.Process.Pid)
+	return cmd.Wait()
+}
+
 // Done forgets a pid once its Wait returned.
 func (o *ownedPids) Done(pid int) {
 	o.mu.Lock()
