@@ -111,7 +111,7 @@ func (s *Server) onEvent(ev *api.Event) {
 		s.onPaused(target, ev.Pause)
 	case "resume":
 		s.mu.Lock()
-		s.st.resumed()
+		s.st.resumed(target)
 		s.mu.Unlock()
 		s.send(&godap.ContinuedEvent{Event: event("continued"), Body: godap.ContinuedEventBody{ThreadId: threadID(target)}})
 	case "console":
@@ -148,6 +148,9 @@ func (s *Server) onEvent(ev *api.Event) {
 			reason := "started"
 			if ti.Status != "attached" {
 				reason = "exited"
+				s.mu.Lock()
+				s.st.resumed(ti.Ref) // an ended thread's refs end with it
+				s.mu.Unlock()
 			}
 			s.send(&godap.ThreadEvent{Event: event("thread"), Body: godap.ThreadEventBody{Reason: reason, ThreadId: threadID(ti.Ref)}})
 		}
@@ -194,7 +197,7 @@ func (s *Server) onPaused(target string, p *api.PauseInfo) {
 		return
 	}
 	s.mu.Lock()
-	s.st.resumed() // a new pause: what the last one handed out is gone
+	s.st.resumed(target) // a new pause of this thread: what its last one handed out is gone
 	asked := s.st.steps[target]
 	delete(s.st.steps, target)
 	entry := p.Reason == "Break on start"
