@@ -31,7 +31,8 @@ type dapStep struct {
 // TestDAPClient: a DAP client nobody here wrote drives `traced dap` over stdio against a running
 // service: launch, breakpoints in JS and in TypeScript originals (one pending until its script
 // loads), conditions and logpoints, stepping, variables, async stacks, a worker and a child
-// process as threads, exceptions, pause, shared control with REST, and termination.
+// process as threads, exceptions (uncaught, and narrowed to a class by a launch option),
+// creation stacks, pause, shared control with REST, and termination.
 func TestDAPClient(t *testing.T) {
 	t.Parallel()
 	if _, err := os.Stat(filepath.Join(dapClientDir, "node_modules", ".package-lock.json")); err != nil {
@@ -58,6 +59,7 @@ func TestDAPClient(t *testing.T) {
 		{"pause", []string{"pause", "terminate"}},
 		{"attach", []string{"attach", "detach"}},
 		{"inspector", []string{"inspector"}},
+		{"options", []string{"exceptionClasses", "creationStacks"}},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			steps := runDAPClient(t, node, c, sc.name)

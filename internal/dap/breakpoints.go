@@ -245,7 +245,11 @@ func (s *Server) onSetExceptionBreakpoints(m godap.RequestMessage) (godap.Respon
 	case has[api.ExceptionsUncaught]:
 		mode = api.ExceptionsUncaught
 	}
-	if err := rest.do(s.ctx, "POST", apiclient.DebugPath(sid, "pause-on-exceptions"), nil, api.PauseOnExceptionsRequest{Mode: mode}, nil); err != nil {
+	s.mu.Lock()
+	classes := s.st.excClasses
+	s.mu.Unlock()
+	req := api.PauseOnExceptionsRequest{Mode: mode, Classes: classes}
+	if err := rest.do(s.ctx, "POST", apiclient.DebugPath(sid, "pause-on-exceptions"), nil, req, nil); err != nil {
 		return nil, fmt.Errorf("set the exception mode: %w", err)
 	}
 	s.mu.Lock()

@@ -36,7 +36,10 @@ type state struct {
 	bySource  map[string][]string // source path -> bp/lp refs set through setBreakpoints
 	funcBPs   []string
 	excFilter string
-	hitKeys   int // hit counters named so far (hitKey)
+	// excClasses narrow the exception filters (launch's pauseOnExceptionClasses): every mode
+	// set sends them again, since a mode set without classes stops at every class.
+	excClasses []string
+	hitKeys    int // hit counters named so far (hitKey)
 	// setting counts this client's breakpoint requests in flight; the breakpoint events that
 	// arrive meanwhile wait in deferred, since a ref this client is making is not yet known.
 	setting  int

@@ -13,6 +13,7 @@ const here = __dirname;
 const app = path.join(here, "app.js");
 const tree = path.join(here, "tree.js");
 const throws = path.join(here, "throws.js");
+const options = path.join(here, "options.js");
 const countTS = path.join(here, "..", "mapped", "count.ts");
 const countJS = path.join(here, "..", "mapped", "count.js");
 
@@ -370,10 +371,28 @@ async function shared(dc) {
   await Promise.all([dc.continueRequest({ threadId: 1 }), dc.waitForEvent("terminated")]);
 }
 
+// The start options REST has: pauseOnExceptionClasses narrows the all filter to TypeError (the
+// caught SyntaxError does not stop), creationStacks names where the timer was made.
+async function launchOptions(dc) {
+  const sid = sessionOf(dc);
+  await Promise.all([
+    dc.waitForEvent("initialized").then(() => dc.setExceptionBreakpointsRequest({ filters: ["all"] }))
+      .then(() => dc.configurationDoneRequest()),
+    dc.launch({ program: options, pauseOnExceptionClasses: ["TypeError"], creationStacks: true }),
+    dc.assertStoppedLocation("exception", { path: options, line: 4 }),
+  ]);
+  report("exceptionClasses", {});
+  const alive = await rest("GET", `/api/debug/${await sid}/alive`);
+  const timer = alive.targets[0].keeping.find((h) => h.kind === "interval");
+  assert.ok(timer && /options\.js:2$/.test(timer.createdAt), "the timer's creation: " + JSON.stringify(alive.targets[0]));
+  report("creationStacks", { createdAt: timer.createdAt });
+  await Promise.all([dc.continueRequest({ threadId: 1 }), dc.waitForEvent("terminated")]);
+}
+
 async function main() {
   for (const [name, fn] of [["basics", basics], ["typescript", typescript], ["pending", pending], ["threads", threads], ["exceptions", exceptions],
     ["features", features], ["shared", shared], ["async", asyncStack], ["pause", pauseTerminate],
-    ["attach", attachSession], ["inspector", attachInspector]]) {
+    ["attach", attachSession], ["inspector", attachInspector], ["options", launchOptions]]) {
     if (process.argv[3] && process.argv[3] !== name) continue;
     await withClient(fn);
   }
