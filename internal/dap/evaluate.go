@@ -140,7 +140,11 @@ func (s *Server) onExceptionInfo(m godap.RequestMessage) (godap.ResponseMessage,
 	body.Details.Message, body.Details.TypeName = body.Description, body.ExceptionId
 	var lines []string
 	for _, f := range stack {
-		lines = append(lines, "    at "+f.Function+" ("+f.Where()+")")
+		name := f.Function
+		if name == "" {
+			name = "(anonymous)"
+		}
+		lines = append(lines, "    at "+name+" ("+f.Where()+")")
 	}
 	if ev, err := s.evidenceText(sid, rest); err == nil && ev != "" {
 		lines = append(lines, "", "traced evidence:", ev)
