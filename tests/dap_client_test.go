@@ -117,6 +117,24 @@ func runDAPScript(t *testing.T, node string, c *cli, dir, script string, args ..
 	return steps
 }
 
+// dapClient2Dir holds a second DAP client nobody here wrote, node-debugprotocol-client
+// (package-lock.json pinned; make test installs it with npm ci), and session.js, which scripts a
+// session with it.
+const dapClient2Dir = "testdata/dapclient2"
+
+// TestDAPSecondClient: another client than DebugClient, with its own reading of the protocol,
+// scripts a session of `traced dap` on stdio: a breakpoint, the stop (one thread of several
+// possible), threads, the stack, scopes, a local's value, evaluate, continue to the program's
+// exit, and a disconnect that ends the adapter.
+func TestDAPSecondClient(t *testing.T) {
+	t.Parallel()
+	dapFixture(t, dapClient2Dir)
+	node := nodeOrSkip(t)
+	c := newCLI(t).against(newHarness(t))
+	wantSteps(t, "session.js", runDAPScript(t, node, c, dapClient2Dir, "session.js"),
+		[]string{"setBreakpoints", "stopped", "threads", "stackTrace", "variables", "evaluate", "terminated", "disconnected"})
+}
+
 // wantSteps fails the test unless a script reported exactly these steps, in this order.
 func wantSteps(t *testing.T, script string, got []dapStep, want []string) {
 	t.Helper()
