@@ -3,10 +3,10 @@ GO      ?= go
 ARGS    ?=
 BENCH   ?= .
 BENCHFLAGS ?=
-# npm packages the tests use (runners, servers, the MCP TypeScript client, the dashboard's browser
-# driver), each from its lockfile.
+# npm packages the tests use (runners, servers, the MCP TypeScript client, two DAP clients, the
+# dashboard's browser driver), each from its lockfile.
 BROWSER  = tests/browser
-NPM_FIXTURES = tests/testdata/runners/npm tests/testdata/runners/realworld-jest tests/testdata/servers/npm tests/testdata/mcpclient tests/testdata/dapclient $(BROWSER)
+NPM_FIXTURES = tests/testdata/runners/npm tests/testdata/runners/realworld-jest tests/testdata/servers/npm tests/testdata/mcpclient tests/testdata/dapclient tests/testdata/dapclient2 $(BROWSER)
 
 .PHONY: build run test vet lint-api e2e-deps fmt tidy bench fuzz clean jaeger
 

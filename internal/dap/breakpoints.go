@@ -14,10 +14,6 @@ import (
 	"traced/internal/apiclient"
 )
 
-// hitConditionRE reads a hit condition: traced pauses from the Nth hit on, so "N", ">=N" and
-// "==N" (as editors offer) all mean that.
-var hitConditionRE = regexp.MustCompile(`^\s*(?:>=|==|=)?\s*(\d+)\s*$`)
-
 // logTemplateRE finds a logMessage's {expr}, which traced's templates write ${expr}.
 var logTemplateRE = regexp.MustCompile(`\{([^{}]+)\}`)
 
@@ -52,13 +48,17 @@ func (s *Server) onSetBreakpoints(m godap.RequestMessage) (godap.ResponseMessage
 		var resolved []api.Frame
 		var pending bool
 		if sb.LogMessage != "" {
-			var lr api.LogpointResponse
-			err = rest.do(s.ctx, "POST", apiclient.DebugPath(sid, "logpoints"), nil, api.LogpointRequest{Location: loc,
-				Template: logTemplateRE.ReplaceAllString(sb.LogMessage, "$${$1}"), Condition: sb.Condition}, &lr)
-			ref, resolved = lr.Logpoint.Ref, lr.Logpoint.Resolved
+			// A logpoint has no hitCount of its own: its hit condition is always a counter.
+			var cond string
+			if cond, err = logCondition(sb.Condition, sb.HitCondition, s.hitKey()); err == nil {
+				var lr api.LogpointResponse
+				err = rest.do(s.ctx, "POST", apiclient.DebugPath(sid, "logpoints"), nil, api.LogpointRequest{Location: loc,
+					Template: logTemplateRE.ReplaceAllString(sb.LogMessage, "$${$1}"), Condition: cond}, &lr)
+				ref, resolved = lr.Logpoint.Ref, lr.Logpoint.Resolved
+			}
 		} else {
-			req := api.BreakpointRequest{Location: loc, Condition: sb.Condition}
-			if req.HitCount, err = hitCount(sb.HitCondition); err == nil {
+			req := api.BreakpointRequest{Location: loc}
+			if req.Condition, req.HitCount, err = withHitCondition(sb.Condition, sb.HitCondition, s.hitKey()); err == nil {
 				var br api.BreakpointResponse
 				err = rest.do(s.ctx, "POST", apiclient.DebugPath(sid, "breakpoints"), nil, req, &br)
 				ref, resolved, pending = br.Breakpoint.Ref, br.Breakpoint.Resolved, br.Breakpoint.Pending
@@ -77,18 +77,6 @@ func (s *Server) onSetBreakpoints(m godap.RequestMessage) (godap.ResponseMessage
 	s.mu.Unlock()
 	return &godap.SetBreakpointsResponse{Response: response(&r.Request),
 		Body: godap.SetBreakpointsResponseBody{Breakpoints: out}}, nil
-}
-
-func hitCount(cond string) (int, error) {
-	if strings.TrimSpace(cond) == "" {
-		return 0, nil
-	}
-	m := hitConditionRE.FindStringSubmatch(cond)
-	if m == nil {
-		return 0, fmt.Errorf("hit condition %q: traced pauses from the Nth hit on; give N", cond)
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n, nil
 }
 
 // dapBreakpoint is the DAP form of a traced breakpoint asked at path:line: verified once bound,
@@ -211,11 +199,11 @@ func (s *Server) onSetFunctionBreakpoints(m godap.RequestMessage) (godap.Respons
 	out := make([]godap.Breakpoint, len(r.Arguments.Breakpoints))
 	var refs []string
 	for i, fb := range r.Arguments.Breakpoints {
-		n, err := hitCount(fb.HitCondition)
+		req := api.FunctionBreakpointRequest{Expression: fb.Name}
 		var br api.BreakpointResponse
-		if err == nil {
-			err = rest.do(s.ctx, "POST", apiclient.DebugPath(sid, "breakpoints/function"), nil,
-				api.FunctionBreakpointRequest{Expression: fb.Name, Condition: fb.Condition, HitCount: n}, &br)
+		var err error
+		if req.Condition, req.HitCount, err = withHitCondition(fb.Condition, fb.HitCondition, s.hitKey()); err == nil {
+			err = rest.do(s.ctx, "POST", apiclient.DebugPath(sid, "breakpoints/function"), nil, req, &br)
 		}
 		if err != nil {
 			out[i] = godap.Breakpoint{Message: err.Error()}
@@ -257,7 +245,11 @@ func (s *Server) onSetExceptionBreakpoints(m godap.RequestMessage) (godap.Respon
 	case has[api.ExceptionsUncaught]:
 		mode = api.ExceptionsUncaught
 	}
-	if err := rest.do(s.ctx, "POST", apiclient.DebugPath(sid, "pause-on-exceptions"), nil, api.PauseOnExceptionsRequest{Mode: mode}, nil); err != nil {
+	s.mu.Lock()
+	classes := s.st.excClasses
+	s.mu.Unlock()
+	req := api.PauseOnExceptionsRequest{Mode: mode, Classes: classes}
+	if err := rest.do(s.ctx, "POST", apiclient.DebugPath(sid, "pause-on-exceptions"), nil, req, nil); err != nil {
 		return nil, fmt.Errorf("set the exception mode: %w", err)
 	}
 	s.mu.Lock()

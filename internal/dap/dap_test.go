@@ -22,19 +22,6 @@ func TestThreadIDs(t *testing.T) {
 	}
 }
 
-func TestHitCount(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		n    int
-		fail bool
-	}{{"", 0, false}, {"3", 3, false}, {">= 4", 4, false}, {"==2", 2, false}, {"% 2", 0, true}, {"< 3", 0, true}} {
-		n, err := hitCount(c.in)
-		if (err != nil) != c.fail || n != c.n {
-			t.Errorf("hitCount(%q) = %d, %v; want %d, failing %v", c.in, n, err, c.n, c.fail)
-		}
-	}
-}
-
 func TestLogTemplate(t *testing.T) {
 	got := logTemplateRE.ReplaceAllString("sum={sum} of {a + b}", "$${$1}")
 	if want := "sum=${sum} of ${a + b}"; got != want {

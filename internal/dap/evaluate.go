@@ -3,7 +3,6 @@ package dap
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -59,14 +58,10 @@ func (s *Server) onSetVariable(m godap.RequestMessage) (godap.ResponseMessage, e
 		return nil, err
 	}
 	a := r.Arguments
-	s.mu.Lock()
-	n := a.VariablesReference
-	if n < 1 || n > len(s.st.handles) {
-		s.mu.Unlock()
-		return nil, fmt.Errorf("variablesReference %d is not of this stop", n)
+	h, err := s.handle(a.VariablesReference)
+	if err != nil {
+		return nil, err
 	}
-	h := s.st.handles[n-1]
-	s.mu.Unlock()
 	var res api.EvalResult
 	if h.vars != nil {
 		raw, _ := json.Marshal(a.Value) // a string holding the value's JSON or JS literal
@@ -145,7 +140,11 @@ func (s *Server) onExceptionInfo(m godap.RequestMessage) (godap.ResponseMessage,
 	body.Details.Message, body.Details.TypeName = body.Description, body.ExceptionId
 	var lines []string
 	for _, f := range stack {
-		lines = append(lines, "    at "+f.Function+" ("+f.Where()+")")
+		name := f.Function
+		if name == "" {
+			name = "(anonymous)"
+		}
+		lines = append(lines, "    at "+name+" ("+f.Where()+")")
 	}
 	if ev, err := s.evidenceText(sid, rest); err == nil && ev != "" {
 		lines = append(lines, "", "traced evidence:", ev)

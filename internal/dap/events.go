@@ -111,7 +111,7 @@ func (s *Server) onEvent(ev *api.Event) {
 		s.onPaused(target, ev.Pause)
 	case "resume":
 		s.mu.Lock()
-		s.st.resumed()
+		s.st.resumed(target)
 		s.mu.Unlock()
 		s.send(&godap.ContinuedEvent{Event: event("continued"), Body: godap.ContinuedEventBody{ThreadId: threadID(target)}})
 	case "console":
@@ -148,6 +148,9 @@ func (s *Server) onEvent(ev *api.Event) {
 			reason := "started"
 			if ti.Status != "attached" {
 				reason = "exited"
+				s.mu.Lock()
+				s.st.resumed(ti.Ref) // an ended thread's refs end with it
+				s.mu.Unlock()
 			}
 			s.send(&godap.ThreadEvent{Event: event("thread"), Body: godap.ThreadEventBody{Reason: reason, ThreadId: threadID(ti.Ref)}})
 		}
@@ -194,14 +197,16 @@ func (s *Server) onPaused(target string, p *api.PauseInfo) {
 		return
 	}
 	s.mu.Lock()
-	s.st.resumed() // a new pause: what the last one handed out is gone
+	s.st.resumed(target) // a new pause of this thread: what its last one handed out is gone
 	asked := s.st.steps[target]
 	delete(s.st.steps, target)
 	entry := p.Reason == "Break on start"
 	skip := entry && s.st.launched && !s.st.stopOnEntry && target == mainTarget
 	var ids []int
 	var unknown []string
+	function := false
 	for _, ref := range p.HitBreakpoints {
+		function = function || slices.Contains(s.st.funcBPs, ref)
 		if _, ok := s.st.bpIDs[ref]; !ok {
 			unknown = append(unknown, ref)
 		}
@@ -216,6 +221,8 @@ func (s *Server) onPaused(target string, p *api.PauseInfo) {
 	switch {
 	case entry:
 		reason = "entry"
+	case function:
+		reason = "function breakpoint"
 	case len(ids) > 0:
 		reason = "breakpoint"
 	case p.Reason == "exception" || p.Reason == "promiseRejection":
@@ -230,7 +237,21 @@ func (s *Server) onPaused(target string, p *api.PauseInfo) {
 	if p.Location != nil {
 		body.Text = p.Location.Where()
 	}
-	s.send(&godap.StoppedEvent{Event: event("stopped"), Body: body})
+	s.send(&stoppedEvent{Event: event("stopped"), Body: stoppedBody{StoppedEventBody: body}})
+}
+
+// stoppedEvent is go-dap's StoppedEvent with allThreadsStopped written even when false, which
+// go-dap's omits: traced pauses one target at a time (the others run on), and a client that
+// finds the field absent may take the stop as the whole program's.
+type stoppedEvent struct {
+	godap.Event
+	Body stoppedBody `json:"body"`
+}
+
+// stoppedBody is go-dap's body; its own AllThreadsStopped, outside, is the one JSON writes.
+type stoppedBody struct {
+	godap.StoppedEventBody
+	AllThreadsStopped bool `json:"allThreadsStopped"`
 }
 
 // announceBreakpoints sends a new breakpoint event for each breakpoint another client set that

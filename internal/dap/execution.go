@@ -19,7 +19,7 @@ func (s *Server) run(threadID int, route, reason string, body any) error {
 	if reason != "" {
 		s.st.steps[target] = reason
 	}
-	s.st.resumed()
+	s.st.resumed(target)
 	s.mu.Unlock()
 	return rest.do(s.ctx, "POST", apiclient.DebugPath(sid, route), targetQuery(target), body, nil)
 }

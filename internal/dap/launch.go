@@ -39,6 +39,12 @@ type launchArgs struct {
 	// AsyncStackDepth is how many async parents V8 records for stackTrace (default
 	// defaultAsyncDepth; 0: none).
 	AsyncStackDepth *int `json:"asyncStackDepth"`
+	// PauseOnExceptionClasses narrows the exception filters to these classes (constructor
+	// names), as the REST start's option of that name: setExceptionBreakpoints keeps them.
+	PauseOnExceptionClasses []string `json:"pauseOnExceptionClasses"`
+	// CreationStacks records where the program creates each handle that can keep it alive, for
+	// traced's alive answer, as the REST start's option of that name.
+	CreationStacks bool `json:"creationStacks"`
 }
 
 // defaultAsyncDepth is the async parents recorded for a launched program: enough to reach the
@@ -107,7 +113,8 @@ func (s *Server) onLaunch(m godap.RequestMessage) (godap.ResponseMessage, error)
 	req := api.StartRequest{Target: a.Program, Args: a.Args, Cwd: a.Cwd, Env: a.Env, Name: a.Name,
 		NodeArgs: append(a.RuntimeArgs, a.NodeArgs...), Mode: api.ModeDebug, PauseOnStart: true,
 		SourceMaps: a.SourceMaps, Workers: a.Workers, Children: a.Children, FollowMatch: a.FollowMatch,
-		Throws: a.Throws, TimeoutMs: a.TimeoutMs, MaxEvents: a.MaxEvents, WaitMs: &wait}
+		Throws: a.Throws, TimeoutMs: a.TimeoutMs, MaxEvents: a.MaxEvents, WaitMs: &wait,
+		PauseOnExceptionClasses: a.PauseOnExceptionClasses, CreationStacks: a.CreationStacks}
 	var started api.SessionResponse
 	if err := rest.do(s.ctx, "POST", "/api/trace/start", nil, req, &started); err != nil {
 		return nil, fmt.Errorf("start %s: %w", a.Program, err)
@@ -120,6 +127,9 @@ func (s *Server) onLaunch(m godap.RequestMessage) (godap.ResponseMessage, error)
 		s.log.Debug("dap: async depth", "err", err) // stacks without async parents; the session stands
 	}
 	s.begin(rest, started.Session, true, a.StopOnEntry, a.OutputCapture)
+	s.mu.Lock()
+	s.st.excClasses = a.PauseOnExceptionClasses
+	s.mu.Unlock()
 	s.send(&godap.LaunchResponse{Response: response(&r.Request)})
 	s.announce(started.Session)
 	return nil, nil

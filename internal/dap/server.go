@@ -12,11 +12,13 @@ package dap
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 
 	godap "github.com/google/go-dap"
@@ -45,6 +47,8 @@ type Server struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // the stream reader
 
+	nonce string // tells this connection's hit counters from another's in the same program
+
 	mu    sync.Mutex
 	st    state
 	rest  *restClient // set by launch or attach
@@ -61,7 +65,7 @@ func (c Config) logger() *slog.Logger {
 // New returns a Server for one client.
 func New(cfg Config) *Server {
 	return &Server{cfg: cfg, log: cfg.logger(), http: &http.Client{Transport: &http.Transport{Proxy: nil}},
-		st: newState()}
+		st: newState(), nonce: strings.ToLower(rand.Text()[:8])}
 }
 
 // errDisconnect ends the request loop after a disconnect request was answered.

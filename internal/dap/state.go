@@ -20,11 +20,13 @@ type state struct {
 	output      string // outputCapture: console or std
 	ended       bool   // terminated was sent
 
-	// handles are the variablesReference values of this stop; each names what to expand.
-	// Cleared when a thread resumes: the refs behind them die with the pause.
-	handles []handle
-	// frames are the stackTrace frame ids handed out: index+1 is the id.
-	frames []frameRef
+	// frames and handles are the stackTrace frame ids and the variablesReference values handed
+	// out, each of one thread: valid until that thread resumes (a pause or resume of another
+	// thread leaves them be). Both take their ids from lastRef, so no id is ever handed out
+	// twice: an old one is refused, never taken for another thread's frame or value.
+	frames  map[int]frameRef
+	handles map[int]handle
+	lastRef int
 	// steps are the targets told to step or pause, with the stopped reason their next pause takes.
 	steps map[string]string
 
@@ -34,6 +36,10 @@ type state struct {
 	bySource  map[string][]string // source path -> bp/lp refs set through setBreakpoints
 	funcBPs   []string
 	excFilter string
+	// excClasses narrow the exception filters (launch's pauseOnExceptionClasses): every mode
+	// set sends them again, since a mode set without classes stops at every class.
+	excClasses []string
+	hitKeys    int // hit counters named so far (hitKey)
 	// setting counts this client's breakpoint requests in flight; the breakpoint events that
 	// arrive meanwhile wait in deferred, since a ref this client is making is not yet known.
 	setting  int
@@ -46,7 +52,7 @@ type state struct {
 
 func newState() state {
 	return state{steps: map[string]string{}, bpIDs: map[string]int{}, bySource: map[string][]string{},
-		exceptions: map[string]*api.Event{}, output: "console"}
+		exceptions: map[string]*api.Event{}, output: "console", frames: map[int]frameRef{}, handles: map[int]handle{}}
 }
 
 // handle is what one variablesReference expands: the variables of a scope read already, or a
@@ -86,15 +92,31 @@ func targetOf(threadID int) string {
 
 // addHandle hands out a variablesReference; under mu.
 func (st *state) addHandle(h handle) int {
-	st.handles = append(st.handles, h)
-	return len(st.handles)
+	st.lastRef++
+	st.handles[st.lastRef] = h
+	return st.lastRef
 }
 
-// resumed forgets what a pause handed out; under mu. All targets' are dropped: a
-// variablesReference is one number space, and clients ask again after any stop.
-func (st *state) resumed() {
-	st.handles = nil
-	st.frames = nil
+// addFrame hands out a frame id; under mu.
+func (st *state) addFrame(f frameRef) int {
+	st.lastRef++
+	st.frames[st.lastRef] = f
+	return st.lastRef
+}
+
+// resumed forgets the frame ids and variablesReferences of one thread, which resumed (or
+// paused anew, or ended): the refs behind them died with its pause. Under mu.
+func (st *state) resumed(target string) {
+	for id, f := range st.frames {
+		if f.target == target {
+			delete(st.frames, id)
+		}
+	}
+	for id, h := range st.handles {
+		if h.target == target {
+			delete(st.handles, id)
+		}
+	}
 }
 
 // bpID is the DAP id of a breakpoint or logpoint ref, handing out one the first time; under mu.

@@ -100,12 +100,10 @@ func (s *Server) onStackTrace(m godap.RequestMessage) (godap.ResponseMessage, er
 		all = append(all, df)
 	}
 	s.mu.Lock()
-	base := len(s.st.frames)
-	s.st.frames = append(s.st.frames, refs...)
-	s.mu.Unlock()
 	for i := range all {
-		all[i].Id = base + i + 1
+		all[i].Id = s.st.addFrame(refs[i])
 	}
+	s.mu.Unlock()
 	total := len(all)
 	start := min(r.Arguments.StartFrame, total)
 	end := total
@@ -120,10 +118,10 @@ func (s *Server) onStackTrace(m godap.RequestMessage) (godap.ResponseMessage, er
 func (s *Server) frame(id int) (frameRef, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if id < 1 || id > len(s.st.frames) {
-		return frameRef{}, fmt.Errorf("frame %d is not of this stop: ask stackTrace again", id)
+	f, ok := s.st.frames[id]
+	if !ok {
+		return frameRef{}, fmt.Errorf("frame %d is not of a paused thread: it ended when its thread resumed (ask stackTrace again)", id)
 	}
-	f := s.st.frames[id-1]
 	if f.index < 0 {
 		return frameRef{}, errors.New("an async parent frame has no scopes: its variables are gone")
 	}
@@ -183,14 +181,10 @@ func (s *Server) onVariables(m godap.RequestMessage) (godap.ResponseMessage, err
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	n := r.Arguments.VariablesReference
-	if n < 1 || n > len(s.st.handles) {
-		s.mu.Unlock()
-		return nil, fmt.Errorf("variablesReference %d is not of this stop: it ended when the thread resumed", n)
+	h, err := s.handle(r.Arguments.VariablesReference)
+	if err != nil {
+		return nil, err
 	}
-	h := s.st.handles[n-1]
-	s.mu.Unlock()
 	var vars []godap.Variable
 	if h.vars != nil {
 		for _, v := range h.vars {
@@ -217,6 +211,17 @@ func (s *Server) onVariables(m godap.RequestMessage) (godap.ResponseMessage, err
 		out = []godap.Variable{}
 	}
 	return &godap.VariablesResponse{Response: response(&r.Request), Body: godap.VariablesResponseBody{Variables: out}}, nil
+}
+
+// handle answers what a variablesReference stands for.
+func (s *Server) handle(n int) (handle, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h, ok := s.st.handles[n]
+	if !ok {
+		return handle{}, fmt.Errorf("variablesReference %d is not of a paused thread: it ended when its thread resumed", n)
+	}
+	return h, nil
 }
 
 // variable is the DAP form of a value; an object gets a variablesReference expanding its ref.

@@ -13,6 +13,8 @@ const here = __dirname;
 const app = path.join(here, "app.js");
 const tree = path.join(here, "tree.js");
 const throws = path.join(here, "throws.js");
+const options = path.join(here, "options.js");
+const twoThreads = path.join(here, "twothreads.js");
 const countTS = path.join(here, "..", "mapped", "count.ts");
 const countJS = path.join(here, "..", "mapped", "count.js");
 
@@ -53,13 +55,26 @@ function collect(dc, kind) {
   return got;
 }
 
+// nextEvent resolves to the body of the next event of a kind that matches.
+function nextEvent(dc, kind, match) {
+  return new Promise((resolve) => {
+    const on = (e) => {
+      if (match(e.body)) {
+        dc.removeListener(kind, on);
+        resolve(e.body);
+      }
+    };
+    dc.on(kind, on);
+  });
+}
+
 // withClient runs fn with a started client and stops it after; a function fn answers runs then.
 async function withClient(fn) {
   const dc = new DebugClient(traced, "dap", "node", { env: process.env, cwd: here }, true);
   dc.defaultTimeout = 20000;
   if (process.env.DAP_TOKEN) { // the service's listener: the token comes in the launch arguments
     const launch = dc.launchRequest.bind(dc);
-    dc.launchRequest = (args) => launch({ ...args, token: process.env.DAP_TOKEN });
+    dc.launchRequest = (args) => launch({ token: process.env.DAP_TOKEN, ...args });
   }
   // DAP_PORT: a running service's DAP listener instead of `traced dap` on stdio.
   await dc.start(process.env.DAP_PORT ? Number(process.env.DAP_PORT) : undefined);
@@ -370,10 +385,126 @@ async function shared(dc) {
   await Promise.all([dc.continueRequest({ threadId: 1 }), dc.waitForEvent("terminated")]);
 }
 
+// Function breakpoints and hit conditions as editors write them: add pauses at every 2nd call
+// only (the 2nd: add(0, 1)), the loop's line from its 3rd hit on (i is 2); the 3rd call runs.
+async function functions(dc) {
+  const stopped = collect(dc, "stopped");
+  await Promise.all([
+    dc.waitForEvent("initialized")
+      .then(() => dc.customRequest("setFunctionBreakpoints", { breakpoints: [{ name: "add", hitCondition: "%2" }] }))
+      .then((r) => assert.ok(r.body.breakpoints[0].verified, JSON.stringify(r.body)))
+      .then(() => dc.setBreakpointsRequest({ source: { path: app }, breakpoints: [{ line: 8, hitCondition: ">2" }] }))
+      .then(() => dc.configurationDoneRequest()),
+    dc.launch({ program: app }),
+    dc.assertStoppedLocation("function breakpoint", { path: app }),
+  ]);
+  let top = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames[0];
+  assert.strictEqual(top.name, "add");
+  const b = await dc.evaluateRequest({ expression: "b", frameId: top.id, context: "watch" });
+  assert.strictEqual(b.body.result, "1", "the 2nd call of add");
+  assert.strictEqual(stopped[0].allThreadsStopped, false, "traced pauses one thread: " + JSON.stringify(stopped[0]));
+  report("functionBreakpoint", { b: b.body.result });
+  await Promise.all([dc.continueRequest({ threadId: 1 }), dc.assertStoppedLocation("breakpoint", { path: app, line: 8 })]);
+  top = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames[0];
+  const i = await dc.evaluateRequest({ expression: "i", frameId: top.id, context: "watch" });
+  assert.strictEqual(i.body.result, "2", "the loop's 3rd hit");
+  report("hitCondition", { i: i.body.result });
+  await Promise.all([dc.continueRequest({ threadId: 1 }), dc.assertOutput("stdout", "total 3 traced"), dc.waitForEvent("terminated")]);
+  assert.strictEqual(stopped.length, 2, "no stop at add's 3rd call: " + JSON.stringify(stopped));
+}
+
+// The caught filter stops at a throw a handler catches, with the throwing frame's locals, and
+// exceptionInfo carries traced's evidence of the session.
+async function caught(dc) {
+  await Promise.all([
+    dc.waitForEvent("initialized").then(() => dc.setExceptionBreakpointsRequest({ filters: ["caught"] }))
+      .then(() => dc.configurationDoneRequest()),
+    dc.launch({ program: throws }),
+    dc.assertStoppedLocation("exception", { path: throws, line: 2 }),
+  ]);
+  const top = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames[0];
+  const s = await dc.evaluateRequest({ expression: "s", frameId: top.id, context: "watch" });
+  assert.ok(s.body.result.includes("{"), "the throwing frame's local: " + s.body.result);
+  const info = await dc.exceptionInfoRequest({ threadId: 1 });
+  assert.strictEqual(info.body.breakMode, "always");
+  assert.ok(/JSON/.test(info.body.description), "description: " + info.body.description);
+  report("caught", { id: info.body.exceptionId, breakMode: info.body.breakMode });
+  const [stack, evidence] = info.body.details.stackTrace.split("traced evidence:");
+  assert.ok(/at parse \(dapclient\/throws\.js:2\)/.test(stack), "the throw's stack: " + stack);
+  assert.ok(/SyntaxError.*dapclient\/throws\.js:2/.test(evidence || ""), "traced's evidence in the details: " + evidence);
+  report("evidence", {});
+  await Promise.all([dc.continueRequest({ threadId: 1 }), dc.assertStoppedLocation("exception", { path: throws, line: 5 })]);
+  await Promise.all([dc.continueRequest({ threadId: 1 }), dc.waitForEvent("terminated")]);
+}
+
+// The start options REST has: pauseOnExceptionClasses narrows the all filter to TypeError (the
+// caught SyntaxError does not stop), creationStacks names where the timer was made.
+async function launchOptions(dc) {
+  const sid = sessionOf(dc);
+  await Promise.all([
+    dc.waitForEvent("initialized").then(() => dc.setExceptionBreakpointsRequest({ filters: ["all"] }))
+      .then(() => dc.configurationDoneRequest()),
+    dc.launch({ program: options, pauseOnExceptionClasses: ["TypeError"], creationStacks: true }),
+    dc.assertStoppedLocation("exception", { path: options, line: 4 }),
+  ]);
+  report("exceptionClasses", {});
+  const alive = await rest("GET", `/api/debug/${await sid}/alive`);
+  const timer = alive.targets[0].keeping.find((h) => h.kind === "interval");
+  assert.ok(timer && /options\.js:2$/.test(timer.createdAt), "the timer's creation: " + JSON.stringify(alive.targets[0]));
+  report("creationStacks", { createdAt: timer.createdAt });
+  await Promise.all([dc.continueRequest({ threadId: 1 }), dc.waitForEvent("terminated")]);
+}
+
+// A worker's frames and variables stay valid while the main thread stops and runs on, and end
+// when the worker resumes.
+async function refs(dc) {
+  await Promise.all([
+    dc.waitForEvent("initialized").then(() => dc.setBreakpointsRequest({ source: { path: twoThreads }, breakpoints: [{ line: 4 }] }))
+      .then(() => dc.configurationDoneRequest()),
+    dc.launch({ program: twoThreads }),
+  ]);
+  const worker = (await nextEvent(dc, "stopped", () => true)).threadId;
+  assert.notStrictEqual(worker, 1, "the worker stops");
+  const frame = (await dc.stackTraceRequest({ threadId: worker })).body.stackFrames[0];
+  const locals = (await dc.scopesRequest({ frameId: frame.id })).body.scopes.find((s) => s.presentationHint === "locals");
+  const who = async () => (await dc.variablesRequest({ variablesReference: locals.variablesReference })).body.variables
+    .find((v) => v.name === "who").value;
+  assert.ok((await who()).includes("worker"));
+  // The main thread stops at the tick and runs on; the worker's refs hold throughout.
+  const mainStop = nextEvent(dc, "stopped", (b) => b.threadId === 1);
+  await dc.setBreakpointsRequest({ source: { path: twoThreads }, breakpoints: [{ line: 4 }, { line: 11 }] });
+  await mainStop;
+  assert.ok((await who()).includes("worker"), "the worker's variables after the main thread stopped");
+  await dc.setBreakpointsRequest({ source: { path: twoThreads }, breakpoints: [] });
+  const mainRuns = nextEvent(dc, "continued", (b) => b.threadId === 1);
+  await dc.continueRequest({ threadId: 1 });
+  await mainRuns;
+  assert.ok((await who()).includes("worker"), "the worker's variables after the main thread ran on");
+  await dc.scopesRequest({ frameId: frame.id });
+  report("otherThread", {});
+  const workerRuns = nextEvent(dc, "continued", (b) => b.threadId === worker);
+  await Promise.all([dc.continueRequest({ threadId: worker }), workerRuns]);
+  await assert.rejects(who(), /resumed/, "the worker's variables end when it resumes");
+  report("ownThread", {});
+  await dc.waitForEvent("terminated");
+}
+
+// The service's listener refuses a client whose launch gives a wrong token, or none.
+async function refused(dc) {
+  const before = (await rest("GET", "/api/trace/list")).sessions.length;
+  await dc.initializeRequest();
+  await assert.rejects(dc.launchRequest({ program: app, token: "not-the-token" }), /401|token|unauthori[sz]ed/i);
+  await assert.rejects(dc.launchRequest({ program: app, token: "" }), /401|token|unauthori[sz]ed/i);
+  const after = (await rest("GET", "/api/trace/list")).sessions.length;
+  assert.strictEqual(after, before, "no session started");
+  report("refused", {});
+}
+
 async function main() {
   for (const [name, fn] of [["basics", basics], ["typescript", typescript], ["pending", pending], ["threads", threads], ["exceptions", exceptions],
     ["features", features], ["shared", shared], ["async", asyncStack], ["pause", pauseTerminate],
-    ["attach", attachSession], ["inspector", attachInspector]]) {
+    ["attach", attachSession], ["inspector", attachInspector], ["functions", functions], ["caught", caught],
+    ["options", launchOptions], ["refs", refs], ["refused", refused]]) {
     if (process.argv[3] && process.argv[3] !== name) continue;
     await withClient(fn);
   }
