@@ -10,6 +10,8 @@ import (
 	"math"
 	"runtime"
 	"slices"
+
+	"traced/internal/snapscan"
 )
 
 // Bounds of the reader, against a hostile or broken file.
@@ -66,8 +68,8 @@ func Read(r io.Reader) (*Graph, error) {
 
 // parse reads the columns and the strings they need.
 func parse(r io.Reader) (*Graph, error) {
-	sc := newScanner(r)
-	head, err := sc.until([]byte(`"nodes"`), maxHeader)
+	sc := snapscan.New(r, 1<<20)
+	head, err := sc.Until([]byte(`"nodes"`), maxHeader)
 	if err != nil {
 		return nil, fmt.Errorf("header: %w", err)
 	}
@@ -100,14 +102,14 @@ func parse(r io.Reader) (*Graph, error) {
 	lf := fieldIndex(m.LocationFields, "object_index", "script_id", "line", "column")
 
 	var keep bitset
-	if err := sc.expect('['); err != nil {
+	if err := sc.Expect('['); err != nil {
 		return nil, err
 	}
 	if err := g.readNodes(sc, n, len(m.NodeFields), nf, &keep); err != nil {
 		return nil, fmt.Errorf("nodes: %w", err)
 	}
 	for {
-		k, err := sc.key()
+		k, err := sc.Key()
 		if err != nil {
 			return nil, err
 		}
@@ -130,7 +132,7 @@ func parse(r io.Reader) (*Graph, error) {
 				return nil, fmt.Errorf("strings: %w", err)
 			}
 		default:
-			if err := sc.skipArray(); err != nil {
+			if err := sc.SkipArray(); err != nil {
 				return nil, fmt.Errorf("%s: %w", k, err)
 			}
 		}
@@ -148,7 +150,7 @@ func fieldIndex(fields []string, want ...string) []int {
 	return out
 }
 
-func (g *Graph) readNodes(sc *scanner, n, width int, f []int, keep *bitset) error {
+func (g *Graph) readNodes(sc *snapscan.Scanner, n, width int, f []int, keep *bitset) error {
 	g.nodeType = make([]uint8, n)
 	g.nodeName = make([]uint32, n)
 	g.nodeID = make([]uint32, n)
@@ -157,7 +159,7 @@ func (g *Graph) readNodes(sc *scanner, n, width int, f []int, keep *bitset) erro
 	row := make([]int64, width)
 	var edges uint64
 	for i := 0; i < n; i++ {
-		end, err := sc.row(row)
+		end, err := sc.Row(row)
 		if err != nil {
 			return err
 		}
@@ -182,13 +184,13 @@ func (g *Graph) readNodes(sc *scanner, n, width int, f []int, keep *bitset) erro
 		return errors.New("too many edges")
 	}
 	g.firstEdge[n] = uint32(edges)
-	if _, end, err := sc.int(); err != nil || !end {
+	if _, end, err := sc.Int(); err != nil || !end {
 		return fmt.Errorf("more nodes than node_count (%v)", err)
 	}
 	return nil
 }
 
-func (g *Graph) readEdges(sc *scanner, e, width, nodeWidth int, f []int, keep *bitset) error {
+func (g *Graph) readEdges(sc *snapscan.Scanner, e, width, nodeWidth int, f []int, keep *bitset) error {
 	if int(g.firstEdge[len(g.nodeType)]) != e {
 		return fmt.Errorf("nodes' edge counts sum to %d, edge_count is %d", g.firstEdge[len(g.nodeType)], e)
 	}
@@ -197,7 +199,7 @@ func (g *Graph) readEdges(sc *scanner, e, width, nodeWidth int, f []int, keep *b
 	row := make([]int64, width)
 	n := int64(len(g.nodeType))
 	for i := 0; i < e; i++ {
-		end, err := sc.row(row)
+		end, err := sc.Row(row)
 		if err != nil {
 			return err
 		}
@@ -224,21 +226,21 @@ func (g *Graph) readEdges(sc *scanner, e, width, nodeWidth int, f []int, keep *b
 			keep.set(uint32(name))
 		}
 	}
-	if _, end, err := sc.int(); err != nil || !end {
+	if _, end, err := sc.Int(); err != nil || !end {
 		return fmt.Errorf("more edges than edge_count (%v)", err)
 	}
 	return nil
 }
 
 // readLocations keeps where closures were defined: [object_index, script_id, line, column].
-func (g *Graph) readLocations(sc *scanner, width, nodeWidth int, f []int) error {
+func (g *Graph) readLocations(sc *snapscan.Scanner, width, nodeWidth int, f []int) error {
 	if f == nil {
-		return sc.skipArray()
+		return sc.SkipArray()
 	}
 	row := make([]int64, width)
 	for {
 		for j := range row {
-			v, end, err := sc.int()
+			v, end, err := sc.Int()
 			if err != nil {
 				return err
 			}
@@ -267,7 +269,7 @@ func (g *Graph) readLocations(sc *scanner, width, nodeWidth int, f []int) error 
 
 // readStrings decodes the strings keep marks and skips the rest; it notes which edge names are
 // the inspector's handles and which are WeakMap entries.
-func (g *Graph) readStrings(sc *scanner, keep bitset) error {
+func (g *Graph) readStrings(sc *snapscan.Scanner, keep bitset) error {
 	last := len(keep)*64 - 1
 	for last >= 0 && !keep.has(last) {
 		last--
@@ -275,26 +277,21 @@ func (g *Graph) readStrings(sc *scanner, keep bitset) error {
 	g.strs.off = make([]uint32, last+2)
 	var cur []byte
 	for i := 0; ; i++ {
-		b, ok := sc.next()
-		for ok && (b == ' ' || b == '\t' || b == '\r' || b == '\n' || b == ',') {
-			b, ok = sc.next()
+		needed := i <= last && keep.has(i)
+		limit := 0
+		if needed {
+			limit = maxEdgeName
 		}
-		if !ok {
-			return sc.eof()
+		var end bool
+		var err error
+		if cur, end, err = sc.NextString(cur[:0], limit); err != nil {
+			return err
 		}
-		if b == ']' {
+		if end {
 			for j := i; j <= last; j++ { // names past the table's end stay empty
 				g.strs.off[j+1] = uint32(len(g.strs.blob))
 			}
 			return nil
-		}
-		if b != '"' {
-			return fmt.Errorf("unexpected %q in the strings table", b)
-		}
-		needed := i <= last && keep.has(i)
-		cur = cur[:0]
-		if err := sc.jsonString(&cur, needed, maxEdgeName); err != nil {
-			return err
 		}
 		if !needed {
 			if i <= last {

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"traced/internal/snapscan"
 )
 
 // A .heapsnapshot file is one JSON object: a small header ("snapshot": meta and counts), then
@@ -70,8 +72,8 @@ type classAgg struct {
 
 // Summarize stream-parses a .heapsnapshot.
 func Summarize(r io.Reader) (*Summary, error) {
-	sc := &byteScanner{r: r, buf: make([]byte, 256<<10)}
-	head, err := sc.until([]byte(`"nodes"`), maxSnapshotHeader)
+	sc := snapscan.New(r, 256<<10)
+	head, err := sc.Until([]byte(`"nodes"`), maxSnapshotHeader)
 	if err != nil {
 		return nil, fmt.Errorf("%w: header: %v", ErrFormat, err)
 	}
@@ -90,15 +92,15 @@ func Summarize(r io.Reader) (*Summary, error) {
 	if len(h.Snapshot.Meta.NodeTypes) > 0 {
 		_ = json.Unmarshal(h.Snapshot.Meta.NodeTypes[0], &types)
 	}
-	if err := sc.expect('['); err != nil {
-		return nil, err
+	if err := sc.Expect('['); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
 	}
 
 	aggs := map[classKey]*classAgg{}
 	row := make([]int64, len(fields))
 	sum := &Summary{Edges: h.Snapshot.EdgeCount, Retained: "by class and by object: POST heap/retainers {\"snapshot\":\"<ref>\"} (dominators; traced's own handles left out)"}
 	for i := 0; ; i++ {
-		n, end, err := sc.int()
+		n, end, err := sc.Int()
 		if err != nil {
 			return nil, fmt.Errorf("%w: nodes: %v", ErrFormat, err)
 		}
@@ -139,13 +141,13 @@ func Summarize(r io.Reader) (*Summary, error) {
 		}
 	}
 	if len(want) > 0 {
-		if _, err := sc.until([]byte(`"strings"`), -1); err != nil {
+		if _, err := sc.Until([]byte(`"strings"`), -1); err != nil {
 			return nil, fmt.Errorf("%w: strings: %v", ErrFormat, err)
 		}
-		if err := sc.expect('['); err != nil {
-			return nil, err
+		if err := sc.Expect('['); err != nil {
+			return nil, fmt.Errorf("%w: strings: %w", ErrFormat, err)
 		}
-		if err := sc.strings(want); err != nil {
+		if err := readNames(sc, want); err != nil {
 			return nil, fmt.Errorf("%w: strings: %v", ErrFormat, err)
 		}
 	}
@@ -187,6 +189,32 @@ func Summarize(r io.Reader) (*Summary, error) {
 		return cmp.Compare(a.Name, b.Name)
 	})
 	return sum, nil
+}
+
+// readNames walks the strings table, decoding the entries whose index want holds, and stops
+// once it has them all.
+func readNames(sc *snapscan.Scanner, want map[int]string) error {
+	var name []byte
+	for i, left := 0, len(want); left > 0; i++ {
+		_, needed := want[i]
+		limit := 0 // a name not wanted is skipped
+		if needed {
+			limit = maxClassName
+		}
+		var end bool
+		var err error
+		name, end, err = sc.NextString(name[:0], limit)
+		switch {
+		case err != nil:
+			return err
+		case end:
+			return nil // names past the table's end stay empty
+		case needed:
+			want[i] = string(name)
+			left--
+		}
+	}
+	return nil
 }
 
 func typeName(types []string, i int) string {
