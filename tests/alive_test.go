@@ -148,7 +148,8 @@ func TestAliveMidBootstrap(t *testing.T) {
 }
 
 // TestTraceTimeoutStillRunning: a trace session its timeoutMs stops says what kept it running
-// then, in its summary and in the text form of its trace; `traced trace --timeout` prints it.
+// then, in its summary and in the text form of its trace; `traced trace --timeout` prints it and
+// exits 0: the program was stopped, it did not fail.
 func TestTraceTimeoutStillRunning(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -165,6 +166,9 @@ func TestTraceTimeoutStillRunning(t *testing.T) {
 	res := newCLI(t).against(h).run("trace", "--timeout", "1500ms", "--", "alive/interval.js")
 	if !strings.Contains(res.stdout, "stopped after timeoutMs=1500:\nt0 main interval.js (pid ") || !strings.Contains(res.stdout, want) {
 		t.Fatalf("traced trace --timeout: stdout %q lacks what kept it running", res.stdout)
+	}
+	if res.code != 0 || strings.Contains(res.stderr, "the program failed") || !strings.Contains(res.stderr, "was stopped, not failed") {
+		t.Fatalf("traced trace --timeout: exit %d, stderr %q; want 0 and stopped, not failed", res.code, res.stderr)
 	}
 }
 

@@ -127,6 +127,9 @@ func runTrace(c *call) error {
 		if !s.Status.Finished() {
 			return &cliError{code: ExitOK, hint: fmt.Sprintf("%s still runs: traced events --session %s reads on, traced stop --session %s ends it", s.ID, s.ID, s.ID)}
 		}
+		if s.Status == api.StatusStopped { // --timeout or a stop ended it: the program did not fail
+			return &cliError{code: ExitOK, hint: s.ID + " was stopped, not failed: its answer above says what still ran"}
+		}
 		if (s.ExitCode != nil && *s.ExitCode != 0) || s.Signal != "" || s.Status == "failed" {
 			if err := c.get("/api/trace/evidence", url.Values{"id": {c.sid}}); err != nil {
 				return err
