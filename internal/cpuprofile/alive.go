@@ -168,7 +168,10 @@ func describeHandle(h Handle) string {
 func handleWords(h Handle) string {
 	switch h.Kind {
 	case "server":
-		return "server listening on " + cmpOr(h.Address, "?")
+		if h.Address == "" { // address() is null: closed and waiting for its connections, or not bound yet
+			return "server (not listening)"
+		}
+		return "server listening on " + h.Address
 	case "socket":
 		if h.Peer == "" {
 			return "socket (unconnected)"

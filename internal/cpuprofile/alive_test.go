@@ -177,3 +177,14 @@ func TestAliveInWorker(t *testing.T) {
 		})
 	}
 }
+
+// TestServerWords: a server whose address() is null (closed, its connections still open; or not
+// bound yet) is not said to listen on an unknown address.
+func TestServerWords(t *testing.T) {
+	if got := handleWords(Handle{Kind: "server"}); got != "server (not listening)" {
+		t.Errorf("no address: %q", got)
+	}
+	if got := handleWords(Handle{Kind: "server", Address: "127.0.0.1:80"}); got != "server listening on 127.0.0.1:80" {
+		t.Errorf("with an address: %q", got)
+	}
+}
