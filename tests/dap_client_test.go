@@ -56,7 +56,7 @@ func TestDAPClient(t *testing.T) {
 		{"attach", []string{"attach", "detach"}},
 		{"inspector", []string{"inspector"}},
 		{"functions", []string{"functionBreakpoint", "hitCondition"}},
-		{"caught", []string{"caught", "evidence"}},
+		{"caught", []string{"caught", "evidence", "evidenceAtStop"}},
 		{"options", []string{"exceptionClasses", "creationStacks"}},
 		{"refs", []string{"otherThread", "ownThread"}},
 	} {

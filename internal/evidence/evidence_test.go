@@ -503,3 +503,25 @@ func TestRunningNamesThrows(t *testing.T) {
 		t.Fatalf("%+v, want the throw logged on stdout", res)
 	}
 }
+
+// TestPausedAtThrow: a running program that stands paused at an exception it threw has that
+// throw for its failure, not an earlier caught throw it printed; once it runs on, the printed one
+// is chosen again, and a pause at a breakpoint after a throw is not a pause at that throw.
+func TestPausedAtThrow(t *testing.T) {
+	logged := engine.Event{Seq: 2, Kind: engine.KindThrow, Throw: &engine.ThrowInfo{Class: "SyntaxError",
+		Message: engine.Text{Value: "Unexpected token"}, Caught: true, Location: appFrame("cfg.js", 3)}}
+	printed := engine.Event{Seq: 3, Kind: engine.KindConsole, Console: &engine.ConsoleInfo{Level: "error", Text: engine.Text{Value: "bad config: Unexpected token"}}}
+	uncaught := engine.Event{Seq: 4, Kind: engine.KindThrow, Throw: &engine.ThrowInfo{Class: "TypeError",
+		Message: engine.Text{Value: "x is undefined"}, Location: appFrame("app.js", 9)}}
+	evs := []engine.Event{logged, printed, uncaught, pauseAt(5, "exception", appFrame("app.js", 9))}
+	if ev := Build(Input{summary(engine.StatusRunning), evs}).Evidence; ev == nil || ev.Failure.Class != "TypeError" || ev.Failure.Seq != 4 {
+		t.Fatalf("paused at the TypeError: evidence %+v, want it", ev)
+	}
+	if ev := Build(Input{summary(engine.StatusRunning), append(evs[:4:4], resume(6))}).Evidence; ev == nil || ev.Failure.Class != "SyntaxError" {
+		t.Fatalf("resumed: evidence %+v, want the printed SyntaxError", ev)
+	}
+	atBreak := []engine.Event{logged, printed, uncaught, pauseAt(5, "breakpoint", appFrame("app.js", 12))}
+	if ev := Build(Input{summary(engine.StatusRunning), atBreak}).Evidence; ev == nil || ev.Failure.Class != "SyntaxError" {
+		t.Fatalf("paused at a breakpoint: evidence %+v, want the printed SyntaxError", ev)
+	}
+}

@@ -28,6 +28,13 @@ func findFailure(in Input) (*Failure, int, string) {
 		}
 	}
 	s := in.Summary
+	if !s.Status.Finished() {
+		// The program stands paused at an exception it threw: that is the failure in front of
+		// the user, though not yet reported (node reports an uncaught one once it runs on).
+		if j := pausedAtThrow(in.Events); j >= 0 {
+			return throwFailure(in.Events[j], nil, ""), j, ""
+		}
+	}
 	if !s.Status.Finished() || s.Status == engine.StatusStopped {
 		// A server goes on after a handler's throw became a 500, or was stopped since: the
 		// failure is the last throw the program logged (printed its message) after catching it.
@@ -108,6 +115,35 @@ func lastThrow(evs []engine.Event) int {
 	for i := len(evs) - 1; i >= 0; i-- {
 		if evs[i].Kind == engine.KindThrow && evs[i].Throw != nil {
 			return i
+		}
+	}
+	return -1
+}
+
+// pausedAtThrow is the index of the throw a target stands paused at now: the last pause of
+// some target is an exception pause, not resumed since, and that target's last event before it
+// is the throw it paused for. -1 when there is none.
+func pausedAtThrow(evs []engine.Event) int {
+	resumed := map[string]bool{}
+	for i := len(evs) - 1; i >= 0; i-- {
+		e := evs[i]
+		switch {
+		case e.Kind == engine.KindResume:
+			resumed[e.Target] = true
+		case e.Kind == engine.KindPause && e.Pause != nil && !resumed[e.Target]:
+			resumed[e.Target] = true // an older pause of this target is over
+			if e.Pause.Reason != "exception" && e.Pause.Reason != "promiseRejection" {
+				continue
+			}
+			for j := i - 1; j >= 0; j-- {
+				if evs[j].Target != e.Target {
+					continue
+				}
+				if evs[j].Kind == engine.KindThrow && evs[j].Throw != nil {
+					return j
+				}
+				break
+			}
 		}
 	}
 	return -1

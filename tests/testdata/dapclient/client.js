@@ -434,6 +434,11 @@ async function caught(dc) {
   assert.ok(/SyntaxError.*dapclient\/throws\.js:2/.test(evidence || ""), "traced's evidence in the details: " + evidence);
   report("evidence", {});
   await Promise.all([dc.continueRequest({ threadId: 1 }), dc.assertStoppedLocation("exception", { path: throws, line: 5 })]);
+  // Standing at the uncaught TypeError, the evidence names it, not the caught SyntaxError the
+  // program printed before (node reports the uncaught one only once it runs on).
+  const at = (await dc.exceptionInfoRequest({ threadId: 1 })).body.details.stackTrace.split("traced evidence:")[1] || "";
+  assert.ok(/TypeError.*dapclient\/throws\.js:5/.test(at) && !/SyntaxError/.test(at.split("\n")[0]), "evidence at the uncaught stop: " + at);
+  report("evidenceAtStop", {});
   await Promise.all([dc.continueRequest({ threadId: 1 }), dc.waitForEvent("terminated")]);
 }
 
