@@ -96,6 +96,9 @@ func TestDebugKillExecution(t *testing.T) {
 			s := h.debug(api.StartRequest{Target: "killme.js", Args: []string{c.where}})
 			base := "/api/debug/" + s.ID
 			w := h.waitFor(s.ID, 0, "console")
+			for w.Event != nil && w.Event.Console.Text.Value == "alive" { // an fs callback may come after the timer's first turn
+				w = h.waitFor(s.ID, w.Event.Seq, "console")
+			}
 			if text := w.Event.Console.Text.Value; text != "spinning" {
 				t.Fatalf("first console call %q, want spinning", text)
 			}
