@@ -34,8 +34,9 @@ import (
 // testToken is the bearer token of every test service.
 const testToken = "test-token-0123456789abcdef"
 
-// deadline bounds every wait in these tests; generous because CI machines have 2 cores.
-const deadline = 30 * time.Second
+// deadline bounds every wait in these tests; generous because CI machines have 2 cores, and a
+// loaded one ran a jest worker pool's or vitest's run past 30 s. Only a failing test waits it out.
+const deadline = 60 * time.Second
 
 // harness is one running service on a loopback port.
 type harness struct {

@@ -208,11 +208,11 @@ func TestSlowSubscriberIsClosedAndOthersLoseNothing(t *testing.T) {
 		o.StreamQueue = 16384 // ~2 s of slack for the healthy reader on a busy 2-core machine
 		// The stalled client reads once the run is over; its blocked write must still be pending
 		// then, so that the server's 1008 can reach it rather than a cut connection.
-		o.StreamWriteTimeout = 4 * deadline
+		o.StreamWriteTimeout = 2 * deadline
 		o.Engine.MaxEvents = 100_000
 	})
 	// The heaviest test: 40,000 messages under -race, over 60 s on a loaded machine.
-	ctx, cancel := context.WithTimeout(context.Background(), 4*deadline)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*deadline)
 	defer cancel()
 	// A 4 KiB receive buffer: the stalled client's socket fills after a few messages, so its
 	// queue overflows soon, while the healthy client keeps the default buffer.
