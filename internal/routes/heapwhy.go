@@ -165,8 +165,9 @@ type leakWindow struct {
 	began     time.Time
 }
 
-// leaks holds the open windows by session and target.
-var leaks struct {
+// leakWindows holds a service's open windows by session and target: a service's own, since
+// session ids repeat across services (two in one process, as the tests run them).
+type leakWindows struct {
 	mu   sync.Mutex
 	open map[string]leakWindow
 }
@@ -197,7 +198,7 @@ func snapshotNow(ctx context.Context, t *engine.Target, tag string) (engine.Snap
 
 // begin opens a leak window on t: a snapshot whose highest object id is the watermark, and the
 // sampling heap profiler for where the window's objects were allocated.
-func begin(ctx context.Context, t *engine.Target) (api.LeakBeginResponse, error) {
+func (a *app) begin(ctx context.Context, t *engine.Target) (api.LeakBeginResponse, error) {
 	sn, err := snapshotNow(ctx, t, "leak-begin")
 	if err != nil {
 		return api.LeakBeginResponse{}, err
@@ -208,25 +209,25 @@ func begin(ctx context.Context, t *engine.Target) (api.LeakBeginResponse, error)
 	}
 	lw := leakWindow{snapshot: sn.Ref, watermark: g.MaxID(), began: time.Now()}
 	lw.sampling = t.Heap().StartSampling(ctx, engine.SamplingSpec{IntervalBytes: leakSamplingBytes}) == nil
-	leaks.mu.Lock()
-	if leaks.open == nil {
-		leaks.open = map[string]leakWindow{}
+	a.leaks.mu.Lock()
+	if a.leaks.open == nil {
+		a.leaks.open = map[string]leakWindow{}
 	}
-	leaks.open[leakKey(t)] = lw
-	leaks.mu.Unlock()
+	a.leaks.open[leakKey(t)] = lw
+	a.leaks.mu.Unlock()
 	return api.LeakBeginResponse{Session: t.Session().ID(), Target: t.Ref(), Snapshot: sn.Ref, Watermark: lw.watermark, Sampling: lw.sampling}, nil
 }
 
 // end closes t's leak window: a full GC, a snapshot, and the objects born after the watermark
 // that are still held, clustered.
-func end(ctx context.Context, t *engine.Target, top, iterations int) (api.LeakReport, error) {
+func (a *app) end(ctx context.Context, t *engine.Target, top, iterations int) (api.LeakReport, error) {
 	if err := t.Session().Debuggable(); err != nil {
 		return api.LeakReport{}, err
 	}
-	leaks.mu.Lock()
-	lw, ok := leaks.open[leakKey(t)]
-	delete(leaks.open, leakKey(t))
-	leaks.mu.Unlock()
+	a.leaks.mu.Lock()
+	lw, ok := a.leaks.open[leakKey(t)]
+	delete(a.leaks.open, leakKey(t))
+	a.leaks.mu.Unlock()
 	if !ok {
 		return api.LeakReport{}, newError(http.StatusConflict, "not_started", "no leak window is open in "+leakKey(t),
 			"POST heap/leak/begin opens one; drive the load, then heap/leak/end (or POST heap/leak with an expression)")
@@ -344,7 +345,7 @@ func userSite(s api.AllocationSite) string {
 
 func (a *app) leakBegin(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
-		res, err := begin(r.Context(), t)
+		res, err := a.begin(r.Context(), t)
 		res.Next = "drive the load, then end the window: traced leak end (POST " + debugPath(r, "heap/leak/end") + "; MCP: heap leak-end)"
 		return res, heapError(r, err)
 	})
@@ -357,7 +358,7 @@ func (a *app) leakEnd(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
-		rep, err := end(r.Context(), t, cmpOr(req.Top, 5), 0)
+		rep, err := a.end(r.Context(), t, cmpOr(req.Top, 5), 0)
 		return rep, heapError(r, err)
 	})
 }
@@ -377,7 +378,7 @@ func (a *app) leakRun(w http.ResponseWriter, r *http.Request) {
 	}
 	n := max(req.Iterations, 1)
 	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
-		if _, err := begin(r.Context(), t); err != nil {
+		if _, err := a.begin(r.Context(), t); err != nil {
 			return nil, heapError(r, err)
 		}
 		for i := 0; i < n; i++ {
@@ -387,11 +388,11 @@ func (a *app) leakRun(w http.ResponseWriter, r *http.Request) {
 					"POST "+debugPath(r, "eval")+" tries the expression once")
 			}
 			if err != nil {
-				end(r.Context(), t, 1, i) // close the window; the error is the answer
+				a.end(r.Context(), t, 1, i) // close the window; the error is the answer
 				return nil, err
 			}
 		}
-		rep, err := end(r.Context(), t, cmpOr(req.Top, 5), n)
+		rep, err := a.end(r.Context(), t, cmpOr(req.Top, 5), n)
 		return rep, heapError(r, err)
 	})
 }
