@@ -57,6 +57,7 @@ func TestLeakReportNamesTheOwningCollection(t *testing.T) {
 		{"emitter", "(closure onSettings", "global.bus → EventEmitter._events.settings[i] → (closure onSettings", "EventEmitter._events.settings[i]", 0},
 		{"mapcache", "CacheEntry", ".context.cache → Map[entry] → CacheEntry", ".cache → Map[entry]", 0},
 		{"interval", "Timeout", "timerListMap[i] → TimersList.", "TimersList.", 0},
+		{"newinterval", "Timeout", "timerListMap[i] → TimersList.", "TimersList.", 0},
 		{"globalarray", "LogEntry", "global.requestLog[i] → LogEntry", "global.requestLog[i]", 0},
 		// The reactions' Promise, closure and (node 24+) AsyncContextFrame clusters share the pinch.
 		{"als", "", "global.shutdown → Promise.reactions_or_result", "global.shutdown → Promise.reactions_or_result", 0},

@@ -69,6 +69,17 @@ const scenarios = {
       }, 1e7);
     };
   },
+  // The same, with a duration no timer had before the window: node makes a new TimersList
+  // for it in the window, and the Timeouts hang in it.
+  newinterval() {
+    return (i) => {
+      if (i < 0) return; // no warm-up
+      const session = new Session(i);
+      setInterval(function poll() {
+        session.id++;
+      }, 3e7);
+    };
+  },
   // A global array that only grows.
   globalarray() {
     globalThis.requestLog = [];
