@@ -23,9 +23,14 @@ type Cluster struct {
 	IDs     []uint32 `json:"ids"`     // the first few members' heap object ids
 	// Shapes counts the path shapes merged here: members of one label that accumulate in
 	// one object (both ends of a doubly linked list) are one cluster; Path is the most common.
-	Shapes int      `json:"shapes"`
-	first  []uint32 // the first member's path nodes, then their common prefix
-	edges  []uint32
+	Shapes int `json:"shapes"`
+	// Allocated is the program's functions that allocated the members, as the sampling heap
+	// profiler saw them (Leaks.Attribute), the most sampled bytes first.
+	Allocated []Site   `json:"allocated,omitempty"`
+	first     []uint32 // the first member's path nodes, then their common prefix
+	edges     []uint32
+	member    uint32 // the first member
+	made      madeBy // what ties the members to the samples that allocated them
 }
 
 // maxDominatorWalk bounds the walk up the dominator tree that tells an instance nested in
@@ -50,7 +55,7 @@ func (c *clusterer) add(n uint32, retained uint64, p Path) {
 	key := label + "\x00" + shape
 	cl := c.byKey[key]
 	if cl == nil {
-		cl = &Cluster{Label: label, Path: shape, first: g.pathNodes(p), edges: p.Edges}
+		cl = &Cluster{Label: label, Path: shape, first: g.pathNodes(p), edges: p.Edges, member: n}
 		c.byKey[key] = cl
 	} else if c.walked < maxPathsWalked {
 		nodes := g.pathNodes(p)
@@ -100,6 +105,9 @@ func (c *clusterer) clusters(top int) []Cluster {
 	})
 	if top > 0 && len(out) > top {
 		out = out[:top]
+	}
+	for i := range out {
+		out[i].made = g.madeByOf(out[i].member, c.scripts)
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -150,9 +151,9 @@ func largestText(g *heapgraph.Graph, top int, names heapgraph.ScriptNamer) strin
 // where it was allocated; at 4 KiB one run in a few dozen had none in user code.
 const leakSamplingBytes = 1024
 
-// leakSites is how many sampled sites a leak window reads: more than it shows, since V8's and
-// node's own allocations come first by size.
-const leakSites = 40
+// leakSites is how many sampled sites a leak window reads: far more than it shows, since V8's
+// and node's own allocations come first by size, and a cluster's sites may be small ones.
+const leakSites = 500
 
 // leakSitesShown is how many of them the answer lists.
 const leakSitesShown = 8
@@ -254,10 +255,14 @@ func (a *app) end(ctx context.Context, t *engine.Target, top, iterations int) (a
 	}
 	found := g.Leaks(lw.watermark, top+noiseClusters, scriptNamer(t))
 	found.Clusters = userClusters(found.Clusters, top)
+	found.Attribute(samplesOf(allocs))
 	rep.Objects, rep.RetainedSize = found.Objects, found.RetainedSize
 	rep.Clusters = make([]api.LeakCluster, 0, len(found.Clusters))
 	for _, c := range found.Clusters {
 		lc := api.LeakCluster{Label: c.Label, Count: c.Count, RetainedSize: c.RetainedSize, Path: c.Path, Pinch: c.Pinch, PinchID: c.PinchID, IDs: c.IDs}
+		for _, s := range c.Allocated {
+			lc.Allocated = append(lc.Allocated, api.LeakSite(s))
+		}
 		if rep.Seconds > 0 {
 			lc.PerSecond = float64(c.Count) / rep.Seconds
 		}
@@ -296,10 +301,12 @@ func userClusters(cs []heapgraph.Cluster, top int) []heapgraph.Cluster {
 	return out[:min(len(out), top)]
 }
 
-// leakText is the report in at most heapAnswerBytes: the clusters (heapgraph's text), their
-// rates, and the top allocation sites.
+// leakText is the report in at most heapAnswerBytes: the clusters (heapgraph's text, with
+// where each was allocated), the first one's growth, and, when no cluster could be tied to a
+// sampled site, the program's top sites of the window.
 func leakText(rep api.LeakReport, found heapgraph.Leaks) string {
 	var tail strings.Builder
+	attributed := false
 	if len(rep.Clusters) > 0 {
 		c := rep.Clusters[0]
 		rate := fmt.Sprintf("%.1f/s", c.PerSecond)
@@ -307,6 +314,9 @@ func leakText(rep api.LeakReport, found heapgraph.Leaks) string {
 			rate += fmt.Sprintf(", %.2f per iteration", c.PerIteration)
 		}
 		fmt.Fprintf(&tail, "growth of the first: %s over %.1f s\n", rate, rep.Seconds)
+	}
+	for _, c := range rep.Clusters {
+		attributed = attributed || len(c.Allocated) > 0
 	}
 	var sites strings.Builder
 	seen := map[string]bool{}
@@ -319,13 +329,46 @@ func leakText(rep api.LeakReport, found heapgraph.Leaks) string {
 		fmt.Fprintf(&sites, "  %s  %s\n", site, heapgraph.Bytes(uint64(s.Bytes)))
 	}
 	switch {
+	case attributed || len(rep.Clusters) == 0:
 	case sites.Len() > 0:
-		tail.WriteString("allocated at (sampled in the window):\n" + sites.String())
+		tail.WriteString("allocated at (sampled in the window, no cluster's own):\n" + sites.String())
 	case len(rep.Allocations) > 0:
 		tail.WriteString("allocated at: no sample in the program's code (too few bytes in the window: drive more iterations)\n")
 	}
 	head := fmt.Sprintf("leak window %s..%s, %.1f s: ", rep.Begin, rep.End, rep.Seconds)
 	return head + found.Text(heapAnswerBytes-len(head)-tail.Len()) + tail.String()
+}
+
+// samplesOf reads the sampled sites' stacks ("function file:line", innermost first) into
+// frames for heapgraph's attribution.
+func samplesOf(sites []engine.AllocationSite) []heapgraph.Sample {
+	out := make([]heapgraph.Sample, 0, len(sites))
+	for _, s := range sites {
+		stack := make([]heapgraph.Frame, 0, len(s.Stack))
+		for _, f := range s.Stack {
+			stack = append(stack, frameOf(f))
+		}
+		out = append(out, heapgraph.Sample{Stack: stack, Bytes: s.Bytes})
+	}
+	return out
+}
+
+// frameOf reads "function file:line" (the file and line only where the frame has a file).
+func frameOf(s string) heapgraph.Frame {
+	i := strings.LastIndexByte(s, ' ')
+	if i < 0 {
+		return heapgraph.Frame{Function: s}
+	}
+	where := s[i+1:]
+	j := strings.LastIndexByte(where, ':')
+	if j <= 0 {
+		return heapgraph.Frame{Function: s}
+	}
+	n, err := strconv.Atoi(where[j+1:])
+	if err != nil || n < 1 {
+		return heapgraph.Frame{Function: s}
+	}
+	return heapgraph.Frame{Function: s[:i], File: where[:j], Line: n}
 }
 
 // userSite names where a sampled allocation was made in the program's code: the site itself, or
