@@ -221,7 +221,8 @@ func (a *app) begin(ctx context.Context, t *engine.Target) (api.LeakBeginRespons
 
 // end closes t's leak window: a full GC, a snapshot, and the objects born after the watermark
 // that are still held, clustered.
-func (a *app) end(ctx context.Context, t *engine.Target, top, iterations int) (api.LeakReport, error) {
+func (a *app) end(r *http.Request, t *engine.Target, top, iterations int) (api.LeakReport, error) {
+	ctx := r.Context()
 	if err := t.Session().Debuggable(); err != nil {
 		return api.LeakReport{}, err
 	}
@@ -231,7 +232,8 @@ func (a *app) end(ctx context.Context, t *engine.Target, top, iterations int) (a
 	a.leaks.mu.Unlock()
 	if !ok {
 		return api.LeakReport{}, newError(http.StatusConflict, "not_started", "no leak window is open in "+leakKey(t),
-			"POST heap/leak/begin opens one; drive the load, then heap/leak/end (or POST heap/leak with an expression)")
+			"POST "+debugPath(r, "heap/leak/begin")+" opens one: drive the load, then POST "+debugPath(r, "heap/leak/end")+
+				"; POST "+debugPath(r, "heap/leak")+" with an expression opens and closes its own")
 	}
 	rep := api.LeakReport{Session: t.Session().ID(), Target: t.Ref(), Begin: lw.snapshot, Iterations: iterations}
 	var allocs []engine.AllocationSite
@@ -401,7 +403,7 @@ func (a *app) leakEnd(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
-		rep, err := a.end(r.Context(), t, cmpOr(req.Top, 5), 0)
+		rep, err := a.end(r, t, cmpOr(req.Top, 5), 0)
 		return rep, heapError(r, err)
 	})
 }
@@ -431,11 +433,11 @@ func (a *app) leakRun(w http.ResponseWriter, r *http.Request) {
 					"POST "+debugPath(r, "eval")+" tries the expression once")
 			}
 			if err != nil {
-				a.end(r.Context(), t, 1, i) // close the window; the error is the answer
+				a.end(r, t, 1, i) // close the window; the error is the answer
 				return nil, err
 			}
 		}
-		rep, err := a.end(r.Context(), t, cmpOr(req.Top, 5), n)
+		rep, err := a.end(r, t, cmpOr(req.Top, 5), n)
 		return rep, heapError(r, err)
 	})
 }
