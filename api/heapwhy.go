@@ -65,4 +65,16 @@ type LeakCluster struct {
 	Pinch        string   `json:"pinch"`   // the collection or property that accumulates them
 	PinchID      uint32   `json:"pinchId"` // its heap object id
 	IDs          []uint32 `json:"ids"`
+	// Allocated is the program's functions that allocated the cluster's objects, from the
+	// window's allocation samples, the most sampled bytes first.
+	Allocated []LeakSite `json:"allocated,omitempty"`
+}
+
+// LeakSite is a function that allocated a cluster's objects: where it starts (sampled frames
+// name a function by its start), and the bytes sampled there.
+type LeakSite struct {
+	Function string `json:"function"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Bytes    int64  `json:"bytes"`
 }

@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -27,6 +28,9 @@ func TestLeakReport(t *testing.T) {
 	c := rep.Clusters[0]
 	if c.Count < 300 || !strings.Contains(c.Pinch+c.Path, "settings") || c.PerIteration < 1 {
 		t.Fatalf("first cluster %+v, want >= 300 objects accumulating in the bus's settings listeners\n%s", c, rep.Text)
+	}
+	if len(c.Allocated) == 0 || c.Allocated[0].Function != "handle" || c.Allocated[0].File != "leaks/bus.js" || c.Allocated[0].Line != 18 {
+		t.Errorf("first cluster allocated in %+v, want handle at leaks/bus.js:18", c.Allocated)
 	}
 	if len(rep.Text) > 2200 || !strings.Contains(rep.Text, "settings") {
 		t.Fatalf("text (%d bytes):\n%s", len(rep.Text), rep.Text)
@@ -79,39 +83,97 @@ func TestLeakReport(t *testing.T) {
 }
 
 // TestLeakKinds: each kind of leak is named by the report's first cluster, with the path through
-// the collection that accumulates it and, sampled, where the objects were allocated.
+// the collection that accumulates it and, under the cluster, the leaking function's own line
+// (each is one line of leaks/kinds.js); the control program, doing the same work and undoing
+// it, reports nothing above noise. Each answer is one call; its bytes are logged.
 func TestLeakKinds(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	s := h.start(api.StartRequest{Target: "leaks/kinds.js", Mode: "debug"})
-	h.waitFor(s.ID, 0, "console")
+	sessions := map[string]string{}
+	for _, program := range []string{"kinds", "control"} {
+		s := h.start(api.StartRequest{Target: "leaks/" + program + ".js", Mode: "debug"})
+		h.waitFor(s.ID, 0, "console")
+		sessions[program] = s.ID
+	}
+	const iterations = 400 // enough sampled bytes (1 KiB apart) under the smallest kind's constructor
 	cases := []struct {
-		fn, path string // the leaking function, and what the first cluster's path or pinch says
+		program, fn string
+		path        []string // what the first cluster's path and pinch say, in this order
+		line        int      // the leaking function's line in kinds.js; 0: the control
 	}{
-		{"leakEmitter", "_events.change"},
-		{"leakMap", "cache"},
-		{"leakInterval", "Timeout"},
-		{"leakArray", "logLines[i]"},
-		{"leakContext", "Promise"},
-		{"leakBuffers", "frames[i]"},
+		{"kinds", "leakEmitter", []string{".context.bus → EventEmitter._events.change[i] → (closure anonymous leaks/kinds.js:24:"}, 24},
+		{"kinds", "leakMap", []string{".context.cache → Map[entry] → CacheEntry"}, 25},
+		{"kinds", "leakInterval", []string{"timerListMap[i] → TimersList", "Timeout"}, 26},
+		{"kinds", "leakArray", []string{"global.logLines[i] → LogLine"}, 27},
+		{"kinds", "leakContext", []string{".context.never → Promise.reactions_or_result"}, 28},
+		{"kinds", "leakBuffers", []string{".context.frames[i] → Frame"}, 29},
+		{"control", "control", nil, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.fn, func(t *testing.T) {
 			var rep api.LeakReport
-			if st := h.call("POST", "/api/debug/"+s.ID+"/heap/leak", api.LeakEndRequest{Expression: c.fn + "()", Iterations: 200}, &rep); st != http.StatusOK {
+			req := api.LeakEndRequest{Expression: c.fn + "()", Iterations: iterations}
+			if st := h.call("POST", "/api/debug/"+sessions[c.program]+"/heap/leak", req, &rep); st != http.StatusOK {
 				t.Fatalf("leak: status %d", st)
 			}
+			t.Logf("%s: 1 call, %d bytes of report:\n%s", c.fn, len(rep.Text), rep.Text)
+			if len(rep.Text) > 2048 {
+				t.Errorf("report is %d bytes, want at most 2048", len(rep.Text))
+			}
+			if c.line == 0 {
+				for _, cl := range rep.Clusters {
+					if cl.Count >= iterations/10 {
+						t.Errorf("control: %d × %s held by %s, want nothing near its %d calls", cl.Count, cl.Label, cl.Path, iterations)
+					}
+				}
+				return
+			}
 			if len(rep.Clusters) == 0 {
-				t.Fatalf("no clusters:\n%s", rep.Text)
+				t.Fatal("no clusters")
 			}
 			first := rep.Clusters[0]
-			if first.Count < 200 || !strings.Contains(first.Path+" "+first.Pinch, c.path) {
-				t.Fatalf("first cluster %+v, want >= 200 objects held through %q\n%s", first, c.path, rep.Text)
+			if first.Count < iterations || !inOrder(first.Path+" | "+first.Pinch, c.path...) {
+				t.Errorf("first cluster %d × %s\n  path %s\n  pinch %s\nwant >= %d held through %q", first.Count, first.Label, first.Path, first.Pinch, iterations, c.path)
 			}
-			if !strings.Contains(rep.Text, "leaks/kinds.js:") {
-				t.Errorf("no allocation site in kinds.js:\n%s", rep.Text)
+			own := fmt.Sprintf("leaks/kinds.js:%d", c.line)
+			if len(first.Allocated) == 0 || fmt.Sprintf("%s:%d", first.Allocated[0].File, first.Allocated[0].Line) != own {
+				t.Errorf("first cluster allocated in %+v, want %s first", first.Allocated, own)
 			}
-			t.Logf("%s (%d bytes): %s", c.fn, len(rep.Text), strings.SplitN(rep.Text, "\n", 4)[1])
+			if block := clusterBlock(rep.Text, 1); !strings.Contains(block, "allocated in: ") || !strings.Contains(block, own) {
+				t.Errorf("the first cluster's text does not name %s:\n%s", own, block)
+			}
 		})
 	}
+}
+
+// inOrder reports whether s contains each of parts, each after the one before.
+func inOrder(s string, parts ...string) bool {
+	for _, p := range parts {
+		i := strings.Index(s, p)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(p):]
+	}
+	return true
+}
+
+// clusterBlock is the text of cluster n (1-based) of a leak report: its numbered line and the
+// indented lines under it.
+func clusterBlock(text string, n int) string {
+	lines := strings.Split(text, "\n")
+	var b strings.Builder
+	in := false
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, fmt.Sprintf("%d. ", n)):
+			in = true
+		case in && !strings.HasPrefix(l, "   "):
+			return b.String()
+		}
+		if in {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
 }

@@ -40,10 +40,8 @@ func readFile(t *testing.T, path string) *Graph {
 // the snapshot after the window.
 func leakWindow(t *testing.T, scenario string) (uint32, *Graph) {
 	t.Helper()
-	dir := t.TempDir()
-	runNode(t, filepath.Join("testdata", "leaks.js"), scenario, dir)
-	before := readFile(t, filepath.Join(dir, "before.heapsnapshot"))
-	return before.MaxID(), readFile(t, filepath.Join(dir, "after.heapsnapshot"))
+	w, g, _, _ := sampledWindow(t, scenario)
+	return w, g
 }
 
 // leaked is the fixture's iteration count (N in leaks.js).
@@ -53,21 +51,25 @@ func TestLeakReportNamesTheOwningCollection(t *testing.T) {
 	cases := []struct {
 		scenario, label, path, pinch string
 		minRetained                  uint64
+		made                         string // the function that allocated them (the sampled sites)
 	}{
-		{"emitter", "(closure onSettings", "global.bus → EventEmitter._events.settings[i] → (closure onSettings", "EventEmitter._events.settings[i]", 0},
-		{"mapcache", "CacheEntry", ".context.cache → Map[entry] → CacheEntry", ".cache → Map[entry]", 0},
-		{"interval", "Timeout", "timerListMap[i] → TimersList.", "TimersList.", 0},
-		{"globalarray", "LogEntry", "global.requestLog[i] → LogEntry", "global.requestLog[i]", 0},
-		// The reactions' Promise, closure and (node 24+) AsyncContextFrame clusters share the pinch.
-		{"als", "", "global.shutdown → Promise.reactions_or_result", "global.shutdown → Promise.reactions_or_result", 0},
+		{"emitter", "(closure onSettings", "global.bus → EventEmitter._events.settings[i] → (closure onSettings", "EventEmitter._events.settings[i]", 0, "emitterStep"},
+		{"mapcache", "CacheEntry", ".context.cache → Map[entry] → CacheEntry", ".cache → Map[entry]", 0, "handle"},
+		{"interval", "Timeout", "timerListMap[i] → TimersList.", "TimersList.", 0, "intervalStep"},
+		{"newinterval", "Timeout", "timerListMap[i] → TimersList.", "TimersList.", 0, "newintervalStep"},
+		{"globalarray", "LogEntry", "global.requestLog[i] → LogEntry", "global.requestLog[i]", 0, "globalarrayStep"},
+		// The reactions' Promise, closure and (node 24+) AsyncContextFrame clusters share the
+		// pinch; the callback run in the context makes the promises, its caller the context.
+		{"als", "", "global.shutdown → Promise.reactions_or_result", "global.shutdown → Promise.reactions_or_result", 0, "als"},
 		// The typed arrays' backing stores are counted: megabytes, not 400 small objects.
-		{"typedarrays", "Frame", "global.frames[i] → Frame", "global.frames[i]", leaked * 32 << 10},
+		{"typedarrays", "Frame", "global.frames[i] → Frame", "global.frames[i]", leaked * 32 << 10, "typedarraysStep"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.scenario, func(t *testing.T) {
 			t.Parallel()
-			w, g := leakWindow(t, tc.scenario)
-			rep := g.Leaks(w, 5, nil)
+			w, g, samples, scripts := sampledWindow(t, tc.scenario)
+			rep := g.Leaks(w, 5, scripts)
+			rep.Attribute(samples)
 			text := rep.Text(2048)
 			if len(text) > 2048 {
 				t.Errorf("text is %d bytes", len(text))
@@ -82,6 +84,10 @@ func TestLeakReportNamesTheOwningCollection(t *testing.T) {
 			if c.RetainedSize < tc.minRetained {
 				t.Errorf("retained %d bytes, want >= %d", c.RetainedSize, tc.minRetained)
 			}
+			if len(c.Allocated) == 0 || !strings.HasPrefix(c.Allocated[0].Function, tc.made) || !strings.HasSuffix(c.Allocated[0].File, "leaks.js") {
+				t.Errorf("first cluster allocated in %+v, want %s… in leaks.js\n%s", c.Allocated, tc.made, text)
+			}
+			t.Logf("%d × %s allocated in %+v", c.Count, c.Label, c.Allocated)
 		})
 	}
 }

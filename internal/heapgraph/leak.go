@@ -23,9 +23,14 @@ type Cluster struct {
 	IDs     []uint32 `json:"ids"`     // the first few members' heap object ids
 	// Shapes counts the path shapes merged here: members of one label that accumulate in
 	// one object (both ends of a doubly linked list) are one cluster; Path is the most common.
-	Shapes int      `json:"shapes"`
-	first  []uint32 // the first member's path nodes, then their common prefix
-	edges  []uint32
+	Shapes int `json:"shapes"`
+	// Allocated is the program's functions that allocated the members, as the sampling heap
+	// profiler saw them (Leaks.Attribute), the most sampled bytes first.
+	Allocated []Site   `json:"allocated,omitempty"`
+	first     []uint32 // the first member's path nodes, then their common prefix
+	edges     []uint32
+	member    uint32 // the first member
+	made      madeBy // what ties the members to the samples that allocated them
 }
 
 // maxDominatorWalk bounds the walk up the dominator tree that tells an instance nested in
@@ -50,7 +55,7 @@ func (c *clusterer) add(n uint32, retained uint64, p Path) {
 	key := label + "\x00" + shape
 	cl := c.byKey[key]
 	if cl == nil {
-		cl = &Cluster{Label: label, Path: shape, first: g.pathNodes(p), edges: p.Edges}
+		cl = &Cluster{Label: label, Path: shape, first: g.pathNodes(p), edges: p.Edges, member: n}
 		c.byKey[key] = cl
 	} else if c.walked < maxPathsWalked {
 		nodes := g.pathNodes(p)
@@ -100,6 +105,9 @@ func (c *clusterer) clusters(top int) []Cluster {
 	})
 	if top > 0 && len(out) > top {
 		out = out[:top]
+	}
+	for i := range out {
+		out[i].made = g.madeByOf(out[i].member, c.scripts)
 	}
 	return out
 }
@@ -161,13 +169,19 @@ func (g *Graph) transient(p Path) bool {
 	return false
 }
 
+// collectionMembers is how many new members of one class (objects or closures, not strings) a
+// new object must own to count as a collection, as an array or a Map does: the head of a
+// linked list (node's TimersList of a new interval duration owns every Timeout in it) gathers
+// a leak as much as an array.
+const collectionMembers = 16
+
 // Leaks answers the objects born after the watermark (V8 heap object ids only grow, so ids
 // above the last one seen before a window were allocated in it) that a path from the roots
 // still holds, grouped by label and path shape. Only the heads of new structures count: an
 // object whose owner (its nearest dominator a program allocated) is new too is part of that
 // one's retained size; but when the owner is a new container (an array, a plain object, a Map
-// or Set) the members are the leak, not the container a growing collection was reallocated
-// into.
+// or Set, or an object that owns collectionMembers or more new objects of another class) the
+// members are the leak, not the container a growing collection was reallocated into.
 func (g *Graph) Leaks(watermark uint32, top int, scripts ScriptNamer) Leaks {
 	rep := Leaks{Watermark: watermark}
 	c := &clusterer{g: g, scripts: scripts, byKey: map[string]*Cluster{}}
@@ -176,13 +190,23 @@ func (g *Graph) Leaks(watermark uint32, top int, scripts ScriptNamer) Leaks {
 		return id > watermark && heapObjectID(id) && g.leakCandidate(n)
 	}
 	var holds bitset // new containers that hold new members
+	type kind struct{ owner, name uint32 }
+	gathered := map[kind]int{} // new members of one kind that a new object of another class owns
 	for i := range g.nodeID {
 		n := uint32(i)
 		if !isNew(n) {
 			continue
 		}
-		if d := g.ownerOf(n); d != none && isNew(d) && g.container(d) {
+		d := g.ownerOf(n)
+		switch {
+		case d == none || !isNew(d):
+		case g.container(d):
 			holds.set(d)
+		case g.nodeName[d] != g.nodeName[n] && (int(g.nodeType[n]) == g.kinds.object || int(g.nodeType[n]) == g.kinds.closure):
+			k := kind{d, g.nodeName[n]}
+			if gathered[k]++; gathered[k] == collectionMembers {
+				holds.set(d)
+			}
 		}
 	}
 	for i := range g.nodeID {

@@ -70,6 +70,13 @@ func clusterTexts(cs []Cluster) []string {
 		case c.Shapes > 2:
 			fmt.Fprintf(&b, "   (and %d other paths into it)\n", c.Shapes-1)
 		}
+		for i, s := range c.Allocated {
+			lead := "   allocated in: "
+			if i > 0 {
+				lead = "              and "
+			}
+			fmt.Fprintf(&b, "%s%s %s:%d (%s sampled)\n", lead, s.Function, s.File, s.Line, bytesText(uint64(s.Bytes)))
+		}
 		out = append(out, b.String())
 	}
 	return out

@@ -46,6 +46,10 @@ var routeTools = []struct{ method, path, tool string }{
 	{"POST", "/api/debug/{session}/heap/sampling/start", `heap {"action":"sample-start"}`},
 	{"POST", "/api/debug/{session}/heap/tracking/start", `heap {"action":"snapshot"}`},
 	{"GET", "/api/debug/{session}/jobs/{job}", `heap {"action":"job"}`},
+	{"POST", "/api/debug/{session}/heap/retainers", `heap {"action":"retainers"}`},
+	{"POST", "/api/debug/{session}/heap/leak/begin", `heap {"action":"leak-begin"}`},
+	{"POST", "/api/debug/{session}/heap/leak/end", `heap {"action":"leak-end"}`},
+	{"POST", "/api/debug/{session}/heap/leak", `heap {"action":"leak"}`},
 	{"POST", "/api/debug/{session}/hotpatch", `patch {"action":"hotpatch"}`},
 	{"POST", "/api/debug/{session}/restart", `patch {"action":"restart"}`},
 }

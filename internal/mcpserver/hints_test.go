@@ -13,6 +13,9 @@ func TestToolHint(t *testing.T) {
 			"value refs last until the program moves on: the tool state gives fresh ones; the tool inspect keeps a value as an o ref"},
 		{"DELETE /api/debug/hunt/breakpoints/{ref} first", `the tool breakpoints {"action":"remove"} first`},
 		{"POST /api/debug/s1/cpu/start first", `the tool profile {"action":"cpu-start"} first`},
+		{"POST /api/debug/s1/heap/leak/begin opens one: drive the load, then POST /api/debug/s1/heap/leak/end; POST /api/debug/s1/heap/leak with an expression opens and closes its own",
+			`the tool heap {"action":"leak-begin"} opens one: drive the load, then the tool heap {"action":"leak-end"}; the tool heap {"action":"leak"} with an expression opens and closes its own`},
+		{"the ids are in the answers of POST /api/debug/s1/heap/retainers (by class)", `the ids are in the answers of the tool heap {"action":"retainers"} (by class)`},
 		{"GET /api/debug/s1/contexts lists them", "GET /api/debug/s1/contexts lists them"},
 		{"see GET /api/openapi.yaml for the request schema", "see tools/list (each tool's input schema) for the request schema"},
 	}

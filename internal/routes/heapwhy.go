@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -150,9 +151,9 @@ func largestText(g *heapgraph.Graph, top int, names heapgraph.ScriptNamer) strin
 // where it was allocated; at 4 KiB one run in a few dozen had none in user code.
 const leakSamplingBytes = 1024
 
-// leakSites is how many sampled sites a leak window reads: more than it shows, since V8's and
-// node's own allocations come first by size.
-const leakSites = 40
+// leakSites is how many sampled sites a leak window reads: far more than it shows, since V8's
+// and node's own allocations come first by size, and a cluster's sites may be small ones.
+const leakSites = 500
 
 // leakSitesShown is how many of them the answer lists.
 const leakSitesShown = 8
@@ -165,8 +166,9 @@ type leakWindow struct {
 	began     time.Time
 }
 
-// leaks holds the open windows by session and target.
-var leaks struct {
+// leakWindows holds a service's open windows by session and target: a service's own, since
+// session ids repeat across services (two in one process, as the tests run them).
+type leakWindows struct {
 	mu   sync.Mutex
 	open map[string]leakWindow
 }
@@ -197,7 +199,7 @@ func snapshotNow(ctx context.Context, t *engine.Target, tag string) (engine.Snap
 
 // begin opens a leak window on t: a snapshot whose highest object id is the watermark, and the
 // sampling heap profiler for where the window's objects were allocated.
-func begin(ctx context.Context, t *engine.Target) (api.LeakBeginResponse, error) {
+func (a *app) begin(ctx context.Context, t *engine.Target) (api.LeakBeginResponse, error) {
 	sn, err := snapshotNow(ctx, t, "leak-begin")
 	if err != nil {
 		return api.LeakBeginResponse{}, err
@@ -208,28 +210,30 @@ func begin(ctx context.Context, t *engine.Target) (api.LeakBeginResponse, error)
 	}
 	lw := leakWindow{snapshot: sn.Ref, watermark: g.MaxID(), began: time.Now()}
 	lw.sampling = t.Heap().StartSampling(ctx, engine.SamplingSpec{IntervalBytes: leakSamplingBytes}) == nil
-	leaks.mu.Lock()
-	if leaks.open == nil {
-		leaks.open = map[string]leakWindow{}
+	a.leaks.mu.Lock()
+	if a.leaks.open == nil {
+		a.leaks.open = map[string]leakWindow{}
 	}
-	leaks.open[leakKey(t)] = lw
-	leaks.mu.Unlock()
+	a.leaks.open[leakKey(t)] = lw
+	a.leaks.mu.Unlock()
 	return api.LeakBeginResponse{Session: t.Session().ID(), Target: t.Ref(), Snapshot: sn.Ref, Watermark: lw.watermark, Sampling: lw.sampling}, nil
 }
 
 // end closes t's leak window: a full GC, a snapshot, and the objects born after the watermark
 // that are still held, clustered.
-func end(ctx context.Context, t *engine.Target, top, iterations int) (api.LeakReport, error) {
+func (a *app) end(r *http.Request, t *engine.Target, top, iterations int) (api.LeakReport, error) {
+	ctx := r.Context()
 	if err := t.Session().Debuggable(); err != nil {
 		return api.LeakReport{}, err
 	}
-	leaks.mu.Lock()
-	lw, ok := leaks.open[leakKey(t)]
-	delete(leaks.open, leakKey(t))
-	leaks.mu.Unlock()
+	a.leaks.mu.Lock()
+	lw, ok := a.leaks.open[leakKey(t)]
+	delete(a.leaks.open, leakKey(t))
+	a.leaks.mu.Unlock()
 	if !ok {
 		return api.LeakReport{}, newError(http.StatusConflict, "not_started", "no leak window is open in "+leakKey(t),
-			"POST heap/leak/begin opens one; drive the load, then heap/leak/end (or POST heap/leak with an expression)")
+			"POST "+debugPath(r, "heap/leak/begin")+" opens one: drive the load, then POST "+debugPath(r, "heap/leak/end")+
+				"; POST "+debugPath(r, "heap/leak")+" with an expression opens and closes its own")
 	}
 	rep := api.LeakReport{Session: t.Session().ID(), Target: t.Ref(), Begin: lw.snapshot, Iterations: iterations}
 	var allocs []engine.AllocationSite
@@ -253,10 +257,14 @@ func end(ctx context.Context, t *engine.Target, top, iterations int) (api.LeakRe
 	}
 	found := g.Leaks(lw.watermark, top+noiseClusters, scriptNamer(t))
 	found.Clusters = userClusters(found.Clusters, top)
+	found.Attribute(samplesOf(allocs))
 	rep.Objects, rep.RetainedSize = found.Objects, found.RetainedSize
 	rep.Clusters = make([]api.LeakCluster, 0, len(found.Clusters))
 	for _, c := range found.Clusters {
 		lc := api.LeakCluster{Label: c.Label, Count: c.Count, RetainedSize: c.RetainedSize, Path: c.Path, Pinch: c.Pinch, PinchID: c.PinchID, IDs: c.IDs}
+		for _, s := range c.Allocated {
+			lc.Allocated = append(lc.Allocated, api.LeakSite(s))
+		}
 		if rep.Seconds > 0 {
 			lc.PerSecond = float64(c.Count) / rep.Seconds
 		}
@@ -295,10 +303,12 @@ func userClusters(cs []heapgraph.Cluster, top int) []heapgraph.Cluster {
 	return out[:min(len(out), top)]
 }
 
-// leakText is the report in at most heapAnswerBytes: the clusters (heapgraph's text), their
-// rates, and the top allocation sites.
+// leakText is the report in at most heapAnswerBytes: the clusters (heapgraph's text, with
+// where each was allocated), the first one's growth, and, when no cluster could be tied to a
+// sampled site, the program's top sites of the window.
 func leakText(rep api.LeakReport, found heapgraph.Leaks) string {
 	var tail strings.Builder
+	attributed := false
 	if len(rep.Clusters) > 0 {
 		c := rep.Clusters[0]
 		rate := fmt.Sprintf("%.1f/s", c.PerSecond)
@@ -306,6 +316,9 @@ func leakText(rep api.LeakReport, found heapgraph.Leaks) string {
 			rate += fmt.Sprintf(", %.2f per iteration", c.PerIteration)
 		}
 		fmt.Fprintf(&tail, "growth of the first: %s over %.1f s\n", rate, rep.Seconds)
+	}
+	for _, c := range rep.Clusters {
+		attributed = attributed || len(c.Allocated) > 0
 	}
 	var sites strings.Builder
 	seen := map[string]bool{}
@@ -318,13 +331,46 @@ func leakText(rep api.LeakReport, found heapgraph.Leaks) string {
 		fmt.Fprintf(&sites, "  %s  %s\n", site, heapgraph.Bytes(uint64(s.Bytes)))
 	}
 	switch {
+	case attributed || len(rep.Clusters) == 0:
 	case sites.Len() > 0:
-		tail.WriteString("allocated at (sampled in the window):\n" + sites.String())
+		tail.WriteString("allocated at (sampled in the window, no cluster's own):\n" + sites.String())
 	case len(rep.Allocations) > 0:
 		tail.WriteString("allocated at: no sample in the program's code (too few bytes in the window: drive more iterations)\n")
 	}
 	head := fmt.Sprintf("leak window %s..%s, %.1f s: ", rep.Begin, rep.End, rep.Seconds)
 	return head + found.Text(heapAnswerBytes-len(head)-tail.Len()) + tail.String()
+}
+
+// samplesOf reads the sampled sites' stacks ("function file:line", innermost first) into
+// frames for heapgraph's attribution.
+func samplesOf(sites []engine.AllocationSite) []heapgraph.Sample {
+	out := make([]heapgraph.Sample, 0, len(sites))
+	for _, s := range sites {
+		stack := make([]heapgraph.Frame, 0, len(s.Stack))
+		for _, f := range s.Stack {
+			stack = append(stack, frameOf(f))
+		}
+		out = append(out, heapgraph.Sample{Stack: stack, Bytes: s.Bytes})
+	}
+	return out
+}
+
+// frameOf reads "function file:line" (the file and line only where the frame has a file).
+func frameOf(s string) heapgraph.Frame {
+	i := strings.LastIndexByte(s, ' ')
+	if i < 0 {
+		return heapgraph.Frame{Function: s}
+	}
+	where := s[i+1:]
+	j := strings.LastIndexByte(where, ':')
+	if j <= 0 {
+		return heapgraph.Frame{Function: s}
+	}
+	n, err := strconv.Atoi(where[j+1:])
+	if err != nil || n < 1 {
+		return heapgraph.Frame{Function: s}
+	}
+	return heapgraph.Frame{Function: s[:i], File: where[:j], Line: n}
 }
 
 // userSite names where a sampled allocation was made in the program's code: the site itself, or
@@ -344,7 +390,7 @@ func userSite(s api.AllocationSite) string {
 
 func (a *app) leakBegin(w http.ResponseWriter, r *http.Request) {
 	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
-		res, err := begin(r.Context(), t)
+		res, err := a.begin(r.Context(), t)
 		res.Next = "drive the load, then end the window: traced leak end (POST " + debugPath(r, "heap/leak/end") + "; MCP: heap leak-end)"
 		return res, heapError(r, err)
 	})
@@ -357,7 +403,7 @@ func (a *app) leakEnd(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
-		rep, err := end(r.Context(), t, cmpOr(req.Top, 5), 0)
+		rep, err := a.end(r, t, cmpOr(req.Top, 5), 0)
 		return rep, heapError(r, err)
 	})
 }
@@ -377,7 +423,7 @@ func (a *app) leakRun(w http.ResponseWriter, r *http.Request) {
 	}
 	n := max(req.Iterations, 1)
 	a.onSession(w, r, http.StatusOK, func(t *engine.Target) (any, error) {
-		if _, err := begin(r.Context(), t); err != nil {
+		if _, err := a.begin(r.Context(), t); err != nil {
 			return nil, heapError(r, err)
 		}
 		for i := 0; i < n; i++ {
@@ -387,11 +433,11 @@ func (a *app) leakRun(w http.ResponseWriter, r *http.Request) {
 					"POST "+debugPath(r, "eval")+" tries the expression once")
 			}
 			if err != nil {
-				end(r.Context(), t, 1, i) // close the window; the error is the answer
+				a.end(r, t, 1, i) // close the window; the error is the answer
 				return nil, err
 			}
 		}
-		rep, err := end(r.Context(), t, cmpOr(req.Top, 5), n)
+		rep, err := a.end(r, t, cmpOr(req.Top, 5), n)
 		return rep, heapError(r, err)
 	})
 }

@@ -49,6 +49,7 @@ type app struct {
 	cfg      Config
 	contract *contract
 	log      *slog.Logger
+	leaks    leakWindows // open leak windows (heapwhy.go)
 }
 
 // New builds the router. Order: Host check, Origin check, token, body cap, contract validation,

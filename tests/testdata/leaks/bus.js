@@ -3,13 +3,13 @@
 // (tests/heapwhy_test.go). handle() is the load the test drives; noleak() allocates as much and
 // keeps nothing.
 const EventEmitter = require("node:events");
+const { Session } = require("./lib/session.js");
 
-class Session {
-  constructor(i) {
-    this.id = i;
-    this.scratch = new Array(16).fill(i);
-  }
-}
+// Exported, and in lib/session.js, so that every command of the skill's leak recipe runs here
+// (tests/heapwhy_surfaces_test.go): `instances` reaches a module-scoped class either way.
+module.exports = { Session };
+
+// handle starts at line 18 and its listener at line 20: the tests and the README name them.
 
 const bus = new EventEmitter();
 bus.setMaxListeners(0);
