@@ -173,3 +173,15 @@ func TestReadRejectsBrokenSnapshots(t *testing.T) {
 		}
 	}
 }
+
+// TestLeaksTextCount: the report's head counts its clusters in good English.
+func TestLeaksTextCount(t *testing.T) {
+	one := Leaks{Objects: 3, Clusters: []Cluster{{}}}
+	if got := one.Text(0); !strings.Contains(got, "; 1 cluster:\n") {
+		t.Errorf("one cluster: %q", got)
+	}
+	two := Leaks{Objects: 3, Clusters: []Cluster{{}, {}}}
+	if got := two.Text(0); !strings.Contains(got, "; 2 clusters:\n") {
+		t.Errorf("two clusters: %q", got)
+	}
+}

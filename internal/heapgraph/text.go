@@ -21,7 +21,11 @@ func (l Leaks) Text(limit int) string {
 	if len(l.Clusters) == 0 {
 		return head + ".\n"
 	}
-	return bounded(head+fmt.Sprintf("; %d clusters:\n", len(l.Clusters)), clusterTexts(l.Clusters), limit)
+	noun := "clusters"
+	if len(l.Clusters) == 1 {
+		noun = "cluster"
+	}
+	return bounded(head+fmt.Sprintf("; %d %s:\n", len(l.Clusters), noun), clusterTexts(l.Clusters), limit)
 }
 
 // Text renders the instances in at most limit bytes.
