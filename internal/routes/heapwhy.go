@@ -34,10 +34,20 @@ func (a *app) mountHeapWhy(r chi.Router) {
 // graph takes about the snapshot's size in memory, so one is kept, and let go once no question
 // came for graphIdle.
 var graphs struct {
-	mu    sync.Mutex
-	path  string
-	g     *heapgraph.Graph
-	timer *time.Timer
+	mu      sync.Mutex
+	path    string
+	g       *heapgraph.Graph
+	timer   *time.Timer
+	release func() // puts back the memory limit held for g (graphmemory.go); nil without g
+}
+
+// dropGraph lets the cached graph go, under graphs.mu.
+func dropGraph() {
+	graphs.path, graphs.g = "", nil
+	if graphs.release != nil {
+		graphs.release()
+		graphs.release = nil
+	}
 }
 
 // graphIdle is how long an analysed graph is kept after its last question.
@@ -55,7 +65,7 @@ func analysed(t *engine.Target, ref string) (*heapgraph.Graph, error) {
 	if graphs.timer == nil {
 		graphs.timer = time.AfterFunc(graphIdle, func() {
 			graphs.mu.Lock()
-			graphs.path, graphs.g = "", nil
+			dropGraph()
 			graphs.mu.Unlock()
 		})
 	} else {
@@ -64,12 +74,18 @@ func analysed(t *engine.Target, ref string) (*heapgraph.Graph, error) {
 	if graphs.path == f.Name() && graphs.g != nil {
 		return graphs.g, nil
 	}
-	graphs.g = nil // let the old one go before the new one is built
+	dropGraph() // let the old one go before the new one is built
+	var size int64
+	if st, err := f.Stat(); err == nil {
+		size = st.Size()
+	}
+	release := limitGraphMemory(size)
 	g, err := heapgraph.Read(f)
 	if err != nil {
+		release()
 		return nil, fmt.Errorf("analyse snapshot %s: %w", ref, err)
 	}
-	graphs.path, graphs.g = f.Name(), g
+	graphs.path, graphs.g, graphs.release = f.Name(), g, release
 	return g, nil
 }
 
