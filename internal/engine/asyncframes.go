@@ -174,7 +174,8 @@ E.stackTraceLimit = 100; E.prepareStackTrace = (_, cs) => cs.filter((c) => c.isA
 return JSON.stringify(new E().stack); } finally { E.prepareStackTrace = p; E.stackTraceLimit = l; } })()`
 
 // awaitChain is the async part of a pause's stack when V8 recorded none: the await chain of its
-// top frame, read once per pause. Exception pauses read it from the error's stack.
+// top frame, read once per pause (the probe goes out with the pause's prefetch: prefetch.go).
+// Exception pauses read it from the error's stack.
 func (in Inspector) awaitChain(ctx context.Context, c clientCaller, p *debuggerPaused) []Frame {
 	in.t.s.mu.Lock()
 	done, frames := p.chainRead, p.chain
@@ -185,8 +186,18 @@ func (in Inspector) awaitChain(ctx context.Context, c clientCaller, p *debuggerP
 	switch {
 	case p.Data != nil && p.Data.Subtype == "error":
 		frames = in.asyncFramesOf(p.Data.Description)
-	case len(p.CallFrames) > 0 && p.CallFrames[0].CallFrameID != "" && c != nil:
-		frames = in.probeChain(ctx, c, p.CallFrames[0].CallFrameID)
+	case needsChainProbe(p) && c != nil:
+		w := in.prefetchedChain(ctx, c, p)
+		if w == nil {
+			var err error
+			if w, err = send(ctx, c, chainProbe(p)); err != nil {
+				break
+			}
+		}
+		var res evaluateResult
+		if w.Wait(ctx, &res) == nil {
+			frames = in.chainFrames(res)
+		}
 	}
 	in.t.s.mu.Lock()
 	p.chainRead, p.chain = true, frames
@@ -194,14 +205,21 @@ func (in Inspector) awaitChain(ctx context.Context, c clientCaller, p *debuggerP
 	return frames
 }
 
-// probeChain runs stackProbe in a call frame; a failure (the frame gone, a realm without
-// structured call sites) leaves the stack without its async part.
-func (in Inspector) probeChain(ctx context.Context, c clientCaller, callFrameID string) []Frame {
-	var res evaluateResult
-	err := proto.Do(ctx, c, proto.DebuggerEvaluateOnCallFrame{
-		CallFrameID: callFrameID, Expression: stackProbe, Silent: true, ReturnByValue: true,
-	}, &res)
-	if err != nil || res.ExceptionDetails != nil {
+// needsChainProbe reports whether a pause's await chain is read with stackProbe: not an
+// exception pause (its error's stack has it), and a top frame to run it in.
+func needsChainProbe(p *debuggerPaused) bool {
+	return !(p.Data != nil && p.Data.Subtype == "error") && len(p.CallFrames) > 0 && p.CallFrames[0].CallFrameID != ""
+}
+
+// chainProbe is the call that runs stackProbe in p's top frame.
+func chainProbe(p *debuggerPaused) proto.DebuggerEvaluateOnCallFrame {
+	return proto.DebuggerEvaluateOnCallFrame{CallFrameID: p.CallFrames[0].CallFrameID, Expression: stackProbe, Silent: true, ReturnByValue: true}
+}
+
+// chainFrames reads stackProbe's answer; a failure (the frame gone, a realm without structured
+// call sites) leaves the stack without its async part.
+func (in Inspector) chainFrames(res evaluateResult) []Frame {
+	if res.ExceptionDetails != nil {
 		return nil
 	}
 	s, ok := res.Result.Value.(string)

@@ -20,9 +20,11 @@ const deepBudget = 160
 // getProperties, and they go out together, one round trip.
 const maxDeepened = 8
 
-// hasNested reports whether a value's preview names nested objects it does not show.
+// hasNested reports whether a value's preview names nested objects it does not show. Node's
+// CommonJS `module` is never deepened: its nested values are the loader's state, and reading them
+// cost every pause in a module's top level a round trip.
 func hasNested(o remoteObject) bool {
-	if o.Type != "object" || o.Preview == nil || o.ObjectID == "" {
+	if o.Type != "object" || o.Preview == nil || o.ObjectID == "" || o.ClassName == "Module" {
 		return false
 	}
 	return slices.ContainsFunc(o.Preview.Properties, func(pr propertyPreview) bool {

@@ -14,6 +14,7 @@ type prefetch struct {
 	p     *debuggerPaused
 	ready chan struct{}     // closed once the reads are sent (or not: reads stays empty)
 	reads map[string]waiter // by scope object id; each taken once, under mu
+	chain waiter            // the top frame's await chain (stackProbe), when the pause needs it; taken once
 }
 
 // beginPrefetch marks, under mu, a user's pause whose scopes the dispatcher reads next.
@@ -48,9 +49,44 @@ func (in Inspector) sendPrefetch(pf *prefetch) {
 		}
 		reads[id] = w
 	}
+	var chain waiter
+	if needsChainProbe(pf.p) { // with the scopes: the state's stack costs no round trip of its own
+		chain, _ = send(ctx, c, chainProbe(pf.p))
+	}
 	in.t.s.mu.Lock()
-	pf.reads = reads
+	pf.reads, pf.chain = reads, chain
 	in.t.s.mu.Unlock()
+}
+
+// prefetchedChain takes the await chain probe sent with the prefetch of p, or nil.
+func (in Inspector) prefetchedChain(ctx context.Context, c clientCaller, p *debuggerPaused) waiter {
+	in.t.s.mu.Lock()
+	pf := in.t.prefetch
+	in.t.s.mu.Unlock()
+	if pf == nil || pf.p != p || !in.prefetchSent(ctx, pf) {
+		return nil
+	}
+	in.t.s.mu.Lock()
+	w := pf.chain
+	pf.chain = nil
+	in.t.s.mu.Unlock()
+	if w == nil {
+		return nil
+	}
+	return bounded(c, w, proto.DebuggerEvaluateOnCallFrame{}.Method())
+}
+
+// prefetchSent waits (at most prefetchWait) until the dispatcher has sent pf's reads.
+func (in Inspector) prefetchSent(ctx context.Context, pf *prefetch) bool {
+	t := time.NewTimer(prefetchWait)
+	defer t.Stop()
+	select {
+	case <-pf.ready:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return false
 }
 
 // prefetchWait bounds how long a reader waits for the dispatcher to send a prefetch: it sends
@@ -63,16 +99,7 @@ func (in Inspector) prefetched(ctx context.Context, c clientCaller, p *debuggerP
 	in.t.s.mu.Lock()
 	pf := in.t.prefetch
 	in.t.s.mu.Unlock()
-	if pf == nil || pf.p != p || frame != 0 || !previews {
-		return nil
-	}
-	t := time.NewTimer(prefetchWait)
-	defer t.Stop()
-	select {
-	case <-pf.ready:
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
+	if pf == nil || pf.p != p || frame != 0 || !previews || !in.prefetchSent(ctx, pf) {
 		return nil
 	}
 	in.t.s.mu.Lock()
