@@ -104,7 +104,10 @@ func TestServeRestartReapsLeftovers(t *testing.T) {
 	}
 	s := &server{proc: first, url: listeningRE.FindStringSubmatch(line)[1], token: testToken}
 	node, pids := s.treePids(t, "spawntree.js")
-	syscall.Kill(ppidOf(node), syscall.SIGKILL) // the shim first: nothing kills the tree then
+	// traced stopped first: once node dies with its shim, a running traced would finish the
+	// session and remove the tree's record before its own SIGKILL (a CI run on node 24 lost it so).
+	s.signal(t, syscall.SIGSTOP)
+	syscall.Kill(ppidOf(node), syscall.SIGKILL) // the shim next: nothing kills the tree then
 	s.signal(t, syscall.SIGKILL)
 	s.exit(t, exitBound)
 	for _, pid := range pids {
