@@ -438,28 +438,22 @@ func TestStoreReserve(t *testing.T) {
 	}
 }
 
-// TestStoreSnapshotWaitsForReserved: a snapshot taken while a reserved event is being made holds
-// it once it is filled (an answer the program gave after a throw must not precede the throw), and
-// a snapshot whose ctx ends first returns what is stored.
+// TestStoreSnapshotWaitsForReserved: a snapshot taken while a reserved event is being made waits
+// for it (an answer the program gave after a throw must not precede the throw) until its ctx
+// ends, then returns what is stored; once the event is filled it holds it, without waiting.
 func TestStoreSnapshotWaitsForReserved(t *testing.T) {
 	s := newStore(10, nil)
 	s.append(outputEvent(KindStdout, "before"))
 	h := s.reserve()
 	s.append(outputEvent(KindStdout, "after"))
 
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if got := s.snapshot(ctx); len(got) != 1 {
-		t.Fatalf("snapshot with an ended ctx: %d events, want the 1 stored", len(got))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if got := s.snapshot(ctx); len(got) != 1 || ctx.Err() == nil {
+		t.Fatalf("snapshot while reserved: %d events, ctx %v; want it to wait out its ctx, then the 1 stored", len(got), ctx.Err())
 	}
-
-	got := make(chan []Event)
-	go func() { got <- s.snapshot(context.Background()) }()
 	s.fill(h, outputEvent(KindThrow, "reserved"))
-	if evs := <-got; len(evs) != 3 || evs[1].Output.Text.Value != "reserved" {
-		t.Fatalf("snapshot while reserved: %d events, want 3 with the reserved one second", len(evs))
-	}
-	if got := s.snapshot(context.Background()); len(got) != 3 { // nothing held: no wait
-		t.Fatalf("snapshot after: %d events", len(got))
+	if evs := s.snapshot(context.Background()); len(evs) != 3 || evs[1].Output.Text.Value != "reserved" {
+		t.Fatalf("snapshot after the fill: %d events, want 3 with the reserved one second", len(evs))
 	}
 }

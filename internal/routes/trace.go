@@ -189,9 +189,9 @@ func (a *app) evidence(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	s.Timeline().Settle(r.Context()) // a throw being recorded is the failure the program answered for
+	events := s.Timeline().Snapshot(r.Context()) // settled: a throw being recorded is the failure the program answered for
 	sum := s.Summary()
-	res := evidence.Build(evidence.Input{Summary: sum, Events: s.Timeline().Snapshot(r.Context())})
+	res := evidence.Build(evidence.Input{Summary: sum, Events: events})
 	render(w, r, http.StatusOK, api.EvidenceResponse{Session: sum.ID, Status: string(sum.Status), EvidenceResult: convert.FromEvidenceResult(res)})
 }
 
