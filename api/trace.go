@@ -157,10 +157,13 @@ type WaitResponse struct {
 	Event    *Event `json:"event"`
 	TimedOut bool   `json:"timedOut"`
 	Finished bool   `json:"finished"` // the session ended without a matching event
-	Oldest   uint64 `json:"oldest"`
-	Newest   uint64 `json:"newest"`
-	Gap      *Gap   `json:"gap,omitempty"`
-	Next     uint64 `json:"next"`
+	// Earlier is, on a finished answer to a wait without a cursor, the seq of the last matching
+	// event recorded before the call; 0 when there is none.
+	Earlier uint64 `json:"earlier,omitempty"`
+	Oldest  uint64 `json:"oldest"`
+	Newest  uint64 `json:"newest"`
+	Gap     *Gap   `json:"gap,omitempty"`
+	Next    uint64 `json:"next"`
 	// State is the state at the pause the wait answers, while the target still stands there.
 	State *State `json:"state,omitempty"`
 	// StillRunning is, on a timeout of a running debug session, what keeps its program running:

@@ -127,8 +127,11 @@ func TestMCPStdio(t *testing.T) {
 		t.Errorf("--tools core lists %d tools, want 9", len(tools.Tools))
 	}
 	c.ok("start", map[string]any{"target": "retry.js", "mode": "trace"}, "trace", "retry.js")
-	c.ok("wait", map[string]any{"kinds": "console", "match": "done after [0-9]+"}, "done after 3")
-	c.ok("wait", map[string]any{"kinds": "exit"}, "exit  code 0")
+	// A trace runs at once: its line and exit may precede the waits, which read from the start.
+	c.ok("wait", map[string]any{"kinds": "console", "match": "done after [0-9]+", "after": 0}, "done after 3")
+	c.ok("wait", map[string]any{"kinds": "exit", "after": 0}, "exit  code 0")
+	// Without a cursor, a wait on the ended session names the match it came too late for.
+	c.ok("wait", map[string]any{"kinds": "exit"}, "finished: the session ended", "earlier: seq ", "window: 10000ms from the call")
 	c.refused("state", nil, "trace session", `the tool start {"mode":"debug"}`)
 	c.ok("start", map[string]any{"target": "forever.js", "name": "left"}, "left  debug")
 	// Closing stdin ends `traced mcp`, which stops the session it still runs (leakcheck would see

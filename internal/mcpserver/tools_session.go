@@ -236,7 +236,11 @@ func (c *caller) wait(ctx context.Context, sid string, in waitIn) *mcp.CallToolR
 	}
 	out := textform.Answer(w)
 	if w.Event == nil {
-		out += fmt.Sprintf("window: %dms after seq %d for kinds=%s", total, after, orAny(in.Kinds))
+		from := "from the call"
+		if in.After != nil {
+			from = fmt.Sprintf("after seq %d", after)
+		}
+		out += fmt.Sprintf("window: %dms %s for kinds=%s", total, from, orAny(in.Kinds))
 		if in.Match != "" {
 			out += fmt.Sprintf(" match=%q", in.Match)
 		}

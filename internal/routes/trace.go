@@ -233,6 +233,9 @@ func (a *app) wait(w http.ResponseWriter, r *http.Request) {
 	}
 	p, err := q.session.Timeline().Wait(ctx, after, q.filter)
 	res := convert.Wait(a.summary(q.session.Summary()), p, err != nil)
+	if res.Finished && !r.URL.Query().Has("after") {
+		res.Earlier = earlierMatch(q.session, after, q.filter)
+	}
 	res.State = a.pauseState(r, q.session, res.Event)
 	if res.TimedOut && q.session.Mode() == engine.ModeDebug && r.Context().Err() == nil {
 		res.StillRunning = q.session.StillRunning(r.Context())
@@ -261,6 +264,19 @@ func waitFrom(s *engine.Session, f engine.Filter) uint64 {
 		}
 	}
 	return last
+}
+
+// earlierMatch is, for a wait without a cursor on a session that ended, the seq of the last
+// matching event recorded before the call (0: none): the caller learns that what it waited for
+// had already happened, and the cursor to read it with, in the same answer.
+func earlierMatch(s *engine.Session, before uint64, f engine.Filter) uint64 {
+	p := s.Timeline().Events(0, f, 0)
+	for i := len(p.Events) - 1; i >= 0; i-- {
+		if p.Events[i].Seq <= before {
+			return p.Events[i].Seq
+		}
+	}
+	return 0
 }
 
 // pauseState is the state at a pause a wait answers, when the target still stands there: the

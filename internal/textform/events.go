@@ -150,6 +150,9 @@ func waitText(b *strings.Builder, v api.WaitResponse) {
 		}
 	case v.Finished:
 		b.WriteString("finished: the session ended without a matching event\n")
+		if v.Earlier > 0 {
+			fmt.Fprintf(b, "earlier: seq %d matched before this wait began (after=%d reads it)\n", v.Earlier, v.Earlier-1)
+		}
 	}
 	cursorText(b, v.Gap, v.Next, false)
 }

@@ -66,6 +66,7 @@ func TestTextForms(t *testing.T) {
 			"gap: seqs 1-2 were evicted\nnext: 12 (more: call again with after=12)\n"},
 		{"wait timed out", api.WaitResponse{Session: "s1", Status: "running", TimedOut: true, Next: 4}, "s1  running\ntimed out: no matching event yet\nnext: 4\n"},
 		{"wait finished", api.WaitResponse{Session: "s1", Status: "exited", Finished: true, Next: 4}, "s1  exited\nfinished: the session ended without a matching event\nnext: 4\n"},
+		{"wait too late", api.WaitResponse{Session: "s1", Status: "exited", Finished: true, Earlier: 3, Next: 4}, "s1  exited\nfinished: the session ended without a matching event\nearlier: seq 3 matched before this wait began (after=2 reads it)\nnext: 4\n"},
 		{"wait event", api.WaitResponse{Session: "s1", Status: "exited", Next: 4, Event: &api.Event{Seq: 4, Kind: "exit", Exit: &api.ExitInfo{Signal: "SIGTERM"}}},
 			"s1  exited\n4  exit  signal SIGTERM\nnext: 4\n"},
 	} {
