@@ -125,7 +125,7 @@ func TestMCPRefusals(t *testing.T) {
 
 	// A timeout states its window and the cursor to go on from.
 	c.ok("wait", map[string]any{"session": "tr", "kinds": "exception", "timeoutMs": 100},
-		"timed out", "window: 100ms after seq 0 for kinds=exception", "after=")
+		"timed out", "window: 100ms from the call for kinds=exception", "after=")
 	c.ok("wait", map[string]any{"session": "tr", "kinds": "console"}, "tick") // one tick at least, for the page
 	next := nextCursor(t, c.ok("events", map[string]any{"session": "tr", "kinds": "console", "limit": 1}, "tick", "next: "))
 	after := c.ok("wait", map[string]any{"session": "tr", "kinds": "console", "after": next}, "tick")

@@ -6,13 +6,13 @@
 // Node 22.15+ runs hooks in-thread (module.registerHooks), for CommonJS and ES module mains
 // alike; they are removed once the main was read, so the program's own modules load as without
 // them. Older nodes only have module.register, whose hooks thread costs a start noticeably: it
-// serves a main node loads as an ES module only (a CommonJS main the guard checks itself).
+// serves a main node loads as an ES module only (a CommonJS main the guard checks itself), but
+// is registered for every main but a .cjs one, since which one node loads is decided later.
 //
 // A loader the user added (--import, --loader) may transform the main's source: then it is not
 // replaced, only its file checked.
 "use strict";
 const fs = require("node:fs");
-const path = require("node:path");
 const Module = require("node:module");
 const { pathToFileURL } = require("node:url");
 
@@ -43,20 +43,6 @@ function checked(want, source) {
 
 const refusal = (what, want) => `traced: refused to run ${what}: it is not the file traced checked inside the workspace root (${want.file}); was a directory swapped for a symlink?`;
 
-// esModule says whether node loads file as an ES module (node 20 reads "type" alike; a .js file
-// with ES syntax and no "type" node 20 leaves to CommonJS unless told to detect it).
-function esModule(file) {
-  if (/\.mjs$/.test(file)) return true;
-  if (/\.cjs$/.test(file)) return false;
-  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
-    const pkg = path.join(dir, "package.json");
-    if (fs.existsSync(pkg)) {
-      try { return JSON.parse(fs.readFileSync(pkg, "utf8")).type === "module"; } catch { return false; }
-    }
-    if (path.dirname(dir) === dir) return false;
-  }
-}
-
 // guard registers the hooks for the checked main want and answers done, which removes them
 // where node can (the main module has been read).
 exports.guard = function guard(want, refuse) {
@@ -86,7 +72,9 @@ exports.guard = function guard(want, refuse) {
     });
     return { done };
   }
-  if (typeof Module.register === "function" && esModule(want.file)) {
+  // Whether node will load the main as an ES module is not known here: a directory swapped
+  // now or later changes the package.json node reads. Only a .cjs main is CommonJS whatever.
+  if (typeof Module.register === "function" && !/\.cjs$/.test(want.file)) {
     Module.register(pathToFileURL(__filename).href, { data: want });
   }
   return { done() {} };
