@@ -6,13 +6,13 @@
 // Node 22.15+ runs hooks in-thread (module.registerHooks), for CommonJS and ES module mains
 // alike; they are removed once the main was read, so the program's own modules load as without
 // them. Older nodes only have module.register, whose hooks thread costs a start noticeably: it
-// serves a main node loads as an ES module only (a CommonJS main the guard checks itself), but
-// is registered for every main but a .cjs one, since which one node loads is decided later.
+// serves a main node loads as an ES module only (a CommonJS main the guard checks itself).
 //
 // A loader the user added (--import, --loader) may transform the main's source: then it is not
 // replaced, only its file checked.
 "use strict";
 const fs = require("node:fs");
+const path = require("node:path");
 const Module = require("node:module");
 const { pathToFileURL } = require("node:url");
 
@@ -43,6 +43,28 @@ function checked(want, source) {
 
 const refusal = (what, want) => `traced: refused to run ${what}: it is not the file traced checked inside the workspace root (${want.file}); was a directory swapped for a symlink?`;
 
+// esModule says whether node may load file as an ES module (node 20 reads "type" alike; a .js
+// file with ES syntax and no "type" node 20 leaves to CommonJS unless told to detect it). It
+// fails toward yes: a directory that cannot be listed (one being swapped for a symlink is gone
+// for a moment) or a package.json that cannot be read registers the hooks.
+function esModule(file) {
+  if (/\.mjs$/.test(file)) return true;
+  if (/\.cjs$/.test(file)) return false;
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    let names;
+    try {
+      names = fs.readdirSync(dir);
+    } catch (e) {
+      if (e.code === "ENOENT" || e.code === "ENOTDIR") return true;
+      names = fs.existsSync(path.join(dir, "package.json")) ? ["package.json"] : []; // unlistable
+    }
+    if (names.includes("package.json")) {
+      try { return JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).type === "module"; } catch { return true; }
+    }
+    if (path.dirname(dir) === dir) return false;
+  }
+}
+
 // guard registers the hooks for the checked main want and answers done, which removes them
 // where node can (the main module has been read).
 exports.guard = function guard(want, refuse) {
@@ -72,9 +94,7 @@ exports.guard = function guard(want, refuse) {
     });
     return { done };
   }
-  // Whether node will load the main as an ES module is not known here: a directory swapped
-  // now or later changes the package.json node reads. Only a .cjs main is CommonJS whatever.
-  if (typeof Module.register === "function" && !/\.cjs$/.test(want.file)) {
+  if (typeof Module.register === "function" && esModule(want.file)) {
     Module.register(pathToFileURL(__filename).href, { data: want });
   }
   return { done() {} };
