@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"traced/internal/engine/bpspec"
 )
 
 // hitConditionRE reads a hit condition as VS Code's JavaScript debugger (js-debug) does: an
@@ -42,22 +43,6 @@ func parseHitCondition(s string) (h hitCondition, ok bool, err error) {
 	return hitCondition{op: op, count: n}, true, nil
 }
 
-// countExpr is a JavaScript expression that counts one more hit under key in the program
-// (beside the engine's own counters, globalThis.__tracedHits) and says whether this hit pauses.
-// V8 evaluates it as the breakpoint's condition, so the program pauses only at the hits it
-// asks for: no pause, and no round trip, at the others. Each thread counts its own hits.
-func (h hitCondition) countExpr(key string) string {
-	k := strconv.Quote(key)
-	n := fmt.Sprintf(`((globalThis.__tracedHits ??= {})[%s] = (globalThis.__tracedHits[%s] || 0) + 1)`, k, k)
-	switch h.op {
-	case "%":
-		return fmt.Sprintf("%s %% %d === 0", n, h.count)
-	case "==":
-		return fmt.Sprintf("%s === %d", n, h.count)
-	}
-	return fmt.Sprintf("%s %s %d", n, h.op, h.count)
-}
-
 // withHitCondition composes a breakpoint's condition with its hitCondition. The exact form
 // (N, ==N) becomes traced's own hitCount, which every client shows as "on hit N"; the others
 // join the condition as a counter, after it, so that only hits where it holds count. key names
@@ -70,15 +55,7 @@ func withHitCondition(cond, hitCond, key string) (condition string, hitCount int
 	if h.op == "==" && h.count > 0 {
 		return cond, h.count, nil
 	}
-	return andCondition(cond, h.countExpr(key)), 0, nil
-}
-
-// andCondition is "a and then b" as one JavaScript condition.
-func andCondition(a, b string) string {
-	if strings.TrimSpace(a) == "" {
-		return b
-	}
-	return "(" + a + ") && (" + b + ")"
+	return bpspec.And(cond, bpspec.HitExpr(key, h.op, h.count)), 0, nil
 }
 
 // logCondition is a logpoint's condition with its hitCondition, which is always a counter: a
@@ -88,7 +65,7 @@ func logCondition(cond, hitCond, key string) (string, error) {
 	if err != nil || !ok {
 		return cond, err
 	}
-	return andCondition(cond, h.countExpr(key)), nil
+	return bpspec.And(cond, bpspec.HitExpr(key, h.op, h.count)), nil
 }
 
 // hitKey names a new hit counter: this connection's nonce (several clients may count in one

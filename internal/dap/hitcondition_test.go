@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"traced/internal/engine/bpspec"
 )
 
 func TestParseHitCondition(t *testing.T) {
@@ -51,7 +52,7 @@ func TestWithHitCondition(t *testing.T) {
 	}
 	// The others join the condition, after it: only hits where it holds count.
 	cond, n, err := withHitCondition("i > 1", "%2", "k")
-	if err != nil || n != 0 || !strings.HasPrefix(cond, "(i > 1) && (") || !strings.Contains(cond, `["k"]`) {
+	if err != nil || n != 0 || !strings.HasPrefix(cond, "(i > 1) && ((globalThis.__tracedHits") || !strings.Contains(cond, `["k"]`) {
 		t.Errorf(`withHitCondition("i > 1", "%%2") = %q, %d, %v`, cond, n, err)
 	}
 	if cond, n, err := withHitCondition("", "", "k"); err != nil || cond != "" || n != 0 {
@@ -97,7 +98,7 @@ func TestHitConditionCounts(t *testing.T) {
 		if err != nil || !ok {
 			t.Fatalf("parseHitCondition(%q): %v", c.hit, err)
 		}
-		exprs = append(exprs, andCondition(c.cond, h.countExpr("case-"+string(rune('a'+i)))))
+		exprs = append(exprs, bpspec.And(c.cond, bpspec.HitExpr("case-"+string(rune('a'+i)), h.op, h.count)))
 	}
 	src, _ := json.Marshal(exprs)
 	script := `const exprs = ` + string(src) + `;

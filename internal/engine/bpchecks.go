@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"traced/internal/cdp/proto"
+	"traced/internal/engine/bpspec"
 )
 
 // The checks a breakpoint or logpoint passes before it is set: a file that can bind, a
@@ -136,7 +137,7 @@ func (bs Breakpoints) checkPoint(ctx context.Context, c clientCaller, location, 
 		return err
 	}
 	if template != "" {
-		return bs.checkSyntax(ctx, c, "template", templateLiteral(template), template)
+		return bs.checkSyntax(ctx, c, "template", bpspec.TemplateLiteral(template), template)
 	}
 	return nil
 }

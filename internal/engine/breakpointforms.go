@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"traced/internal/cdp/proto"
+	"traced/internal/engine/bpspec"
 	"traced/internal/preview"
 	"traced/internal/sourcemap"
 )
@@ -94,7 +95,7 @@ func (bs Breakpoints) setURLRegexBreakpoint(ctx context.Context, c clientCaller,
 	call := proto.DebuggerSetBreakpointByURL{
 		URLRegex:   exactURLs(watched),
 		LineNumber: spec.Line - 1, // CDP lines are 0-based
-		Condition:  breakpointCondition(ref, spec),
+		Condition:  bpspec.Condition(ref, spec.Condition, spec.HitCount),
 	}
 	if spec.Column > 0 {
 		call.ColumnNumber = proto.Int(spec.Column - 1)
@@ -170,7 +171,7 @@ func (bs Breakpoints) refuseUnbreakable(ctx context.Context, c clientCaller, bp 
 			after = l.Line
 		}
 	}
-	nb := &NotBreakableError{Location: bp.Location, File: locationRE.FindStringSubmatch(bp.Location)[1], Nearest: []int{}}
+	nb := &NotBreakableError{Location: bp.Location, File: bpspec.File(bp.Location), Nearest: []int{}}
 	for _, n := range []int{before, after} {
 		if n > 0 {
 			nb.Nearest = append(nb.Nearest, n)
@@ -296,7 +297,7 @@ func (bs Breakpoints) Toggle(ctx context.Context, ref string, enabled *bool) (Br
 	if err != nil {
 		return Breakpoint{}, err
 	}
-	ref = normalizeRef(ref, "bp", "BP#")
+	ref = bpspec.Ref(ref, "bp", "BP#")
 	bs.t.s.mu.Lock()
 	var bp *breakpoint
 	for _, b := range bs.t.s.breakpoints {
@@ -395,7 +396,7 @@ func (bs Breakpoints) SetOnFunction(ctx context.Context, spec FunctionBreakpoint
 	ref := bs.t.s.Settings().newRef("bp")
 	call := proto.DebuggerSetBreakpointOnFunctionCall{
 		ObjectID:  fn.ObjectID,
-		Condition: breakpointCondition(ref, BreakpointSpec{Condition: spec.Condition, HitCount: spec.HitCount}),
+		Condition: bpspec.Condition(ref, spec.Condition, spec.HitCount),
 	}
 	location := "function " + spec.Expression
 	bp, err := bs.bindWith(ctx, c, at, location, call)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"traced/internal/cdp/proto"
+	"traced/internal/engine/bpspec"
 )
 
 // Session modes.
@@ -205,8 +206,6 @@ type clientCaller interface {
 	Call(ctx context.Context, method string, params, result any) error
 }
 
-var locationRE = regexp.MustCompile(`^(.+?):([0-9]+)(?::([0-9]+))?$`)
-
 // Set binds a line breakpoint by URL, so it also binds in scripts loaded later.
 func (bs Breakpoints) Set(ctx context.Context, spec BreakpointSpec) (Breakpoint, error) {
 	c, err := bs.t.liveClient()
@@ -241,7 +240,7 @@ func (bs Breakpoints) Set(ctx context.Context, spec BreakpointSpec) (Breakpoint,
 
 func (bs Breakpoints) setBreakpoint(ctx context.Context, c clientCaller, spec BreakpointSpec) (Breakpoint, error) {
 	ref := bs.t.s.Settings().newRef("bp")
-	bp, err := bs.bind(ctx, c, spec.Location, breakpointCondition(ref, spec))
+	bp, err := bs.bind(ctx, c, spec.Location, bpspec.Condition(ref, spec.Condition, spec.HitCount))
 	if err != nil {
 		return Breakpoint{}, err
 	}
@@ -327,53 +326,27 @@ func (us Settings) parseLocation(location string) (path string, line, col int, e
 	return path, line, col, nil
 }
 
-// splitLocation reads file:line[:col] (1-based, col 0 when absent), each bounded by MaxPosition.
+// MaxPosition bounds the lines and columns a user gives (bpspec's bound).
+const MaxPosition = bpspec.MaxPosition
+
+// splitLocation is bpspec.Location, its error the engine's bad input.
 func splitLocation(location string) (file string, line, col int, err error) {
-	m := locationRE.FindStringSubmatch(location)
-	if m == nil {
-		return "", 0, 0, fmt.Errorf("%w: location %q is not file:line[:col]", ErrBadInput, location)
-	}
-	line, err = position("line", m[2])
-	if err == nil && m[3] != "" {
-		col, err = position("column", m[3])
-	}
-	if err != nil {
-		return "", 0, 0, fmt.Errorf("location %q: %w", location, err)
-	}
-	if line < 1 {
-		return "", 0, 0, fmt.Errorf("%w: line %d: lines start at 1", ErrBadInput, line)
-	}
-	return m[1], line, col, nil
+	file, line, col, err = bpspec.Location(location)
+	return file, line, col, badSpec(err)
 }
 
-// MaxPosition bounds the lines and columns a user gives (the contract states the same bound):
-// CDP positions are int32, and no source has a billion lines.
-const MaxPosition = 1_000_000_000
-
-// position reads a 1-based line or column, refusing one past MaxPosition.
-func position(name, digits string) (int, error) {
-	n, err := strconv.Atoi(digits)
-	if err != nil || n > MaxPosition {
-		return 0, fmt.Errorf("%w: %s %s is past %d", ErrBadInput, name, digits, MaxPosition)
+// badSpec is a spec error of bpspec as bad input, its text unchanged; nil stays nil.
+func badSpec(err error) error {
+	if err == nil {
+		return nil
 	}
-	return n, nil
+	return specError{err}
 }
 
-// breakpointCondition composes the user's condition with a hit counter kept in the program,
-// so that V8 itself decides whether to pause: no round trip per hit.
-func breakpointCondition(ref string, spec BreakpointSpec) string {
-	cond := spec.Condition
-	if spec.HitCount > 0 {
-		count := fmt.Sprintf(`((globalThis.__tracedHits ??= {})[%q] = (globalThis.__tracedHits[%q] || 0) + 1) === %d`,
-			ref, ref, spec.HitCount)
-		if cond == "" {
-			cond = count
-		} else {
-			cond = "(" + cond + ") && " + count
-		}
-	}
-	return cond
-}
+type specError struct{ err error }
+
+func (e specError) Error() string   { return e.err.Error() }
+func (e specError) Unwrap() []error { return []error{e.err, ErrBadInput} }
 
 // Breakpoints lists the session's breakpoints.
 func (us Settings) Breakpoints() ([]Breakpoint, error) {
@@ -397,7 +370,7 @@ func (us Settings) Breakpoints() ([]Breakpoint, error) {
 // Remove removes one breakpoint or logpoint by ref ("bp1", "BP#1", "lp2", "LP#2"), or
 // every one with "all". It returns the refs removed.
 func (bs Breakpoints) Remove(ctx context.Context, ref string) ([]string, error) {
-	ref = normalizeRef(normalizeRef(ref, "bp", "BP#"), "lp", "LP#")
+	ref = bpspec.Ref(bpspec.Ref(ref, "bp", "BP#"), "lp", "LP#")
 	c, err := bs.t.liveClient()
 	if err != nil {
 		if bs.offline() {
@@ -441,15 +414,6 @@ func (bs Breakpoints) Remove(ctx context.Context, ref string) ([]string, error) 
 	}
 	bs.t.SourceMapping().dropGate(ctx, c) // the last waiting one may be gone
 	return refs, nil
-}
-
-// normalizeRef accepts the aliases "@v1" and "BP#1" for "v1" and "bp1".
-func normalizeRef(ref, prefix, alias string) string {
-	ref = strings.TrimPrefix(ref, "@")
-	if n, ok := strings.CutPrefix(ref, alias); ok {
-		return prefix + n
-	}
-	return ref
 }
 
 // State describes the session now; when paused, from frame (0: the top) with lines of source
@@ -555,7 +519,7 @@ func (us Settings) breakpointChanged(bp Breakpoint, change string) {
 		at := Frame{}
 		if len(bp.Resolved) > 0 {
 			at = bp.Resolved[0]
-		} else if file, line, ok := cutLine(bp.Location); ok {
+		} else if file, line, ok := bpspec.Line(bp.Location); ok {
 			at = Frame{File: file, Line: line}
 		}
 		us.s.record(Event{Kind: KindBreakpoint, Breakpoint: &BreakpointInfo{Ref: bp.Ref, Location: at, Change: change}})
@@ -564,16 +528,6 @@ func (us Settings) breakpointChanged(bp Breakpoint, change string) {
 	for _, at := range bp.Resolved {
 		us.s.record(Event{Kind: KindBreakpoint, Target: at.Target, Breakpoint: &BreakpointInfo{Ref: bp.Ref, Location: at, Change: change}})
 	}
-}
-
-// cutLine reads "file:line" (a breakpoint's location as asked).
-func cutLine(loc string) (string, int, bool) {
-	i := strings.LastIndexByte(loc, ':')
-	if i <= 0 {
-		return "", 0, false
-	}
-	n, err := strconv.Atoi(loc[i+1:])
-	return loc[:i], n, err == nil
 }
 
 // Debuggable refuses a trace session (ErrTraceMode): the debugger's operations need a debug one.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"traced/internal/cdp/proto"
+	"traced/internal/engine/bpspec"
 )
 
 // DefaultLogpointMax is how many times a logpoint emits before the flood guard removes it.
@@ -78,7 +79,7 @@ func (bs Breakpoints) setLogpoint(ctx context.Context, c clientCaller, spec Logp
 		spec.Max = DefaultLogpointMax
 	}
 	ref := bs.t.s.Settings().newRef("lp")
-	bp, err := bs.bind(ctx, c, spec.Location, logpointCondition(ref, spec))
+	bp, err := bs.bind(ctx, c, spec.Location, bpspec.LogCondition(ref, logBinding, spec.Template, spec.Condition))
 	if err != nil {
 		return Logpoint{}, err
 	}
@@ -89,22 +90,6 @@ func (bs Breakpoints) setLogpoint(ctx context.Context, c clientCaller, spec Logp
 	out := *bp.log
 	bs.t.s.mu.Unlock()
 	return out, nil
-}
-
-// logpointCondition emits [ref, text] through the binding; a template that throws emits the
-// error instead. It always answers false: a logpoint does not pause.
-func logpointCondition(ref string, spec LogpointSpec) string {
-	emit := fmt.Sprintf("(() => { let t; try { t = %s; } catch (e) { t = 'logpoint error: ' + e; } "+
-		"globalThis.%s(JSON.stringify([%q, String(t)])); return false; })()", templateLiteral(spec.Template), logBinding, ref)
-	if spec.Condition == "" {
-		return emit
-	}
-	return "(" + spec.Condition + ") && " + emit
-}
-
-// templateLiteral is a logpoint's template as the JS template literal it is evaluated as.
-func templateLiteral(template string) string {
-	return "`" + strings.NewReplacer("\\", "\\\\", "`", "\\`").Replace(template) + "`"
 }
 
 // Logpoints lists the session's logpoints.

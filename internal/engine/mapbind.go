@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"traced/internal/cdp/proto"
+	"traced/internal/engine/bpspec"
 )
 
 // Breakpoints on original sources (src/app.ts:9) bind to the generated code a source map says
@@ -64,7 +65,7 @@ func (sm SourceMapping) bindOriginal(ctx context.Context, c clientCaller, locati
 			return nil, true, fmt.Errorf("remove moved breakpoint %s: %w", location, err)
 		}
 		slices.Sort(moved)
-		return nil, true, &NotBreakableError{Location: location, File: locationRE.FindStringSubmatch(location)[1], Nearest: moved}
+		return nil, true, &NotBreakableError{Location: location, File: bpspec.File(location), Nearest: moved}
 	case mapsOriginal(path) && sm.t.maps.enabled():
 		if err := sm.ensureGate(ctx, c); err != nil {
 			return nil, true, err

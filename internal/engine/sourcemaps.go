@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"traced/internal/engine/bpspec"
 	"traced/internal/sourcemap"
 )
 
@@ -343,7 +344,7 @@ func (sm SourceMapping) originalTarget(location, path string, line int) (_ mappe
 		}
 	}
 	if ok {
-		err = &NotBreakableError{Location: location, File: locationRE.FindStringSubmatch(location)[1], Nearest: append([]int{}, nearest...), Unmapped: true}
+		err = &NotBreakableError{Location: location, File: bpspec.File(location), Nearest: append([]int{}, nearest...), Unmapped: true}
 	}
 	return mappedTarget{}, ok, err
 }
