@@ -176,8 +176,8 @@ func (t *Target) placeCreation(hs []cpuprofile.Handle) {
 
 // scriptIDs maps each script's URL to its id.
 func (t *Target) scriptIDs() map[string]string {
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	ids := make(map[string]string, len(t.scripts))
 	for id, sc := range t.scripts {
 		if sc.URL != "" {
@@ -193,8 +193,8 @@ func (t *Target) aliveConn() (clientCaller, error) {
 	if t.s.mode == ModeDebug {
 		return t.liveClient()
 	}
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
+	t.lock()
+	defer t.unlock()
 	c := t.caller()
 	if t.s.endedAt != nil || t.s.lost || c == nil || !t.main() && t.s.targets.live[t.ref] != t {
 		return nil, fmt.Errorf("%w: target %s of %s", ErrFinished, t.Ref(), t.s.id)

@@ -121,9 +121,9 @@ func (in Inspector) awaitingPause(p *debuggerPaused) {
 	}
 	for _, f := range p.CallFrames {
 		url := in.t.dispatcher().frameURL(f)
-		in.t.s.mu.Lock()
+		in.t.mu.Lock()
 		own := in.t.scripts[f.Location.ScriptID].Internal // node's, or traced's preload
-		in.t.s.mu.Unlock()
+		in.t.mu.Unlock()
 		if !InternalURL(url) && !own {
 			return
 		}
@@ -177,9 +177,9 @@ return JSON.stringify(new E().stack); } finally { E.prepareStackTrace = p; E.sta
 // top frame, read once per pause (the probe goes out with the pause's prefetch: prefetch.go).
 // Exception pauses read it from the error's stack.
 func (in Inspector) awaitChain(ctx context.Context, c clientCaller, p *debuggerPaused) []Frame {
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	done, frames := p.chainRead, p.chain
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	if done {
 		return frames
 	}
@@ -199,9 +199,9 @@ func (in Inspector) awaitChain(ctx context.Context, c clientCaller, p *debuggerP
 			frames = in.chainFrames(res)
 		}
 	}
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	p.chainRead, p.chain = true, frames
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	return frames
 }
 

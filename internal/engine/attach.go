@@ -73,14 +73,14 @@ func (m *Manager) Attach(ctx context.Context, req AttachRequest) (*Session, erro
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
+	t.lock()
 	s.attached = &attachment{wsURL: wsURL}
 	// Whatever break the process is in, it is the user's: "Break on start" (node started with
 	// --inspect-brk) shows as a pause, not as the launcher's first-line break to run past.
 	t.startSeen = true
 	close(t.startPause)
 	stopped := s.stopped
-	s.mu.Unlock()
+	t.unlock()
 	if stopped { // a stop came before there was anything to detach
 		s.abandon("stopped while attaching")
 		m.remove(s)
@@ -100,9 +100,9 @@ func (m *Manager) Attach(ctx context.Context, req AttachRequest) (*Session, erro
 	} else {
 		s.probe(ctx, client, true)
 	}
-	s.mu.Lock()
+	t.lock()
 	t.conn = client
-	s.mu.Unlock()
+	t.unlock()
 	go t.attachLoop(client)
 
 	fail := func(stage string, err error) (*Session, error) {
@@ -134,9 +134,9 @@ func (m *Manager) Attach(ctx context.Context, req AttachRequest) (*Session, erro
 	if err := t.prepare(ctx, client, sreq); err != nil {
 		return fail("prepare", err)
 	}
-	s.mu.Lock()
+	t.mu.Lock()
 	next := t.nextPause
-	s.mu.Unlock()
+	t.mu.Unlock()
 	// A process started with --inspect-brk or --inspect-wait waits for a debugger; it now has one.
 	if err := proto.Do(ctx, client, proto.RuntimeRunIfWaitingForDebugger{}, nil); err != nil {
 		return fail("run", err)
@@ -268,7 +268,7 @@ func (s *Session) probe(ctx context.Context, c *cdp.Client, setCwd bool) {
 	defer s.mu.Unlock()
 	s.attached.pid = self.PID
 	if setCwd && strings.HasPrefix(self.Cwd, "/") {
-		s.cwd = self.Cwd
+		s.cwd.Store(&self.Cwd)
 	}
 	if self.Main != "" {
 		s.program = self.Main
@@ -287,9 +287,9 @@ func (t *Target) attachLoop(client *cdp.Client) {
 			t.Breakpoints().unbindPending(ctx, client)
 			cancel()
 		case <-t.s.detach:
-			t.s.mu.Lock()
+			t.lock()
 			stopped := t.s.stopped
-			t.s.mu.Unlock()
+			t.unlock()
 			if stopped {
 				t.release(client)
 			}
@@ -307,9 +307,9 @@ func (t *Target) attachLoop(client *cdp.Client) {
 func (t *Target) release(c *cdp.Client) {
 	ctx, cancel := context.WithTimeout(context.Background(), detachTimeout)
 	defer cancel()
-	t.s.mu.Lock()
+	t.mu.Lock()
 	paused := t.paused != nil
-	t.s.mu.Unlock()
+	t.mu.Unlock()
 	calls := []proto.Command{proto.RuntimeRunIfWaitingForDebugger{}, proto.RuntimeRemoveBinding{Name: logBinding}}
 	if paused {
 		calls = append(calls, proto.DebuggerResume{})
@@ -327,7 +327,7 @@ func (t *Target) endAttached() {
 	t.s.Tree().endWorkers()
 	exit := ExitInfo{} // traced never sees the exit status of a process it did not spawn
 	now := time.Now().UTC()
-	t.s.mu.Lock()
+	t.lock()
 	t.s.exit = &exit
 	t.s.endedAt = &now
 	t.paused = nil
@@ -340,7 +340,7 @@ func (t *Target) endAttached() {
 	case t.s.status != StatusFailed:
 		t.s.status = StatusExited
 	}
-	t.s.mu.Unlock()
+	t.unlock()
 	t.record(Event{Kind: KindExit, Exit: &exit})
 	close(t.s.done)
 	t.s.pub.PublishStatus(t.s.Summary())

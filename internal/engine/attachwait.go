@@ -34,21 +34,21 @@ func (t *Target) probeWaiting(ctx context.Context, c *cdp.Client) (breaks bool) 
 	if proto.Do(ctx, c, proto.RuntimeEnable{}, nil) != nil || c.Drained(ctx) != nil {
 		return false
 	}
-	t.s.mu.Lock()
+	t.lock()
 	name := t.contexts[t.mainContext].Name
-	t.s.mu.Unlock()
+	t.unlock()
 	pid, err := strconv.Atoi(strings.TrimSuffix(name[strings.LastIndexByte(name, '[')+1:], "]"))
 	if err != nil || pid <= 0 {
 		return false
 	}
 	proc := "/proc/" + strconv.Itoa(pid)
 	cwd, _ := os.Readlink(proc + "/cwd")
-	t.s.mu.Lock()
+	t.lock()
 	t.s.attached.pid = pid
 	if strings.HasPrefix(cwd, "/") {
-		t.s.cwd = cwd
+		t.s.cwd.Store(&cwd)
 	}
-	t.s.mu.Unlock()
+	t.unlock()
 	args, _ := os.ReadFile(proc + "/cmdline")
 	for _, a := range strings.Split(string(args), "\x00") {
 		if a == "--inspect-brk" || strings.HasPrefix(a, "--inspect-brk=") {

@@ -17,7 +17,7 @@ type binding struct {
 	remapped bool
 }
 
-// bindingOf is bp's binding in t, made on first use, under mu.
+// bindingOf is bp's binding in t, made on first use, with both locks held (Target.lock).
 func (bs Breakpoints) bindingOf(bp *breakpoint) *binding {
 	b := bs.t.bindings[bp]
 	if b == nil {
@@ -35,7 +35,8 @@ func (bs Breakpoints) v8IDOf(bp *breakpoint) string {
 	return ""
 }
 
-// bound records, under mu, that V8 bound bp in t as id at locs, in place of what it had there.
+// bound records, with both locks held (Target.lock), that V8 bound bp in t as id at locs, in
+// place of what it had there.
 func (bs Breakpoints) bound(bp *breakpoint, id string, locs []location) {
 	b := bs.bindingOf(bp)
 	b.v8ID, b.resolved = id, make([]Frame, 0, len(locs))

@@ -69,8 +69,8 @@ func (bs Breakpoints) checkFile(location, abs string, line int) error {
 // it, relative to the session's cwd when inside it; "" when none has that name.
 func (bs Breakpoints) nearestScript(abs string) string {
 	base := path.Base(abs)
-	bs.t.s.mu.Lock()
-	defer bs.t.s.mu.Unlock()
+	bs.t.mu.Lock()
+	defer bs.t.mu.Unlock()
 	best, bestTail := "", -1
 	for _, sc := range bs.t.scripts {
 		file := strings.TrimPrefix(sc.URL, "file://")
@@ -81,7 +81,7 @@ func (bs Breakpoints) nearestScript(abs string) string {
 			best, bestTail = file, tail
 		}
 	}
-	if rel, ok := strings.CutPrefix(best, bs.t.s.cwd+"/"); ok {
+	if rel, ok := strings.CutPrefix(best, bs.t.s.dir()+"/"); ok {
 		return rel
 	}
 	return best
@@ -174,7 +174,7 @@ func (bs Breakpoints) topLevelRan(ctx context.Context, bp *breakpoint) bool {
 	if c == nil {
 		return false
 	}
-	bs.t.s.mu.Lock()
+	bs.t.lock()
 	var at *location
 	if b := bs.t.bindings[bp]; b != nil && len(b.resolved) > 0 && b.resolved[0].Generated == nil {
 		r := b.resolved[0]
@@ -192,7 +192,7 @@ func (bs Breakpoints) topLevelRan(ctx context.Context, bp *breakpoint) bool {
 			}
 		}
 	}
-	bs.t.s.mu.Unlock()
+	bs.t.unlock()
 	if at == nil {
 		return false
 	}

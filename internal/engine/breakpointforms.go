@@ -106,9 +106,9 @@ func (bs Breakpoints) setURLRegexBreakpoint(ctx context.Context, c clientCaller,
 	}
 	bp.watch, bp.watched = watch, watched
 	if err := bs.t.SourceMapping().ensureGate(ctx, c); err != nil { // scripts loaded later are matched at the gate
-		bs.t.s.mu.Lock()
+		bs.t.lock()
 		id := bs.v8IDOf(bp)
-		bs.t.s.mu.Unlock()
+		bs.t.unlock()
 		_ = proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil)
 		return Breakpoint{}, err
 	}
@@ -119,22 +119,22 @@ func (bs Breakpoints) setURLRegexBreakpoint(ctx context.Context, c clientCaller,
 // bindWith makes one binding call and returns the breakpoint with what V8 resolved. at is the
 // key of the one-point-per-location rule.
 func (bs Breakpoints) bindWith(ctx context.Context, c clientCaller, at, location string, call proto.Command) (*breakpoint, error) {
-	bs.t.s.mu.Lock()
+	bs.t.lock()
 	for _, other := range bs.t.s.breakpoints {
 		if other.at == at {
-			bs.t.s.mu.Unlock()
+			bs.t.unlock()
 			return nil, fmt.Errorf("%w: %s is already at %s; remove it first", ErrLocationTaken, other.ref(), location)
 		}
 	}
-	bs.t.s.mu.Unlock()
+	bs.t.unlock()
 	var res setBreakpointResult
 	if err := proto.Do(ctx, c, call, &res); err != nil {
 		return nil, fmt.Errorf("set breakpoint %s: %w", location, err)
 	}
 	bp := &breakpoint{at: at, call: call}
-	bs.t.s.mu.Lock()
+	bs.t.lock()
 	bs.bound(bp, res.BreakpointID, res.Locations)
-	bs.t.s.mu.Unlock()
+	bs.t.unlock()
 	return bp, nil
 }
 
@@ -298,7 +298,7 @@ func (bs Breakpoints) Toggle(ctx context.Context, ref string, enabled *bool) (Br
 		return Breakpoint{}, err
 	}
 	ref = bpspec.Ref(ref, "bp", "BP#")
-	bs.t.s.mu.Lock()
+	bs.t.lock()
 	var bp *breakpoint
 	for _, b := range bs.t.s.breakpoints {
 		if b.log == nil && b.Ref == ref {
@@ -306,7 +306,7 @@ func (bs Breakpoints) Toggle(ctx context.Context, ref string, enabled *bool) (Br
 		}
 	}
 	if bp == nil {
-		bs.t.s.mu.Unlock()
+		bs.t.unlock()
 		return Breakpoint{}, fmt.Errorf("%w: breakpoint %q", ErrNoRef, ref)
 	}
 	want := !bp.Enabled
@@ -316,7 +316,7 @@ func (bs Breakpoints) Toggle(ctx context.Context, ref string, enabled *bool) (Br
 	v8ID, call, pending := bs.v8IDOf(bp), bp.call, bp.Pending
 	was := bp.Enabled
 	bp.Enabled = want // before spreading: a target binds only what is enabled
-	bs.t.s.mu.Unlock()
+	bs.t.unlock()
 
 	switch {
 	case pending && !want: // not bound here; gone from the targets that bound it
@@ -325,32 +325,32 @@ func (bs Breakpoints) Toggle(ctx context.Context, ref string, enabled *bool) (Br
 	case want && v8ID == "":
 		var res setBreakpointResult
 		if err := proto.Do(ctx, c, call, &res); err != nil {
-			bs.t.s.mu.Lock()
+			bs.t.lock()
 			bp.Enabled = was
-			bs.t.s.mu.Unlock()
+			bs.t.unlock()
 			return Breakpoint{}, fmt.Errorf("enable %s: %w", ref, err)
 		}
-		bs.t.s.mu.Lock()
+		bs.t.lock()
 		if _, byURL := call.(proto.DebuggerSetBreakpointByURL); byURL {
 			bs.bound(bp, res.BreakpointID, res.Locations)
 		} else {
 			bs.bindingOf(bp).v8ID = res.BreakpointID
 		}
-		bs.t.s.mu.Unlock()
+		bs.t.unlock()
 		bs.t.spread(ctx, ref)
 	case !want && v8ID != "":
 		if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: v8ID}, nil); err != nil {
-			bs.t.s.mu.Lock()
+			bs.t.lock()
 			bp.Enabled = was
-			bs.t.s.mu.Unlock()
+			bs.t.unlock()
 			return Breakpoint{}, fmt.Errorf("disable %s: %w", ref, err)
 		}
 		bs.t.unspread(ctx, bp)
 	}
-	bs.t.s.mu.Lock()
+	bs.t.lock()
 	out := bp.Breakpoint
 	out.Resolved = bs.t.s.Settings().resolvedOf(bp)
-	bs.t.s.mu.Unlock()
+	bs.t.unlock()
 	if was != want {
 		change := "disabled"
 		if want {
@@ -404,9 +404,9 @@ func (bs Breakpoints) SetOnFunction(ctx context.Context, spec FunctionBreakpoint
 		return Breakpoint{}, err
 	}
 	if where != nil {
-		bs.t.s.mu.Lock()
+		bs.t.lock()
 		bs.bindingOf(bp).resolved = []Frame{*where}
-		bs.t.s.mu.Unlock()
+		bs.t.unlock()
 	}
 	return bs.t.s.Settings().keep(bp, Breakpoint{Ref: ref, Location: location, Function: spec.Expression, Condition: spec.Condition,
 		HitCount: spec.HitCount}), nil
@@ -415,9 +415,9 @@ func (bs Breakpoints) SetOnFunction(ctx context.Context, spec FunctionBreakpoint
 // evaluateObject evaluates an expression in the paused top frame, or globally while running,
 // keeping its value in group. An expression that throws is a bad input.
 func (bs Breakpoints) evaluateObject(ctx context.Context, c clientCaller, expression, group string) (remoteObject, error) {
-	bs.t.s.mu.Lock()
+	bs.t.mu.Lock()
 	p := bs.t.paused
-	bs.t.s.mu.Unlock()
+	bs.t.mu.Unlock()
 	var res evaluateResult
 	var err error
 	if p != nil && len(p.CallFrames) > 0 {
@@ -458,9 +458,9 @@ func (bs Breakpoints) functionLocation(ctx context.Context, c clientCaller, obje
 	if err == nil {
 		for _, p := range res.InternalProperties {
 			if l := p.Value.Value; p.Name == "[[FunctionLocation]]" && l != nil {
-				bs.t.s.mu.Lock()
+				bs.t.mu.Lock()
 				f := bs.t.SourceMapping().place("", l.ScriptID, bs.t.scripts[l.ScriptID].URL, l.LineNumber, l.ColumnNumber)
-				bs.t.s.mu.Unlock()
+				bs.t.mu.Unlock()
 				return &f, fmt.Sprintf("function %s:%d:%d", l.ScriptID, l.LineNumber, l.ColumnNumber)
 			}
 		}
@@ -475,9 +475,9 @@ func (bs Breakpoints) SetBreakOnLoad(ctx context.Context, enabled bool) error {
 	if err != nil {
 		return err
 	}
-	bs.t.s.mu.Lock()
+	bs.t.mu.Lock()
 	id := bs.t.onLoadID
-	bs.t.s.mu.Unlock()
+	bs.t.mu.Unlock()
 	switch {
 	case enabled && id == "":
 		var res struct {
@@ -488,16 +488,16 @@ func (bs Breakpoints) SetBreakOnLoad(ctx context.Context, enabled bool) error {
 		}, &res); err != nil {
 			return fmt.Errorf("break on load: %w", err)
 		}
-		bs.t.s.mu.Lock()
+		bs.t.mu.Lock()
 		bs.t.onLoadID = res.BreakpointID
-		bs.t.s.mu.Unlock()
+		bs.t.mu.Unlock()
 	case !enabled && id != "":
 		if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil); err != nil {
 			return fmt.Errorf("break on load: %w", err)
 		}
-		bs.t.s.mu.Lock()
+		bs.t.mu.Lock()
 		bs.t.onLoadID = ""
-		bs.t.s.mu.Unlock()
+		bs.t.mu.Unlock()
 	}
 	return nil
 }

@@ -16,7 +16,7 @@ func (in Inspector) Scripts(filter string, internal bool) ([]ScriptInfo, error) 
 	if err := in.t.s.debugOnly(); err != nil {
 		return nil, err
 	}
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	out := make([]ScriptInfo, 0, len(in.t.scripts))
 	for _, sc := range in.t.scripts {
 		if (sc.Internal && !internal) || (filter != "" && !strings.Contains(sc.URL, filter)) {
@@ -24,7 +24,7 @@ func (in Inspector) Scripts(filter string, internal bool) ([]ScriptInfo, error) 
 		}
 		out = append(out, sc)
 	}
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	for i := range out {
 		if m := in.t.maps.of(out[i].ScriptID); m != nil {
 			for _, src := range m.Sources() {
@@ -43,10 +43,10 @@ func scriptOrder(id string) int { n, _ := strconv.Atoi(id); return n }
 func (in Inspector) scriptFor(file string) (string, bool) {
 	path := file
 	if !strings.HasPrefix(path, "/") && !strings.Contains(path, "://") && !strings.HasPrefix(path, "node:") {
-		path = in.t.s.cwd + "/" + path
+		path = in.t.s.dir() + "/" + path
 	}
-	in.t.s.mu.Lock()
-	defer in.t.s.mu.Unlock()
+	in.t.mu.Lock()
+	defer in.t.mu.Unlock()
 	best := ""
 	for id, sc := range in.t.scripts {
 		if u := sc.URL; u == file || u == path || u == "file://"+path {
@@ -63,8 +63,8 @@ func (in Inspector) scriptURL(id string) string {
 	if id == "" {
 		return ""
 	}
-	in.t.s.mu.Lock()
-	defer in.t.s.mu.Unlock()
+	in.t.mu.Lock()
+	defer in.t.mu.Unlock()
 	return in.t.scripts[id].URL
 }
 
@@ -104,9 +104,9 @@ func (in Inspector) Source(ctx context.Context, spec SourceSpec) (SourceView, er
 			if src, err = in.source(ctx, c, id); err != nil {
 				return SourceView{}, fmt.Errorf("source: %w", err)
 			}
-			in.t.s.mu.Lock()
-			file = fileOf(in.t.scripts[id].URL, in.t.s.cwd)
-			in.t.s.mu.Unlock()
+			in.t.mu.Lock()
+			file = fileOf(in.t.scripts[id].URL, in.t.s.dir())
+			in.t.mu.Unlock()
 			if p != nil && p.CallFrames[0].Location.ScriptID == id && !in.t.SourceMapping().mapped(p.CallFrames[0]) {
 				cur = p.CallFrames[0].Location.LineNumber
 			}
@@ -260,12 +260,12 @@ func (in Inspector) Contexts() ([]ContextView, error) {
 	if err := in.t.s.debugOnly(); err != nil {
 		return nil, err
 	}
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	out := make([]ContextView, 0, len(in.t.contexts))
 	for _, c := range in.t.contexts {
 		out = append(out, ContextView{ContextInfo: c, Main: c.ID == in.t.mainContext})
 	}
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	slices.SortFunc(out, func(a, b ContextView) int { return a.ID - b.ID })
 	return out, nil
 }

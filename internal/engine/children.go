@@ -275,16 +275,16 @@ func (s *Session) releaseUntraced(ref string, pid int) {
 // a released one only with its pauses skipped), lets it run and stays until it ends. One whose
 // set-up failed is let run all the same, its pauses skipped.
 func (tg *Target) runChild(e *targetEntry, a announcement, ending <-chan struct{}) {
-	tg.s.mu.Lock()
+	tg.lock()
 	t := &e.info
 	follow, ref := t.Status == TargetAttached, t.Ref
-	tg.s.mu.Unlock()
+	tg.unlock()
 	var tgt *Target // the child as a target; nil when it is only let run
 	if follow {
 		tgt = tg.newTargetOf(ref)
-		tg.s.mu.Lock()
+		tg.lock()
 		e.t = tgt
-		tg.s.mu.Unlock()
+		tg.unlock()
 		defer tgt.undebugged()
 	}
 	waiting := make(chan struct{}, 1)
@@ -316,9 +316,9 @@ func (tg *Target) runChild(e *targetEntry, a announcement, ending <-chan struct{
 	switch {
 	case err != nil:
 	case tgt != nil:
-		tgt.s.mu.Lock()
+		tgt.lock()
 		tgt.conn = c
-		tgt.s.mu.Unlock()
+		tgt.unlock()
 		err = tgt.setUpTarget(ctx, tgt.callerOf(c), a.brk)
 	default:
 		err = callSteps(ctx, c, proto.DebuggerEnable{}, skipPauses)
@@ -356,9 +356,9 @@ func (tg *Target) runChild(e *targetEntry, a announcement, ending <-chan struct{
 		return // the session ended: the child runs on untraced
 	}
 	if follow {
-		tg.s.mu.Lock()
+		tg.lock()
 		t.Status = TargetExited
-		tg.s.mu.Unlock()
+		tg.unlock()
 		tg.record(Event{Kind: KindTarget, Target: ref, TargetInfo: tg.s.Tree().snapshot(e)})
 	}
 }

@@ -56,12 +56,12 @@ func (pf Profiler) TakeCoverage(ctx context.Context, spec CoverageSpec) ([]cover
 	if err := proto.Do(ctx, c, proto.ProfilerTakePreciseCoverage{}, &res); err != nil {
 		return nil, fmt.Errorf("coverage: %w", err)
 	}
-	pf.t.s.mu.Lock()
+	pf.t.mu.Lock()
 	cut := pf.t.coverFunctionsOnly
 	if spec.Stop {
 		pf.t.coverFunctionsOnly = false
 	}
-	pf.t.s.mu.Unlock()
+	pf.t.mu.Unlock()
 	if cut {
 		coverage.FunctionsOnly(res.Result)
 	}
@@ -72,7 +72,7 @@ func (pf Profiler) TakeCoverage(ctx context.Context, spec CoverageSpec) ([]cover
 	}
 	out := []coverage.Script{}
 	for _, sc := range res.Result {
-		file := fileOf(sc.URL, pf.t.s.cwd)
+		file := fileOf(sc.URL, pf.t.s.dir())
 		if InternalURL(sc.URL) || file == "" {
 			continue
 		}

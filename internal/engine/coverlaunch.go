@@ -21,9 +21,9 @@ func (pf Profiler) coverFromLaunch(ctx context.Context, c clientCaller) error {
 	if err := proto.Do(ctx, c, proto.ProfilerStartPreciseCoverage{CallCount: true, Detailed: true}, nil); err != nil {
 		return fmt.Errorf("coverage: %w", err)
 	}
-	pf.t.s.mu.Lock()
+	pf.t.mu.Lock()
 	pf.t.launchCoverage = true
-	pf.t.s.mu.Unlock()
+	pf.t.mu.Unlock()
 	return nil
 }
 
@@ -31,8 +31,8 @@ func (pf Profiler) coverFromLaunch(ctx context.Context, c clientCaller) error {
 // whether there was one. V8 must stay in block mode: a switch to function counts drops the
 // functions that never ran, so a function-level request is cut down at each take instead.
 func (pf Profiler) adoptLaunchCoverage(detailed bool) bool {
-	pf.t.s.mu.Lock()
-	defer pf.t.s.mu.Unlock()
+	pf.t.mu.Lock()
+	defer pf.t.mu.Unlock()
 	adopted := pf.t.launchCoverage
 	pf.t.launchCoverage = false
 	pf.t.coverFunctionsOnly = adopted && !detailed
@@ -42,10 +42,10 @@ func (pf Profiler) adoptLaunchCoverage(detailed bool) bool {
 // endLaunchCoverage turns the launch's coverage off at the first resume, unless a user's
 // coverage start took it over.
 func (pf Profiler) endLaunchCoverage(ctx context.Context, c clientCaller) error {
-	pf.t.s.mu.Lock()
+	pf.t.mu.Lock()
 	on := pf.t.launchCoverage
 	pf.t.launchCoverage = false
-	pf.t.s.mu.Unlock()
+	pf.t.mu.Unlock()
 	if !on {
 		return nil
 	}

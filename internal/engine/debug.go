@@ -183,8 +183,8 @@ func (t *Target) liveClient() (clientCaller, error) {
 	if err := t.s.debugOnly(); err != nil {
 		return nil, err
 	}
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
+	t.lock()
+	defer t.unlock()
 	c := t.caller()
 	if t.s.endedAt == nil && !t.main() && t.s.targets.live[t.ref] != t {
 		return nil, fmt.Errorf("%w: target %s of %s has ended", ErrFinished, t.ref, t.s.id)
@@ -287,14 +287,14 @@ func (bs Breakpoints) bind(ctx context.Context, c clientCaller, location, condit
 		call.ColumnNumber = proto.Int(col - 1)
 	}
 	at := fmt.Sprintf("%s:%d:%d", path, line, col)
-	bs.t.s.mu.Lock()
+	bs.t.lock()
 	for _, other := range bs.t.s.breakpoints {
 		if other.at == at { // V8 keeps one breakpoint per location
-			bs.t.s.mu.Unlock()
+			bs.t.unlock()
 			return nil, fmt.Errorf("%w: %s is already at %s; remove it first", ErrLocationTaken, other.ref(), location)
 		}
 	}
-	bs.t.s.mu.Unlock()
+	bs.t.unlock()
 	// A file not loaded yet may be an original source, and a loaded one may have been transformed
 	// in place (babel-jest, vite-node: its own path, an inline map back to it): both bind
 	// through a map when one has the file.
@@ -308,9 +308,9 @@ func (bs Breakpoints) bind(ctx context.Context, c clientCaller, location, condit
 		return nil, fmt.Errorf("set breakpoint %s: %w", location, err)
 	}
 	bp := &breakpoint{at: at, call: call}
-	bs.t.s.mu.Lock()
+	bs.t.lock()
 	bs.bound(bp, res.BreakpointID, res.Locations)
-	bs.t.s.mu.Unlock()
+	bs.t.unlock()
 	return bp, nil
 }
 
@@ -321,7 +321,7 @@ func (us Settings) parseLocation(location string) (path string, line, col int, e
 		return "", 0, 0, err
 	}
 	if !strings.HasPrefix(path, "/") {
-		path = us.s.cwd + "/" + path
+		path = us.s.dir() + "/" + path
 	}
 	return path, line, col, nil
 }
@@ -378,7 +378,7 @@ func (bs Breakpoints) Remove(ctx context.Context, ref string) ([]string, error) 
 		}
 		return nil, err
 	}
-	bs.t.s.mu.Lock()
+	bs.t.lock()
 	var gone []*breakpoint
 	kept := bs.t.s.breakpoints[:0]
 	for _, bp := range bs.t.s.breakpoints {
@@ -389,24 +389,24 @@ func (bs Breakpoints) Remove(ctx context.Context, ref string) ([]string, error) 
 		}
 	}
 	bs.t.s.breakpoints = kept
-	bs.t.s.mu.Unlock()
+	bs.t.unlock()
 	if len(gone) == 0 && ref != "all" {
 		return nil, fmt.Errorf("%w: breakpoint %q", ErrNoRef, ref)
 	}
 	refs := []string{}
 	for _, bp := range gone {
-		bs.t.s.mu.Lock()
+		bs.t.lock()
 		id := bs.v8IDOf(bp) // "": toggled off, or pending, here (other targets may have it)
-		bs.t.s.mu.Unlock()
+		bs.t.unlock()
 		if id != "" {
 			if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil); err != nil {
 				return refs, fmt.Errorf("remove %s: %w", bp.ref(), err)
 			}
 		}
 		bs.t.unspread(ctx, bp)
-		bs.t.s.mu.Lock()
+		bs.t.lock()
 		delete(bs.t.bindings, bp)
-		bs.t.s.mu.Unlock()
+		bs.t.unlock()
 		if bp.log == nil {
 			bs.t.s.Settings().breakpointChanged(bp.Breakpoint, "removed")
 		}
@@ -434,9 +434,9 @@ func typeOf(o remoteObject) string {
 func (in Inspector) pausedFrame(f pausedFrame) Frame {
 	url := f.URL
 	if url == "" {
-		in.t.s.mu.Lock()
+		in.t.mu.Lock()
 		url = in.t.scripts[f.Location.ScriptID].URL
-		in.t.s.mu.Unlock()
+		in.t.mu.Unlock()
 	}
 	fr := in.t.SourceMapping().place(f.FunctionName, f.Location.ScriptID, url, f.Location.LineNumber, f.Location.ColumnNumber)
 	fr.Async = f.async
@@ -448,9 +448,9 @@ const maxSourceBytes = 4 << 20
 
 // source returns a script's lines, fetched once per script.
 func (in Inspector) source(ctx context.Context, c clientCaller, scriptID string) ([]string, error) {
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	lines, ok := in.t.sources[scriptID]
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	if ok {
 		return lines, nil
 	}
@@ -470,9 +470,9 @@ func (in Inspector) keepLines(key, src string) []string {
 	for i, l := range lines {
 		lines[i] = CapText(strings.TrimSuffix(l, "\r"), in.t.s.stringCap).Value
 	}
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	in.t.sources[key] = lines
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	return lines
 }
 
@@ -486,16 +486,16 @@ func (tg *Target) SetPauseOnExceptions(ctx context.Context, mode string, classes
 	if err := tg.s.Settings().setPauseOnExceptions(ctx, c, mode); err != nil {
 		return err
 	}
-	tg.s.mu.Lock()
+	tg.lock()
 	tg.s.exceptionMode = mode // a restart carries it over
 	tg.s.setClasses, tg.s.classesSet = slices.Clone(classes), true
-	tg.s.mu.Unlock()
+	tg.unlock()
 	tg.toEveryTarget(ctx, proto.DebuggerSetPauseOnExceptions{State: tg.s.Settings().v8ExceptionState(mode)})
-	tg.s.mu.Lock()
+	tg.lock()
 	for _, t := range append(tg.s.Tree().debuggedBut(tg), tg) {
 		t.narrowed = false // each has the new mode's full state now
 	}
-	tg.s.mu.Unlock()
+	tg.unlock()
 	return nil
 }
 

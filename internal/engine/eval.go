@@ -31,9 +31,9 @@ const evalGroup = "traced-eval"
 // Refs in the expression (v1, @v1, o2) stand for the values they name. The answer names the
 // session and target, and a name out of scope gets a hint saying how to reach it.
 func (in Inspector) Eval(ctx context.Context, spec EvalSpec) (EvalResult, error) {
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	running := in.t.paused == nil
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	res, err := in.evalIn(ctx, spec)
 	if err != nil {
 		return res, err
@@ -82,9 +82,9 @@ func (in Inspector) evalIn(ctx context.Context, spec EvalSpec) (EvalResult, erro
 	if err != nil {
 		return EvalResult{}, err
 	}
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	in.t.evalValues = true
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	var res evaluateResult
 	if p != nil {
 		f, err := scopedFrameOf(p, spec.Frame)
@@ -148,9 +148,9 @@ func (in Inspector) evalResult(ctx context.Context, c clientCaller, p *debuggerP
 	}
 	switch {
 	case p != nil:
-		in.t.s.mu.Lock()
+		in.t.mu.Lock()
 		out.Ref = in.t.refs.valueRef(p, refValue{obj: res.Result})
-		in.t.s.mu.Unlock()
+		in.t.mu.Unlock()
 	case res.Result.ObjectID != "":
 		ref, _, err := in.persist(ctx, c, res.Result)
 		if err != nil {

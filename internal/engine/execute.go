@@ -30,9 +30,9 @@ func (ct Control) Execute(ctx context.Context, cmd string, wait time.Duration) (
 	if call == nil {
 		return State{}, fmt.Errorf("%w: unknown command %q", ErrBadInput, cmd)
 	}
-	ct.t.s.mu.Lock()
+	ct.t.mu.Lock()
 	paused := ct.t.paused != nil
-	ct.t.s.mu.Unlock()
+	ct.t.mu.Unlock()
 	switch {
 	case cmd == ExecPause && paused:
 		return ct.t.Inspector().State(ctx, 0, 0) // already there
@@ -58,17 +58,17 @@ func (ct Control) run(ctx context.Context, c clientCaller, cmd string, call prot
 	case proto.DebuggerStepOver, proto.DebuggerStepInto, proto.DebuggerStepOut:
 		stepping = true
 	}
-	ct.t.s.mu.Lock()
+	ct.t.lock()
 	from := ct.t.paused
 	next := ct.t.nextPause
 	if resume {
 		next = ct.t.s.anyPause // the program may stop next in another target: that pause answers
 	}
-	ct.t.s.mu.Unlock()
-	ct.t.s.mu.Lock()
+	ct.t.unlock()
+	ct.t.lock()
 	release := ct.t.evalValues
 	ct.t.evalValues = false
-	ct.t.s.mu.Unlock()
+	ct.t.unlock()
 	if release {
 		if err := proto.Do(ctx, c, proto.RuntimeReleaseObjectGroup{ObjectGroup: evalGroup}, nil); err != nil {
 			return State{}, fmt.Errorf("%s: %w", cmd, err)
@@ -95,7 +95,7 @@ func (ct Control) run(ctx context.Context, c clientCaller, cmd string, call prot
 		}
 		defer unbox()
 	}
-	ct.t.s.mu.Lock()
+	ct.t.lock()
 	if stepping {
 		ct.t.stepping = true // before the call: its pause can arrive before its reply
 	}
@@ -108,11 +108,11 @@ func (ct Control) run(ctx context.Context, c clientCaller, cmd string, call prot
 	if from != nil && !pause {
 		ct.leavePause()
 	}
-	ct.t.s.mu.Unlock()
+	ct.t.unlock()
 	if err := proto.Do(ctx, c, call, nil); err != nil {
-		ct.t.s.mu.Lock()
+		ct.t.lock()
 		ct.closeLeaving()
-		ct.t.s.mu.Unlock()
+		ct.t.unlock()
 		return State{}, fmt.Errorf("%s: %w", cmd, err)
 	}
 	if from != nil && !pause {
@@ -134,9 +134,9 @@ func (ct Control) awaitPause(ctx context.Context, next <-chan struct{}, wait tim
 	case <-ctx.Done():
 		return State{}, ctx.Err()
 	}
-	ct.t.s.mu.Lock()
+	ct.t.mu.Lock()
 	here := ct.t.paused != nil
-	ct.t.s.mu.Unlock()
+	ct.t.mu.Unlock()
 	if paused && !here { // the pause came in another target: that one answers
 		if t, err := ct.t.s.On(""); err == nil && t != ct.t {
 			return t.Inspector().State(ctx, 0, 0)
@@ -149,8 +149,8 @@ func (ct Control) awaitPause(ctx context.Context, next <-chan struct{}, wait tim
 // already arrived: Debugger.resumed comes later, and a state read meanwhile must not describe a
 // pause that is gone.
 func (ct Control) leftPause(from *debuggerPaused) {
-	ct.t.s.mu.Lock()
-	defer ct.t.s.mu.Unlock()
+	ct.t.lock()
+	defer ct.t.unlock()
 	if ct.t.paused == from && from != nil {
 		ct.t.paused = nil // the status says running from here (statusNow)
 	}
@@ -167,9 +167,9 @@ func (ct Control) RunTo(ctx context.Context, location string, wait time.Duration
 	if err != nil {
 		return State{}, err
 	}
-	ct.t.s.mu.Lock()
+	ct.t.mu.Lock()
 	paused := ct.t.paused != nil
-	ct.t.s.mu.Unlock()
+	ct.t.mu.Unlock()
 	if !paused {
 		return State{}, fmt.Errorf("%w: run-to needs a paused program", ErrRunning)
 	}
@@ -202,9 +202,9 @@ func (ct Control) KillExecution(ctx context.Context, wait time.Duration) (State,
 	if err != nil {
 		return State{}, err
 	}
-	ct.t.s.mu.Lock()
+	ct.t.lock()
 	paused, async := ct.t.paused != nil, ct.t.s.asyncDepth > 0
-	ct.t.s.mu.Unlock()
+	ct.t.unlock()
 	if async {
 		// With async stacks on, node tracks async contexts in its async hooks; a callback cut
 		// short leaves node's async stack corrupted and node aborts ("async hook stack has
@@ -230,7 +230,7 @@ func (ct Control) ContinueAll(ctx context.Context, wait time.Duration) (State, e
 	if _, err := ct.t.liveClient(); err != nil {
 		return State{}, err
 	}
-	ct.t.s.mu.Lock()
+	ct.t.lock()
 	var paused []*Target
 	for _, o := range ct.t.s.Tree().debuggedBut(ct.t) {
 		if o.paused != nil {
@@ -240,7 +240,7 @@ func (ct Control) ContinueAll(ctx context.Context, wait time.Duration) (State, e
 	if ct.t.paused != nil {
 		paused = append(paused, ct.t)
 	}
-	ct.t.s.mu.Unlock()
+	ct.t.unlock()
 	if len(paused) == 0 {
 		return State{}, fmt.Errorf("%w: no target stands paused", ErrRunning)
 	}

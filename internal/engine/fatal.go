@@ -33,12 +33,12 @@ func (dp dispatcher) passFatal(p *debuggerPaused) {
 	if err, ok := dp.fatalError(ctx, c, p.CallFrames[0]); ok {
 		data.remoteObject = err
 	}
-	dp.t.s.mu.Lock()
+	dp.t.lock()
 	show := dp.t.s.mode == ModeDebug && !dp.t.stoppedUncaught && dp.t.s.Settings().userStopsAt(&debuggerPaused{Data: data})
 	if show {
 		dp.endPass() // the pause is the user's after all
 	}
-	dp.t.s.mu.Unlock()
+	dp.t.unlock()
 	if show {
 		user := *p
 		user.Reason, user.Data = "exception", data

@@ -134,8 +134,8 @@ func (hp Heap) onHeapChunk(params json.RawMessage) {
 // dataDir returns the session's heap state and the directory of its snapshot and profile files,
 // made on first use.
 func (hp Heap) dataDir() (*heapState, error) {
-	hp.t.s.mu.Lock()
-	defer hp.t.s.mu.Unlock()
+	hp.t.mu.Lock()
+	defer hp.t.mu.Unlock()
 	if hp.t.heap != nil {
 		return hp.t.heap, nil
 	}
@@ -222,8 +222,8 @@ func (hp Heap) onHeapProgress(p heapProgress) {
 
 // heapNow is the session's heap state, nil before any heap or profiler call made it.
 func (hp Heap) heapNow() *heapState {
-	hp.t.s.mu.Lock()
-	defer hp.t.s.mu.Unlock()
+	hp.t.mu.Lock()
+	defer hp.t.mu.Unlock()
 	return hp.t.heap
 }
 
@@ -409,9 +409,9 @@ func (hp Heap) DeleteSnapshot(ref string) (DeletedSnapshot, error) {
 	if err != nil {
 		return DeletedSnapshot{}, err
 	}
-	hp.t.s.mu.Lock()
+	hp.t.mu.Lock()
 	h := hp.t.heap // not nil: snapshotOf found the snapshot in it
-	hp.t.s.mu.Unlock()
+	hp.t.mu.Unlock()
 	h.mu.Lock()
 	i := slices.Index(h.snapshots, sn)
 	if i < 0 { // a concurrent delete won
@@ -511,9 +511,9 @@ func (hp Heap) Usage(ctx context.Context) (HeapUsage, error) {
 	if err := proto.Do(ctx, c, proto.RuntimeGetHeapUsage{}, &res); err != nil {
 		return HeapUsage{}, fmt.Errorf("heap usage: %w", err)
 	}
-	hp.t.s.mu.Lock()
+	hp.t.mu.Lock()
 	held := len(hp.t.refs.objs)
-	hp.t.s.mu.Unlock()
+	hp.t.mu.Unlock()
 	return HeapUsage{Used: int64(res.UsedSize), Total: int64(res.TotalSize),
 		Embedder: int64(res.EmbedderHeapUsedSize), BackingStore: int64(res.BackingStorageSize), HeldByTraced: held}, nil
 }
@@ -558,9 +558,9 @@ func (hp Heap) InspectObject(ctx context.Context, nodeID int64) (EvalResult, err
 			obj = p.Result
 		}
 	}
-	hp.t.s.mu.Lock()
+	hp.t.mu.Lock()
 	ref, err := hp.t.refs.objectRef(obj)
-	hp.t.s.mu.Unlock()
+	hp.t.mu.Unlock()
 	if err != nil {
 		return EvalResult{}, err
 	}

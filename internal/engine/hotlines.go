@@ -91,11 +91,11 @@ func (pf Profiler) functionTime(f cpuprofile.Function) FunctionTime {
 	}
 	fr := pf.t.SourceMapping().place(f.Name, f.ScriptID, f.URL, f.Start.Line-1, f.Start.Column-1)
 	ft.File, ft.Line = fr.File, fr.Line
-	generated := fileOf(f.URL, pf.t.s.cwd)
+	generated := fileOf(f.URL, pf.t.s.dir())
 	for _, l := range f.Lines {
 		hl := HotLine{File: generated, Line: l.Line, Ticks: l.Ticks}
 		if o := l.Original; o != nil {
-			hl.File, hl.Line = fileOf(sourceURL(o.Source), pf.t.s.cwd), o.Line
+			hl.File, hl.Line = fileOf(sourceURL(o.Source), pf.t.s.dir()), o.Line
 		}
 		if f.SelfMs > 0 {
 			hl.Pct = round1(100 * l.Ms / f.SelfMs)

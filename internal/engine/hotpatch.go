@@ -46,13 +46,13 @@ func (t *Target) Hotpatch(ctx context.Context, ws Workspace, file string, dryRun
 	if err != nil {
 		return HotpatchResult{}, err
 	}
-	real, err := ws.Resolve(t.s.cwd, file)
+	real, err := ws.Resolve(t.s.dir(), file)
 	if err != nil {
 		return HotpatchResult{}, err
 	}
 	scriptID, _ := t.Inspector().scriptFor(real)
 	if scriptID == "" && !filepath.IsAbs(file) {
-		scriptID, _ = t.Inspector().scriptFor(filepath.Join(t.s.cwd, file)) // node names the path it was given
+		scriptID, _ = t.Inspector().scriptFor(filepath.Join(t.s.dir(), file)) // node names the path it was given
 	}
 	if scriptID == "" {
 		return HotpatchResult{}, fmt.Errorf("%w: %s is not loaded", ErrNotLoaded, file)
@@ -69,10 +69,10 @@ func (t *Target) Hotpatch(ctx context.Context, ws Workspace, file string, dryRun
 		return HotpatchResult{}, fmt.Errorf("hotpatch: %w", err)
 	}
 
-	t.s.mu.Lock()
+	t.mu.Lock()
 	from := t.paused
 	next := t.nextPause
-	t.s.mu.Unlock()
+	t.mu.Unlock()
 	var res struct {
 		Status           string `json:"status"`
 		ExceptionDetails *struct {
@@ -109,9 +109,9 @@ func (t *Target) Hotpatch(ctx context.Context, ws Workspace, file string, dryRun
 	if out.Status != PatchOk || dryRun {
 		return out, nil
 	}
-	t.s.mu.Lock()
+	t.mu.Lock()
 	delete(t.sources, scriptID) // the next view fetches the new code
-	t.s.mu.Unlock()
+	t.mu.Unlock()
 	if from == nil || len(from.CallFrames) == 0 || from.CallFrames[0].Location.ScriptID != scriptID {
 		return out, nil
 	}
@@ -142,9 +142,9 @@ func (tg *Target) restarting(ctx context.Context, c clientCaller, from *debugger
 	err := proto.Do(ctx, c, proto.DebuggerEvaluateOnCallFrame{
 		CallFrameID: from.CallFrames[0].CallFrameID, Expression: "0", Silent: true,
 	}, &res)
-	tg.s.mu.Lock()
+	tg.mu.Lock()
 	moved := tg.paused != from
-	tg.s.mu.Unlock()
+	tg.mu.Unlock()
 	if err != nil || moved {
 		return true
 	}

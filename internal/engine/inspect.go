@@ -48,8 +48,8 @@ func (in Inspector) pauseNow() (*debuggerPaused, clientCaller, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	in.t.s.mu.Lock()
-	defer in.t.s.mu.Unlock()
+	in.t.mu.Lock()
+	defer in.t.mu.Unlock()
 	return in.t.paused, c, nil
 }
 
@@ -78,7 +78,7 @@ func (in Inspector) StateOf(ctx context.Context, o StateOptions) (State, error) 
 	if o.Sections == 0 {
 		o.Sections = AllSections
 	}
-	in.t.s.mu.Lock()
+	in.t.lock()
 	st := State{Session: in.t.s.id, Status: in.t.s.statusNow()}
 	// In a tree, say which target this is and who else stands paused; once the process has
 	// ended, the answer is about it, not a target ("exited", never "exited in t2").
@@ -103,7 +103,7 @@ func (in Inspector) StateOf(ctx context.Context, o StateOptions) (State, error) 
 			}
 		}
 	}
-	in.t.s.mu.Unlock()
+	in.t.unlock()
 	if o.Sections&SectionBreakpoints != 0 {
 		st.Breakpoints, _ = in.t.s.Settings().Breakpoints()
 		st.Logpoints, _ = in.t.s.Settings().Logpoints()
@@ -141,9 +141,9 @@ func (in Inspector) StateOf(ctx context.Context, o StateOptions) (State, error) 
 		if st.Locals, err = in.variables(ctx, c, p, o.Frame, o.AllScopes, o.Depth); err != nil {
 			return State{}, err
 		}
-		in.t.s.mu.Lock()
+		in.t.lock()
 		rv := p.CallFrames[0].ReturnValue // set-return replaces it
-		in.t.s.mu.Unlock()
+		in.t.unlock()
 		if rv != nil && o.Frame == 0 {
 			v := in.t.s.variable("", "return value", "return", *rv, o.Depth)
 			st.ReturnValue = &v
@@ -171,9 +171,9 @@ func (in Inspector) stackOf(p *debuggerPaused, asyncDepth int) []StackFrame {
 		out = append(out, StackFrame{Ref: "f" + strconv.Itoa(i), Frame: in.pausedFrame(f)})
 	}
 	shown := 0
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	chain := p.chain // V8 recorded no async parents: the await chain (asyncframes.go)
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	for _, fr := range chain {
 		if shown == asyncDepth || p.AsyncStack != nil {
 			break
@@ -244,7 +244,7 @@ func (in Inspector) variables(ctx context.Context, c clientCaller, p *debuggerPa
 		for j, pd := range props.Result {
 			tdz[j] = in.uninitialized(ctx, c, f, sc, pd)
 		}
-		in.t.s.mu.Lock()
+		in.t.mu.Lock()
 		for j, pd := range props.Result {
 			if pd.Value == nil && !tdz[j] {
 				continue // an accessor: not a binding
@@ -265,7 +265,7 @@ func (in Inspector) variables(ctx context.Context, c clientCaller, p *debuggerPa
 			}
 			out = append(out, in.t.s.variable(ref, pd.Name, sc.Type, val, depth))
 		}
-		in.t.s.mu.Unlock()
+		in.t.mu.Unlock()
 	}
 	in.deepen(ctx, c, out, deeper)
 	return out, nil
@@ -291,9 +291,9 @@ func scopesToRead(scopes []scope, allScopes bool) []int {
 // scopeError says why a scope could not be read: the program resumed meanwhile (another
 // request), and the pause's objects are gone, or the call's own failure.
 func (in Inspector) scopeError(p *debuggerPaused, sc scope, err error) error {
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	moved := in.t.paused != p
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	if moved {
 		return fmt.Errorf("%w: the program resumed while its state was read", ErrRunning)
 	}
@@ -306,7 +306,7 @@ func (s *Session) preview(o remoteObject, depth int) (string, bool) {
 	if depth <= 0 && o.Type == "object" && o.Subtype != "null" && o.Description != "" {
 		return CapText(o.Description, s.stringCap).Value, o.ObjectID != ""
 	}
-	text, cut := preview.Debug(o, s.cwd)
+	text, cut := preview.Debug(o, s.dir())
 	t := CapText(text, s.stringCap)
 	return t.Value, cut || t.Truncated
 }

@@ -24,9 +24,9 @@ func (ct Control) closeLeaving() {
 
 // awaitLeaving waits until the program has left its last pause, so a pause sent next counts.
 func (ct Control) awaitLeaving(ctx context.Context) error {
-	ct.t.s.mu.Lock()
+	ct.t.mu.Lock()
 	ch := ct.t.leaving
-	ct.t.s.mu.Unlock()
+	ct.t.mu.Unlock()
 	if ch == nil {
 		return nil
 	}

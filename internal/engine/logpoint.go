@@ -59,13 +59,13 @@ func (bs Breakpoints) SetLogpoint(ctx context.Context, spec LogpointSpec) (Logpo
 		return Logpoint{}, err
 	}
 	bs.t.spread(ctx, lp.Ref)
-	bs.t.s.mu.Lock()
+	bs.t.lock()
 	for _, bp := range bs.t.s.breakpoints {
 		if bp.log != nil && bp.log.Ref == lp.Ref {
 			lp.Resolved = bs.t.s.Settings().resolvedOf(bp)
 		}
 	}
-	bs.t.s.mu.Unlock()
+	bs.t.unlock()
 	if ran := bs.ranAlready(ctx, lp.Ref); len(ran) > 0 {
 		lp.Warning = fmt.Sprintf("%s is top-level code that already ran in %s; it emits only if that code runs again (restart runs it)",
 			spec.Location, strings.Join(ran, ", "))
@@ -83,12 +83,12 @@ func (bs Breakpoints) setLogpoint(ctx context.Context, c clientCaller, spec Logp
 	if err != nil {
 		return Logpoint{}, err
 	}
-	bs.t.s.mu.Lock()
+	bs.t.lock()
 	bp.log = &Logpoint{Ref: ref, Location: spec.Location, Template: spec.Template, Condition: spec.Condition,
 		Max: spec.Max, Resolved: bs.t.s.Settings().resolvedOf(bp)}
 	bs.t.s.breakpoints = append(bs.t.s.breakpoints, bp)
 	out := *bp.log
-	bs.t.s.mu.Unlock()
+	bs.t.unlock()
 	return out, nil
 }
 
@@ -117,7 +117,7 @@ func (bs Breakpoints) onLogpoint(payload string) {
 	if json.Unmarshal([]byte(payload), &msg) != nil || len(msg) != 2 {
 		return
 	}
-	bs.t.s.mu.Lock()
+	bs.t.lock()
 	var lp *breakpoint
 	for _, bp := range bs.t.s.breakpoints {
 		if bp.log != nil && bp.log.Ref == msg[0] {
@@ -125,7 +125,7 @@ func (bs Breakpoints) onLogpoint(payload string) {
 		}
 	}
 	if lp == nil || lp.log.Disabled { // removed, or emissions in flight past the guard
-		bs.t.s.mu.Unlock()
+		bs.t.unlock()
 		return
 	}
 	lp.log.Emitted++
@@ -136,7 +136,7 @@ func (bs Breakpoints) onLogpoint(payload string) {
 			bs.t.unbindIDs = append(bs.t.unbindIDs, id)
 		}
 	}
-	bs.t.s.mu.Unlock()
+	bs.t.unlock()
 	if last {
 		signal(bs.t.unbind)
 	}
@@ -145,10 +145,10 @@ func (bs Breakpoints) onLogpoint(payload string) {
 
 // unbindPending removes the V8 breakpoints of logpoints the flood guard disabled.
 func (bs Breakpoints) unbindPending(ctx context.Context, c clientCaller) {
-	bs.t.s.mu.Lock()
+	bs.t.mu.Lock()
 	ids := bs.t.unbindIDs
 	bs.t.unbindIDs = nil
-	bs.t.s.mu.Unlock()
+	bs.t.mu.Unlock()
 	for _, id := range ids {
 		if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil); err != nil {
 			bs.t.s.log.Debug("remove disabled logpoint", "session", bs.t.s.id, "err", err)

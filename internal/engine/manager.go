@@ -213,7 +213,6 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		name:           req.Name,
 		program:        target,
 		args:           req.Args,
-		cwd:            cwd,
 		stringCap:      m.cfg.StringCap,
 		discardEvery:   m.cfg.DiscardEvery,
 		log:            m.log,
@@ -237,6 +236,7 @@ func (m *Manager) reserve(req StartRequest, target, cwd string, maxEvents int) (
 		followMatch:    followRegexp(req.FollowMatch),
 		throws:         newThrowState(req.Throws),
 	}
+	tr.cwd.Store(&cwd)
 	tr.main = newTarget(tr, "t0", &sessionMaps{byScript: make(map[string]*scriptMap), off: req.SourceMaps != nil && !*req.SourceMaps, load: loadFrom(m.maps)})
 	tr.main.debugged()
 	tr.store = newStore(maxEvents, func(ev Event) { m.pub.PublishEvent(tr.id, ev) })
@@ -317,7 +317,7 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	s.bootDir.Store(&dir)
 	args = append(append(args[:len(args)-1:len(args)-1], req.NodeArgs...), s.program)
 	args = append(args, req.Args...)
-	c, err := launch.Spawn(launch.Command{Shim: m.cfg.ShimPath, Node: m.cfg.NodePath, Args: args, Dir: s.cwd, Env: env})
+	c, err := launch.Spawn(launch.Command{Shim: m.cfg.ShimPath, Node: m.cfg.NodePath, Args: args, Dir: s.dir(), Env: env})
 	if err != nil {
 		s.Tree().closeAnnouncements()
 		return s.unspawned(spawnError(err))
@@ -390,9 +390,9 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 	if err != nil {
 		return fail("attach", errors.New(strings.ReplaceAll(err.Error(), wsURL, "inspector")))
 	}
-	s.mu.Lock()
+	t.lock()
 	t.conn = client
-	s.mu.Unlock()
+	t.unlock()
 	go t.choresLoop(client)
 	go s.watch()
 
@@ -427,9 +427,9 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 		// runner has none: its test files are children, each set up before it runs.
 		select {
 		case <-t.startPause:
-			s.mu.Lock()
+			t.mu.Lock()
 			from := t.paused
-			s.mu.Unlock()
+			t.mu.Unlock()
 			if from != nil {
 				t.installCreation(startCtx, client)
 			}
@@ -450,9 +450,9 @@ func (m *Manager) launch(ctx context.Context, s *Session, req StartRequest) erro
 				if err := t.Profiler().endLaunchCoverage(startCtx, client); err != nil {
 					return fail("run", err)
 				}
-				s.mu.Lock()
+				t.mu.Lock()
 				t.Control().leavePause()
-				s.mu.Unlock()
+				t.mu.Unlock()
 				if err := proto.Do(startCtx, client, proto.DebuggerResume{}, nil); err != nil {
 					return fail("run", err)
 				}

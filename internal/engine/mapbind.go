@@ -46,9 +46,9 @@ func (sm SourceMapping) bindOriginal(ctx context.Context, c clientCaller, locati
 		bp.orig = &origin{path: path, line: line, col: col}
 		// V8 moves a breakpoint to the next statement; one that lands on another original
 		// line is refused, as on a generated file, naming where it would have stopped.
-		sm.t.s.mu.Lock()
+		sm.t.lock()
 		resolved, id := slices.Clone(sm.t.Breakpoints().bindingOf(bp).resolved), sm.t.Breakpoints().v8IDOf(bp)
-		sm.t.s.mu.Unlock()
+		sm.t.unlock()
 		var moved []int
 		for _, r := range resolved {
 			if r.Line == line && r.Generated != nil {
@@ -78,9 +78,9 @@ func (sm SourceMapping) bindOriginal(ctx context.Context, c clientCaller, locati
 
 // ensureGate sets the gate breakpoint unless it is set.
 func (sm SourceMapping) ensureGate(ctx context.Context, c clientCaller) error {
-	sm.t.s.mu.Lock()
+	sm.t.mu.Lock()
 	set := sm.t.gateID != ""
-	sm.t.s.mu.Unlock()
+	sm.t.mu.Unlock()
 	if set {
 		return nil
 	}
@@ -90,23 +90,23 @@ func (sm SourceMapping) ensureGate(ctx context.Context, c clientCaller) error {
 	}, &res); err != nil {
 		return err
 	}
-	sm.t.s.mu.Lock()
-	defer sm.t.s.mu.Unlock()
+	sm.t.mu.Lock()
+	defer sm.t.mu.Unlock()
 	sm.t.gateID = res.BreakpointID
 	return nil
 }
 
 // dropGate removes the gate once no breakpoint waits for a source map.
 func (sm SourceMapping) dropGate(ctx context.Context, c clientCaller) {
-	sm.t.s.mu.Lock()
+	sm.t.lock()
 	id := sm.t.gateID
 	waiting := slices.ContainsFunc(sm.t.s.breakpoints, func(bp *breakpoint) bool { return bp.Pending || bp.watch != nil })
 	if id == "" || waiting {
-		sm.t.s.mu.Unlock()
+		sm.t.unlock()
 		return
 	}
 	sm.t.gateID = ""
-	sm.t.s.mu.Unlock()
+	sm.t.unlock()
 	if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: id}, nil); err != nil {
 		sm.t.s.log.Debug("remove source map gate", "session", sm.t.s.id, "err", err)
 	}
@@ -130,8 +130,8 @@ func (sm SourceMapping) inPreload(p *debuggerPaused) bool {
 // statement, or a breakpoint of theirs ("ambiguous" when V8 counts the break too). Asked
 // before resolvePending, which may drop the gate.
 func (sm SourceMapping) usersFirstPause(p *debuggerPaused) bool {
-	sm.t.s.mu.Lock()
-	defer sm.t.s.mu.Unlock()
+	sm.t.mu.Lock()
+	defer sm.t.mu.Unlock()
 	if p == nil || p.Reason == startReason || sm.hitsGateOnly(p) {
 		return false
 	}
@@ -156,7 +156,7 @@ func (sm SourceMapping) resolvePending(ctx context.Context, c clientCaller, p *d
 		return nil
 	}
 	at := p.CallFrames[0].Location
-	sm.t.s.mu.Lock()
+	sm.t.lock()
 	var pending []*breakpoint
 	for _, bp := range sm.t.s.breakpoints {
 		if bp.Pending && (bp.log != nil || bp.Enabled) {
@@ -168,7 +168,7 @@ func (sm SourceMapping) resolvePending(ctx context.Context, c clientCaller, p *d
 	for i, bp := range pending {
 		itself[i] = sm.runsItself(at.ScriptID, bp.orig.path)
 	}
-	sm.t.s.mu.Unlock()
+	sm.t.unlock()
 	here = sm.t.dispatcher().rewatch(ctx, c, url, at.ScriptID, at.LineNumber, at.ColumnNumber)
 	m := sm.t.maps.of(at.ScriptID)
 	if len(pending) == 0 || (m == nil && !slices.Contains(itself, true)) {
@@ -207,9 +207,9 @@ func (sm SourceMapping) resolvePending(ctx context.Context, c clientCaller, p *d
 			continue
 		}
 		var bound []BreakpointInfo
-		sm.t.s.mu.Lock()
+		sm.t.lock()
 		if !bp.Pending || !slices.Contains(sm.t.s.breakpoints, bp) { // removed or bound meanwhile
-			sm.t.s.mu.Unlock()
+			sm.t.unlock()
 			_ = proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: res.BreakpointID}, nil)
 			continue
 		}
@@ -224,7 +224,7 @@ func (sm SourceMapping) resolvePending(ctx context.Context, c clientCaller, p *d
 				here = append(here, res.BreakpointID)
 			}
 		}
-		sm.t.s.mu.Unlock()
+		sm.t.unlock()
 		for i := range bound {
 			sm.t.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
 		}
@@ -236,9 +236,9 @@ func (sm SourceMapping) resolvePending(ctx context.Context, c clientCaller, p *d
 // passGate handles a gate pause on the chores loop: bind what waits, then run on, unless a
 // breakpoint just bound where the program stands, which makes it the user's pause.
 func (sm SourceMapping) passGate(ctx context.Context, c clientCaller) {
-	sm.t.s.mu.Lock()
+	sm.t.mu.Lock()
 	p := sm.t.gatePause
-	sm.t.s.mu.Unlock()
+	sm.t.mu.Unlock()
 	if p == nil {
 		return
 	}
@@ -250,11 +250,11 @@ func (sm SourceMapping) passGate(ctx context.Context, c clientCaller) {
 // becomes the user's pause at them; else the program runs on.
 func (sm SourceMapping) stopOrPass(ctx context.Context, c clientCaller, p *debuggerPaused, here []string) {
 	if len(here) > 0 {
-		sm.t.s.mu.Lock()
+		sm.t.mu.Lock()
 		if sm.t.gatePause == p {
 			sm.t.gatePause = nil
 		}
-		sm.t.s.mu.Unlock()
+		sm.t.mu.Unlock()
 		user := *p
 		user.Reason, user.HitBreakpoints = "breakpoint", here
 		sm.t.dispatcher().onPaused(&user)
@@ -280,9 +280,9 @@ type spot struct {
 }
 
 func (sm SourceMapping) spotNow() spot {
-	sm.t.s.mu.Lock()
+	sm.t.mu.Lock()
 	p := sm.t.paused
-	sm.t.s.mu.Unlock()
+	sm.t.mu.Unlock()
 	if p == nil || len(p.CallFrames) == 0 {
 		return spot{}
 	}

@@ -124,8 +124,8 @@ func (in Inspector) SetVariable(ctx context.Context, spec SetSpec) (SetResult, e
 	}, &res); err != nil {
 		return SetResult{}, fmt.Errorf("set %s: read back: %w", name, err)
 	}
-	in.t.s.mu.Lock()
-	defer in.t.s.mu.Unlock()
+	in.t.mu.Lock()
+	defer in.t.mu.Unlock()
 	in.t.evalValues = true
 	in.t.refs.forPause(p)
 	in.t.refs.set[varKey(frame, scopeIdx, name)] = res.Result
@@ -196,14 +196,14 @@ func (in Inspector) SetReturn(ctx context.Context, value string) (Variable, erro
 			return Variable{}, fmt.Errorf("set-return: show value: %w", err)
 		}
 		obj = res.Result
-		in.t.s.mu.Lock()
+		in.t.mu.Lock()
 		in.t.evalValues = true
-		in.t.s.mu.Unlock()
+		in.t.mu.Unlock()
 	}
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	p.CallFrames[0].ReturnValue = &obj
 	ref := in.t.refs.valueRef(p, refValue{obj: obj})
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	return in.t.s.variable(ref, "return value", "return", obj, 1), nil
 }
 

@@ -38,9 +38,9 @@ var sourceURLTrailer = regexp.MustCompile(`\n*//# sourceURL=[^\n]*\n*$`)
 // the file on disk, when it is what node ran (every character the same, or erased to a space).
 // Anything else (no such file, edited since, transformed rather than stripped) keeps src.
 func (sm SourceMapping) ownText(scriptID, src string) string {
-	sm.t.s.mu.Lock()
+	sm.t.mu.Lock()
 	sc := sm.t.scripts[scriptID]
-	sm.t.s.mu.Unlock()
+	sm.t.mu.Unlock()
 	p := fileOf(sc.URL, "")
 	if p == "" || sc.SourceMapURL != "" || !isTypeScript(p) {
 		return src

@@ -19,22 +19,22 @@ func (dp dispatcher) onEvent(ev cdp.Event) {
 		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
-		dp.t.s.mu.Lock()
+		dp.t.mu.Lock()
 		if dp.t.mainContext == 0 {
 			dp.t.mainContext = p.Context.ID
 		}
 		dp.t.contexts[p.Context.ID] = ContextInfo{ID: p.Context.ID, Name: p.Context.Name, Origin: p.Context.Origin}
-		dp.t.s.mu.Unlock()
+		dp.t.mu.Unlock()
 		dp.t.record(Event{Kind: KindContext, Context: &ContextInfo{ID: p.Context.ID, Name: p.Context.Name, Origin: p.Context.Origin}})
 	case proto.EventExecutionContextDestroyed:
 		var p executionContextDestroyed
 		if decodeParams(ev.Params, &p) != nil {
 			return
 		}
-		dp.t.s.mu.Lock()
+		dp.t.mu.Lock()
 		main := p.ExecutionContextID == dp.t.mainContext && dp.t.main()
 		delete(dp.t.contexts, p.ExecutionContextID)
-		dp.t.s.mu.Unlock()
+		dp.t.mu.Unlock()
 		if main {
 			// With --inspect-brk node waits for the debugger to disconnect before it exits.
 			signal(dp.t.s.detach)
@@ -63,12 +63,12 @@ func (dp dispatcher) onEvent(ev cdp.Event) {
 			return
 		}
 		info := ScriptInfo{
-			ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, dp.t.s.cwd), Hash: p.Hash,
+			ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, dp.t.s.dir()), Hash: p.Hash,
 			SourceMapURL: CapText(p.SourceMapURL, dp.t.s.stringCap).Value, Internal: InternalURL(p.URL) || dp.t.s.isPreload(p.URL),
 		}
-		dp.t.s.mu.Lock()
+		dp.t.mu.Lock()
 		dp.t.scripts[p.ScriptID] = info
-		dp.t.s.mu.Unlock()
+		dp.t.mu.Unlock()
 		dp.t.maps.noteScript(p.ScriptID, p.URL, p.SourceMapURL, p.Hash)
 		if !dp.t.main() && dp.t.s.mode == ModeDebug && !info.Internal {
 			dp.t.SourceMapping().watchScript(p.ScriptID, p.URL) // targetmaps.go
@@ -134,7 +134,7 @@ func (dp dispatcher) onEvent(ev cdp.Event) {
 			return
 		}
 		var bound []BreakpointInfo
-		dp.t.s.mu.Lock()
+		dp.t.lock()
 		for _, bp := range dp.t.s.breakpoints {
 			if dp.t.Breakpoints().hits(bp, p.BreakpointID) {
 				fr := dp.t.Breakpoints().resolvedAt(p.Location)
@@ -146,7 +146,7 @@ func (dp dispatcher) onEvent(ev cdp.Event) {
 				bound = append(bound, BreakpointInfo{Ref: bp.ref(), Location: fr})
 			}
 		}
-		dp.t.s.mu.Unlock()
+		dp.t.unlock()
 		for i := range bound {
 			dp.t.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
 		}
@@ -161,21 +161,21 @@ func (dp dispatcher) onPaused(p *debuggerPaused) {
 		return
 	}
 	if dp.t.SourceMapping().misplacedHit(p) { // a transformed file's line binding, before its map moved it
-		dp.t.s.mu.Lock()
+		dp.t.lock()
 		dp.beginPass()
-		dp.t.s.mu.Unlock()
+		dp.t.unlock()
 		go dp.t.SourceMapping().passMisplaced(p)
 		return
 	}
-	dp.t.s.mu.Lock()
+	dp.t.lock()
 	if dp.isFatalPause(p) { // the preload's uncaught exception monitor (fatal.go)
 		dp.beginPass()
-		dp.t.s.mu.Unlock()
+		dp.t.unlock()
 		go dp.passFatal(p)
 		return
 	}
 	p.Reason = dp.pauseReason(p)
-	dp.t.s.mu.Unlock()
+	dp.t.unlock()
 	if p.Reason == "exception" || p.Reason == "promiseRejection" {
 		dp.t.Inspector().awaitingPause(p) // node's or traced's frames alone: the user's awaiting frame instead
 	}
@@ -184,11 +184,11 @@ func (dp dispatcher) onPaused(p *debuggerPaused) {
 		fr := dp.t.Inspector().pausedFrame(p.CallFrames[0])
 		info.Location = &fr
 	}
-	dp.t.s.mu.Lock()
+	dp.t.lock()
 	if dp.t.SourceMapping().isGatePause(p) {
 		dp.t.Control().leavePause() // the chores loop resumes it: a pause asked meanwhile waits for that
 		dp.t.gatePause = p
-		dp.t.s.mu.Unlock()
+		dp.t.unlock()
 		signal(dp.t.gate)
 		return
 	}
@@ -207,7 +207,7 @@ func (dp dispatcher) onPaused(p *debuggerPaused) {
 	// A worker's start break, or a test file's under --test (launch does not wait for one there):
 	// it runs on, as it would untraced.
 	if (first && (!dp.t.main() || runsTests(dp.t.s.req.NodeArgs))) || again {
-		dp.t.s.mu.Unlock()
+		dp.t.unlock()
 		go dp.t.passStart(p)
 		return
 	}
@@ -233,7 +233,7 @@ func (dp dispatcher) onPaused(p *debuggerPaused) {
 	}
 	close(dp.t.nextPause)
 	dp.t.nextPause = make(chan struct{})
-	dp.t.s.mu.Unlock()
+	dp.t.unlock()
 	dp.t.Inspector().sendPrefetch(pf)
 	if first && !dp.t.s.pauseOnStart {
 		return // not a pause anyone asked for
@@ -244,22 +244,22 @@ func (dp dispatcher) onPaused(p *debuggerPaused) {
 
 // onResumed forgets the pause, if it is still the current one.
 func (dp dispatcher) onResumed() {
-	dp.t.s.mu.Lock()
+	dp.t.lock()
 	dp.t.Control().closeLeaving()
 	if dp.t.passing { // traced let its own pause go: nobody saw it
 		dp.endPass()
-		dp.t.s.mu.Unlock()
+		dp.t.unlock()
 		return
 	}
 	if dp.t.gatePause != nil { // the chores loop passed the gate: the user saw no pause
 		dp.t.gatePause = nil
-		dp.t.s.mu.Unlock()
+		dp.t.unlock()
 		return
 	}
 	was := dp.t.paused
 	dp.t.paused = nil // the status says running from here, in the same step
 	dp.t.prefetch = nil
-	dp.t.s.mu.Unlock()
+	dp.t.unlock()
 	dp.t.record(Event{Kind: KindResume})
 	if was != nil {
 		dp.t.s.pub.PublishStatus(dp.t.s.Summary())

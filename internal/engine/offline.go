@@ -49,10 +49,10 @@ func (bs Breakpoints) setOffline(spec BreakpointSpec) (Breakpoint, error) {
 		return Breakpoint{}, err
 	}
 	b.Ref = bs.t.s.Settings().newRef("bp")
-	bs.t.s.mu.Lock()
+	bs.t.lock()
 	bp.Breakpoint = b
 	bs.t.s.breakpoints = append(bs.t.s.breakpoints, bp)
-	bs.t.s.mu.Unlock()
+	bs.t.unlock()
 	b.Warning = offlineNote
 	return b, nil
 }
@@ -71,9 +71,9 @@ func (bs Breakpoints) setLogpointOffline(spec LogpointSpec) (Logpoint, error) {
 	}
 	lp := Logpoint{Ref: bs.t.s.Settings().newRef("lp"), Location: spec.Location, Template: spec.Template, Condition: spec.Condition,
 		Max: spec.Max, Resolved: []Frame{}}
-	bs.t.s.mu.Lock()
+	bs.t.lock()
 	bs.t.s.breakpoints = append(bs.t.s.breakpoints, &breakpoint{log: &lp, at: at, call: proto.DebuggerSetBreakpointByURL{}})
-	bs.t.s.mu.Unlock()
+	bs.t.unlock()
 	return lp, nil
 }
 

@@ -34,9 +34,9 @@ func (in Inspector) sendPrefetch(pf *prefetch) {
 		return
 	}
 	defer close(pf.ready)
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	c := in.t.conn
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
 	scopes := pf.p.CallFrames[0].scopes()
@@ -53,23 +53,23 @@ func (in Inspector) sendPrefetch(pf *prefetch) {
 	if needsChainProbe(pf.p) { // with the scopes: the state's stack costs no round trip of its own
 		chain, _ = send(ctx, c, chainProbe(pf.p))
 	}
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	pf.reads, pf.chain = reads, chain
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 }
 
 // prefetchedChain takes the await chain probe sent with the prefetch of p, or nil.
 func (in Inspector) prefetchedChain(ctx context.Context, c clientCaller, p *debuggerPaused) waiter {
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	pf := in.t.prefetch
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	if pf == nil || pf.p != p || !in.prefetchSent(ctx, pf) {
 		return nil
 	}
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	w := pf.chain
 	pf.chain = nil
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	if w == nil {
 		return nil
 	}
@@ -96,16 +96,16 @@ const prefetchWait = time.Second
 // prefetched takes the answer on its way for a scope of the current pause, or nil (another
 // pause, another frame, no previews, read once already): the caller then reads it itself.
 func (in Inspector) prefetched(ctx context.Context, c clientCaller, p *debuggerPaused, frame int, objectID string, previews bool) waiter {
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	pf := in.t.prefetch
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	if pf == nil || pf.p != p || frame != 0 || !previews || !in.prefetchSent(ctx, pf) {
 		return nil
 	}
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	w := pf.reads[objectID]
 	delete(pf.reads, objectID)
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	if w == nil {
 		return nil
 	}

@@ -20,7 +20,9 @@ func TestSummarizeProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Target{s: &Session{cwd: "/w"}}
+	s := &Target{s: &Session{}}
+	dir := "/w"
+	s.s.cwd.Store(&dir)
 	out := s.Profiler().summarizeProfile(context.Background(), nil, p, 5)
 	if out.Samples != 10 || out.DurationMs != 10 {
 		t.Fatalf("profile %+v", out)

@@ -123,9 +123,9 @@ func (in Inspector) properties(ctx context.Context, c clientCaller, objectID str
 			text, cut := in.t.s.preview(*e.pd.Value, 1)
 			p.Type, p.Value = typeOf(*e.pd.Value), text
 			if id := e.pd.Value.ObjectID; id != "" {
-				in.t.s.mu.Lock()
+				in.t.mu.Lock()
 				ref, err := in.t.refs.objectRef(*e.pd.Value)
-				in.t.s.mu.Unlock()
+				in.t.mu.Unlock()
 				if err != nil {
 					return out, truncated, err
 				}
@@ -232,9 +232,9 @@ func (in Inspector) Instances(ctx context.Context, expression string, frame, lim
 	}, &q); err != nil {
 		return Instances{}, fmt.Errorf("instances: %w", err)
 	}
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	ref, err := in.t.refs.objectRef(q.Objects)
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	if err != nil {
 		return Instances{}, err
 	}
@@ -285,9 +285,9 @@ func (in Inspector) evalObject(ctx context.Context, expression string, frame int
 		return remoteObject{}, err
 	}
 	timeout := DefaultEvalTimeout.Milliseconds()
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	in.t.evalValues = true
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	var res evaluateResult
 	if p != nil {
 		f, err := scopedFrameOf(p, frame)
@@ -322,9 +322,9 @@ func (in Inspector) Globals(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	id := in.t.mainContext
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	var res struct {
 		Names []string `json:"names"`
 	}

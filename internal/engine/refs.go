@@ -125,8 +125,8 @@ func (t *refTable) lookup(p *debuggerPaused, ref string) (refValue, error) {
 
 // lookupRef finds a value or object ref, given the pause now.
 func (in Inspector) lookupRef(ref string) (refValue, *debuggerPaused, error) {
-	in.t.s.mu.Lock()
-	defer in.t.s.mu.Unlock()
+	in.t.mu.Lock()
+	defer in.t.mu.Unlock()
 	v, err := in.t.refs.lookup(in.t.paused, ref)
 	return v, in.t.paused, err
 }
@@ -143,8 +143,8 @@ func (in Inspector) persist(ctx context.Context, c clientCaller, o remoteObject)
 	}, &res); err != nil {
 		return "", remoteObject{}, fmt.Errorf("keep object: %w", err)
 	}
-	in.t.s.mu.Lock()
-	defer in.t.s.mu.Unlock()
+	in.t.mu.Lock()
+	defer in.t.mu.Unlock()
 	ref, err := in.t.refs.objectRef(res.Result)
 	return ref, res.Result, err
 }
@@ -156,10 +156,10 @@ func (in Inspector) ClearRefs(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	in.t.s.mu.Lock()
+	in.t.mu.Lock()
 	n := len(in.t.refs.objs)
 	in.t.refs.objs = nil
-	in.t.s.mu.Unlock()
+	in.t.mu.Unlock()
 	if err := proto.Do(ctx, c, proto.RuntimeReleaseObjectGroup{ObjectGroup: refsGroup}, nil); err != nil {
 		return n, fmt.Errorf("release refs: %w", err)
 	}

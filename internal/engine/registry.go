@@ -82,8 +82,8 @@ func targetNumber(ref string) int { n, _ := strconv.Atoi(strings.TrimPrefix(ref,
 // debugged registers a target: the debugger routes reach it by ref from here on. A target that
 // has ended already is not registered (false).
 func (t *Target) debugged() bool {
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
+	t.lock()
+	defer t.unlock()
 	select {
 	case <-t.ended:
 		return false
@@ -95,7 +95,7 @@ func (t *Target) debugged() bool {
 
 // undebugged forgets a target that has ended or been let go; its pause, if any, goes too.
 func (t *Target) undebugged() {
-	t.s.mu.Lock()
+	t.lock()
 	if t.s.targets.live[t.ref] == t {
 		delete(t.s.targets.live, t.ref)
 	}
@@ -108,7 +108,7 @@ func (t *Target) undebugged() {
 		close(t.nextPause) // a step waiting in it answers now, with the target gone
 		t.nextPause = make(chan struct{})
 	}
-	t.s.mu.Unlock()
+	t.unlock()
 	if was != nil {
 		t.s.pub.PublishStatus(t.s.Summary())
 	}

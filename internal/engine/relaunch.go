@@ -204,12 +204,12 @@ func (t *Target) StartState(ctx context.Context) (State, error) {
 // breakpoint on the first statement), else at its first pause within wait (in any target: a
 // breakpoint in a worker's file stops there), else running.
 func (t *Target) FirstStop(ctx context.Context, wait time.Duration) (State, error) {
-	t.s.mu.Lock()
+	t.lock()
 	at, next := t, t.s.anyPause // the first pause may come in a worker or a child
 	if t.paused == nil {
 		at = t.s.Tree().pausedLast()
 	}
-	t.s.mu.Unlock()
+	t.unlock()
 	if at != nil {
 		return t.s.Timeline().outputAfter(0)(at.Inspector().State(ctx, 0, 0))
 	}

@@ -16,9 +16,9 @@ func (ct Control) RestartFrame(ctx context.Context, frame int, wait time.Duratio
 	if err != nil {
 		return State{}, err
 	}
-	ct.t.s.mu.Lock()
+	ct.t.mu.Lock()
 	p := ct.t.paused
-	ct.t.s.mu.Unlock()
+	ct.t.mu.Unlock()
 	if p == nil {
 		return State{}, fmt.Errorf("%w: restart-frame needs a paused program", ErrRunning)
 	}

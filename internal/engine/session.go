@@ -37,7 +37,7 @@ type Session struct {
 	id, name  string
 	program   string // the script the user runs
 	args      []string
-	cwd       string
+	cwd       atomic.Pointer[string] // the program's directory; an attached one's is learnt after connecting (dir)
 	stringCap int
 	log       *slog.Logger
 	pub       Publisher
@@ -120,6 +120,9 @@ type Session struct {
 	classesSet bool
 }
 
+// dir is the program's working directory.
+func (s *Session) dir() string { return *s.cwd.Load() }
+
 // ID is the session's id.
 func (s *Session) ID() string { return s.id }
 
@@ -132,7 +135,7 @@ func (s *Session) Summary() Summary {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sum := Summary{
-		ID: s.id, Name: s.name, Mode: s.mode, Status: s.statusNow(), Target: s.program, Args: s.args, NodeArgs: s.req.NodeArgs, Cwd: s.cwd,
+		ID: s.id, Name: s.name, Mode: s.mode, Status: s.statusNow(), Target: s.program, Args: s.args, NodeArgs: s.req.NodeArgs, Cwd: s.dir(),
 		Error: s.reason, InspectorLost: s.lost && s.endedAt == nil, Counts: counts, Events: retained, Dropped: dropped, LastSeq: last,
 		MaxEvents: s.store.max, StartedAt: s.startedAt, EndedAt: s.endedAt,
 		RestartOf: s.restartOf, RestartedAs: s.restartedAs, ThrowsSkipped: s.throws.skippedTotal, Redacted: s.Redacted(),
@@ -325,7 +328,7 @@ func (t *Target) choresLoop(client *cdp.Client) {
 			if detached || t.s.childExits(drainWait) {
 				continue // the usual end: the socket closes with the process
 			}
-			t.s.mu.Lock()
+			t.lock()
 			announce := t.s.endedAt == nil && !t.s.stopped
 			if announce {
 				// Not our doing and the child still runs: capture is blind from here on.
@@ -334,7 +337,7 @@ func (t *Target) choresLoop(client *cdp.Client) {
 					t.s.reason = "inspector connection lost: " + errText(client.Err())
 				}
 			}
-			t.s.mu.Unlock()
+			t.unlock()
 			if announce {
 				t.s.pub.PublishStatus(t.s.Summary())
 			}

@@ -101,7 +101,7 @@ func (sm *sessionMaps) enabled() bool {
 // place builds the frame a user sees for a generated CDP position (0-based): the original
 // position where the script has a source map, with the generated one kept beside it.
 func (sm SourceMapping) place(function, scriptID, url string, line0, col0 int) Frame {
-	fr := frameAt(function, url, line0, col0, sm.t.s.cwd)
+	fr := frameAt(function, url, line0, col0, sm.t.s.dir())
 	fr.Internal = fr.Internal || sm.t.s.isPreload(url)
 	if scriptID == "" || fr.Internal {
 		return fr
@@ -116,7 +116,7 @@ func (sm SourceMapping) place(function, scriptID, url string, line0, col0 int) F
 	}
 	fr.Generated = &Generated{URL: fr.URL, File: fr.File, Line: fr.Line, Column: fr.Column}
 	fr.URL = sourceURL(o.Source)
-	fr.File = fileOf(fr.URL, sm.t.s.cwd)
+	fr.File = fileOf(fr.URL, sm.t.s.dir())
 	fr.Line, fr.Column = o.Line, o.Column
 	return fr
 }
@@ -213,7 +213,7 @@ func (sm SourceMapping) Of(file string) (SourceMaps, error) {
 	if err := sm.t.s.debugOnly(); err != nil {
 		return SourceMaps{}, err
 	}
-	sm.t.s.mu.Lock()
+	sm.t.mu.Lock()
 	var ids []string
 	for id := range sm.t.scripts {
 		ids = append(ids, id)
@@ -222,7 +222,7 @@ func (sm SourceMapping) Of(file string) (SourceMaps, error) {
 	for _, id := range ids {
 		scripts[id] = sm.t.scripts[id]
 	}
-	sm.t.s.mu.Unlock()
+	sm.t.mu.Unlock()
 	slices.SortFunc(ids, func(a, b string) int { return scriptOrder(a) - scriptOrder(b) })
 	out := SourceMaps{Enabled: sm.t.maps.enabled(), Scripts: []SourceMapStatus{}}
 	want := ""
@@ -253,7 +253,7 @@ func (sm SourceMapping) mapStatus(id string, sc ScriptInfo, e *scriptMap) Source
 	st := SourceMapStatus{ScriptID: id, URL: sc.URL, File: sc.File, SourceMapURL: sc.SourceMapURL}
 	if loc, err := sourcemap.Locate(e.url, e.mapURL); err == nil {
 		st.Inline = loc.Inline
-		st.MapFile = fileOf(loc.Path, sm.t.s.cwd)
+		st.MapFile = fileOf(loc.Path, sm.t.s.dir())
 	}
 	m, err := e.get()
 	switch {
@@ -275,7 +275,7 @@ func (sm SourceMapping) mapStatus(id string, sc ScriptInfo, e *scriptMap) Source
 
 // sourceName shows an original source as a user names it: relative to cwd when inside it.
 func (s *Session) sourceName(source string) string {
-	if f := fileOf(sourceURL(source), s.cwd); f != "" {
+	if f := fileOf(sourceURL(source), s.dir()); f != "" {
 		return f
 	}
 	return source
@@ -298,7 +298,7 @@ func (s *Session) absPath(p string) string {
 	if strings.HasPrefix(p, "/") || strings.Contains(p, "://") {
 		return strings.TrimPrefix(p, "file://")
 	}
-	return s.cwd + "/" + p
+	return s.dir() + "/" + p
 }
 
 // SetEnabled switches source mapping on or off for what the session shows from now on;
@@ -365,9 +365,9 @@ func mapsOriginal(path string) bool {
 // read from disk inside the workspace.
 func (sm SourceMapping) originalSource(scriptID, source string) ([]string, error) {
 	key := "map:" + scriptID + ":" + source
-	sm.t.s.mu.Lock()
+	sm.t.mu.Lock()
 	lines, ok := sm.t.sources[key]
-	sm.t.s.mu.Unlock()
+	sm.t.mu.Unlock()
 	if ok {
 		return lines, nil
 	}
@@ -403,9 +403,9 @@ func (sm SourceMapping) frameSource(ctx context.Context, c clientCaller, f pause
 	if err != nil {
 		return nil, 0, "", err
 	}
-	sm.t.s.mu.Lock()
-	file = fileOf(sm.t.scripts[f.Location.ScriptID].URL, sm.t.s.cwd)
-	sm.t.s.mu.Unlock()
+	sm.t.mu.Lock()
+	file = fileOf(sm.t.scripts[f.Location.ScriptID].URL, sm.t.s.dir())
+	sm.t.mu.Unlock()
 	return lines, f.Location.LineNumber, file, nil
 }
 
@@ -433,14 +433,14 @@ type mappedScript struct{ id, url string }
 // mappedScripts lists the loaded user scripts that name a source map, newest first: a file
 // loaded again is found in its latest version.
 func (sm SourceMapping) mappedScripts() []mappedScript {
-	sm.t.s.mu.Lock()
+	sm.t.mu.Lock()
 	var out []mappedScript
 	for id, sc := range sm.t.scripts {
 		if !sc.Internal && sc.SourceMapURL != "" {
 			out = append(out, mappedScript{id, sc.URL})
 		}
 	}
-	sm.t.s.mu.Unlock()
+	sm.t.mu.Unlock()
 	slices.SortFunc(out, func(a, b mappedScript) int { return scriptOrder(b.id) - scriptOrder(a.id) })
 	return out
 }

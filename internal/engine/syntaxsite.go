@@ -41,16 +41,16 @@ type arrow struct {
 // noteFailedParse records a script that failed to compile, once per file and version: node 22+
 // compiles a CommonJS file a second time as a module before giving up.
 func (dp dispatcher) noteFailedParse(p *scriptParsed) {
-	info := ScriptInfo{ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, dp.t.s.cwd), Hash: p.Hash,
+	info := ScriptInfo{ScriptID: p.ScriptID, URL: p.URL, File: fileOf(p.URL, dp.t.s.dir()), Hash: p.Hash,
 		Internal: InternalURL(p.URL), FailedToParse: true}
 	fp := &failedParse{info: info}
 	if p.StackTrace != nil && len(p.StackTrace.CallFrames) > 0 {
 		fp.from = &p.StackTrace.CallFrames[0]
 	}
-	dp.t.s.mu.Lock()
+	dp.t.mu.Lock()
 	prev := dp.t.syntax.failed
 	dp.t.syntax.failed = fp
-	dp.t.s.mu.Unlock()
+	dp.t.mu.Unlock()
 	if prev != nil && prev.info.URL == info.URL && prev.info.Hash == info.Hash {
 		return
 	}
@@ -61,14 +61,14 @@ func (dp dispatcher) noteFailedParse(p *scriptParsed) {
 // stack frames spell it, and the line and column when the error's text has them (0 if not).
 func (dp dispatcher) syntaxSite(d *exceptionDetails, o *remoteObject, info *ExceptionInfo) {
 	var fp *failedParse
-	dp.t.s.mu.Lock()
+	dp.t.mu.Lock()
 	if f := dp.t.syntax.failed; f != nil && f.from != nil && d.StackTrace != nil && len(d.StackTrace.CallFrames) > 0 {
 		top := d.StackTrace.CallFrames[0]
 		if top.ScriptID == f.from.ScriptID && top.LineNumber == f.from.LineNumber && top.ColumnNumber == f.from.ColumnNumber {
 			fp = f
 		}
 	}
-	dp.t.s.mu.Unlock()
+	dp.t.mu.Unlock()
 	for _, text := range []string{o.Description, previewProp(o.Preview, "stack")} {
 		a, ok := parseArrow(text)
 		if !ok || (fp != nil && fileOf(fp.info.URL, "") != a.path) {
@@ -78,7 +78,7 @@ func (dp dispatcher) syntaxSite(d *exceptionDetails, o *remoteObject, info *Exce
 		if fp != nil {
 			u = fp.info.URL
 		}
-		info.URL, info.File, info.Line, info.Column, info.Generated = u, fileOf(a.path, dp.t.s.cwd), a.line, a.column, nil
+		info.URL, info.File, info.Line, info.Column, info.Generated = u, fileOf(a.path, dp.t.s.dir()), a.line, a.column, nil
 		return
 	}
 	if fp != nil {
@@ -93,8 +93,8 @@ func (dp dispatcher) holdSyntaxError(info *ExceptionInfo) *ExceptionInfo {
 	if !dp.t.main() { // the stderr arrow a held error waits for is the main process's
 		return info
 	}
-	dp.t.s.mu.Lock()
-	defer dp.t.s.mu.Unlock()
+	dp.t.mu.Lock()
+	defer dp.t.mu.Unlock()
 	fp := dp.t.syntax.failed
 	if info.Line != 0 || fp == nil || info.URL != fp.info.URL || dp.t.s.child == nil {
 		return info
@@ -107,8 +107,8 @@ func (dp dispatcher) holdSyntaxError(info *ExceptionInfo) *ExceptionInfo {
 // Once a file failed to parse, only an arrow naming that file starts over: a line the program
 // printed before cannot take its place.
 func (dp dispatcher) syntaxOutput(line string) *ExceptionInfo {
-	dp.t.s.mu.Lock()
-	defer dp.t.s.mu.Unlock()
+	dp.t.mu.Lock()
+	defer dp.t.mu.Unlock()
 	a := &dp.t.syntax.arrow
 	want := ""
 	if fp := dp.t.syntax.failed; fp != nil {
@@ -133,8 +133,8 @@ func (dp dispatcher) syntaxOutput(line string) *ExceptionInfo {
 
 // releaseSyntax hands over a held exception at the end, with whatever stderr said of its line.
 func (dp dispatcher) releaseSyntax() *ExceptionInfo {
-	dp.t.s.mu.Lock()
-	defer dp.t.s.mu.Unlock()
+	dp.t.mu.Lock()
+	defer dp.t.mu.Unlock()
 	dp.t.syntax.arrow.rest = 0
 	if info := dp.matchArrow(); info != nil {
 		return info

@@ -46,7 +46,9 @@ func TestPreviewPropKeepsTheHead(t *testing.T) {
 func TestSyntaxArrowEitherOrder(t *testing.T) {
 	arrowLines := []string{"/w/bad.js:3", "const b = a +* 2;", "             ^", "", "SyntaxError: Unexpected token '*'"}
 	for _, stderrFirst := range []bool{true, false} {
-		s := &Target{s: &Session{cwd: "/w", child: &launch.Child{}}}
+		s := &Target{s: &Session{child: &launch.Child{}}}
+		dir := "/w"
+		s.s.cwd.Store(&dir)
 		s.syntax.failed = &failedParse{info: ScriptInfo{URL: "file:///w/bad.js"}}
 		var got *ExceptionInfo
 		feed := func() {

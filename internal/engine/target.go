@@ -1,6 +1,10 @@
 package engine
 
-import "traced/internal/cdp"
+import (
+	"sync"
+
+	"traced/internal/cdp"
+)
 
 // Target is one inspector connection of a session: the main thread (t0), a worker thread or a
 // child process. It holds what is per connection (the scripts, the contexts, the sources, the
@@ -10,17 +14,22 @@ import "traced/internal/cdp"
 // Goroutines per target: the CDP reader and dispatcher (package cdp), and a chores loop that
 // makes CDP calls the dispatcher must not wait for. All end when the connection has ended.
 //
-// Locks: a target's fields are guarded by its session's mutex (Session.mu) for now. Lock order:
-// Session.mu, then the store's and the source maps' own; a target lock, once there is one,
-// comes after Session.mu, never before.
+// Locks: a target's fields are guarded by its own mutex (Target.mu). The order is Session.mu,
+// then one Target.mu (never two targets' at once, never Session.mu while holding a target's),
+// then the store's, the source maps', the heap's and the jobs' own. A path that needs only its
+// target's fields takes Target.mu alone (the dispatcher's scripts, contexts and sources); one
+// that needs the session's too takes both (lock). The fields session-wide readers look at in
+// every target under Session.mu alone (paused, pausedAt, bindings: the status, the target that
+// paused last, the resolved locations) are written with both locks held.
 type Target struct {
 	s   *Session // the session it belongs to; never embedded, so method sets stay apart
 	ref string   // t0 the main thread, t1, t2... a worker or a child process
+	mu  sync.Mutex
 	// pausedAt orders the targets' pauses (Session.pauses at this one's), so that a call naming
-	// no target acts on the one that paused last.
+	// no target acts on the one that paused last. Written under both locks.
 	pausedAt int
 
-	// Under Session.mu.
+	// Under mu. conn is set before the target is registered and not changed after.
 	conn        cdp.Conn // its inspector connection; nil until attached
 	mainContext int
 	scripts     map[string]ScriptInfo // scriptId -> what scriptParsed said of it
@@ -29,11 +38,11 @@ type Target struct {
 
 	startPause chan struct{}            // closed at node's first-line break (debug sessions)
 	startSeen  bool                     // that break was seen
-	paused     *debuggerPaused          // the current pause; nil while running
+	paused     *debuggerPaused          // the current pause; nil while running (written under both locks)
 	nextPause  chan struct{}            // closed at the next pause (or the end), then replaced
 	evalValues bool                     // evals made values (evalGroup) not released yet
 	refs       refTable                 // v and o refs
-	bindings   map[*breakpoint]*binding // the session's breakpoints as bound here (bindings.go)
+	bindings   map[*breakpoint]*binding // the session's breakpoints as bound here (bindings.go; written under both locks)
 	contexts   map[int]ContextInfo      // live execution contexts
 	heap       *heapState               // heap snapshots, made on first use (heap.go)
 	unbindIDs  []string                 // V8 breakpoints the chores loop is to remove
@@ -94,6 +103,13 @@ func newTarget(tr *Session, ref string, maps *sessionMaps) *Target {
 func (t *Target) newTargetOf(ref string) *Target {
 	return newTarget(t.s, ref, &sessionMaps{byScript: make(map[string]*scriptMap), off: !t.maps.enabled(), load: t.maps.load})
 }
+
+// lock takes the session's lock, then the target's: what a path needs that reads or writes
+// both, or writes a field session-wide readers read (paused, pausedAt, bindings).
+func (t *Target) lock() { t.s.mu.Lock(); t.mu.Lock() }
+
+// unlock lets go of both locks lock took.
+func (t *Target) unlock() { t.mu.Unlock(); t.s.mu.Unlock() }
 
 // main reports whether the value is the main thread's (t0).
 func (t *Target) main() bool { return t.ref == "t0" || t.ref == "" }

@@ -24,10 +24,10 @@ import (
 // watchScript looks at a just-parsed script of a target, on the dispatcher: when no gate stops
 // it, the calls go to a goroutine of their own.
 func (sm SourceMapping) watchScript(scriptID, url string) {
-	sm.t.s.mu.Lock()
+	sm.t.lock()
 	gated := sm.t.gateID != ""
 	want := sm.wantsLook(scriptID, url)
-	sm.t.s.mu.Unlock()
+	sm.t.unlock()
 	if gated || !want {
 		return
 	}
@@ -68,22 +68,22 @@ func (sm SourceMapping) wantsLook(scriptID, url string) bool {
 func (sm SourceMapping) bindHere(ctx context.Context, c clientCaller, scriptID, url string, at *location) (here []string) {
 	path := fileOf(url, "")
 	m := sm.t.maps.of(scriptID)
-	sm.t.s.mu.Lock()
+	sm.t.lock()
 	var bps []*breakpoint
 	for _, bp := range sm.t.s.breakpoints {
 		if !sm.t.Breakpoints().remapped(bp) && (bp.orig != nil || bp.everywhere()) && (bp.log != nil || bp.Enabled) {
 			bps = append(bps, bp)
 		}
 	}
-	sm.t.s.mu.Unlock()
+	sm.t.unlock()
 	for _, bp := range bps {
 		call, ok := sm.mappedCall(bp, m, url, path)
 		if !ok {
 			continue
 		}
-		sm.t.s.mu.Lock()
+		sm.t.lock()
 		old := sm.t.Breakpoints().v8IDOf(bp) // its binding by URL here, which this one replaces
-		sm.t.s.mu.Unlock()
+		sm.t.unlock()
 		if bp.orig == nil && old != "" { // the URL binding of the file stops elsewhere: drop it here
 			if err := proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: old}, nil); err != nil {
 				sm.t.s.log.Debug("breakpoint on a transformed script", "session", sm.t.s.id, "target", sm.t.ref, "err", err)
@@ -96,9 +96,9 @@ func (sm SourceMapping) bindHere(ctx context.Context, c clientCaller, scriptID, 
 			continue
 		}
 		var bound []BreakpointInfo
-		sm.t.s.mu.Lock()
+		sm.t.lock()
 		if !slices.Contains(sm.t.s.breakpoints, bp) { // removed meanwhile
-			sm.t.s.mu.Unlock()
+			sm.t.unlock()
 			_ = proto.Do(ctx, c, proto.DebuggerRemoveBreakpoint{BreakpointID: res.BreakpointID}, nil)
 			continue
 		}
@@ -113,7 +113,7 @@ func (sm SourceMapping) bindHere(ctx context.Context, c clientCaller, scriptID, 
 				here = append(here, res.BreakpointID)
 			}
 		}
-		sm.t.s.mu.Unlock()
+		sm.t.unlock()
 		for i := range bound {
 			sm.t.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
 		}
@@ -167,10 +167,10 @@ func (sm SourceMapping) gateTarget(ctx context.Context, c clientCaller) error {
 	if err := sm.ensureGate(ctx, c); err != nil || sm.t.main() {
 		return err
 	}
-	sm.t.s.mu.Lock()
+	sm.t.mu.Lock()
 	serving := sm.t.gating
 	sm.t.gating = true
-	sm.t.s.mu.Unlock()
+	sm.t.mu.Unlock()
 	if serving {
 		return nil
 	}
@@ -194,9 +194,9 @@ func (sm SourceMapping) gateTarget(ctx context.Context, c clientCaller) error {
 // passTargetGate binds what the gated script's map asks for and lets it run, unless a
 // breakpoint bound right where it stands: that pause is the user's.
 func (sm SourceMapping) passTargetGate(ctx context.Context) {
-	sm.t.s.mu.Lock()
+	sm.t.mu.Lock()
 	p := sm.t.gatePause
-	sm.t.s.mu.Unlock()
+	sm.t.mu.Unlock()
 	c := sm.t.liveConn()
 	if p == nil || c == nil {
 		return
@@ -211,9 +211,9 @@ func (sm SourceMapping) bindAtPause(ctx context.Context, c clientCaller, p *debu
 		return nil
 	}
 	at := p.CallFrames[0].Location
-	sm.t.s.mu.Lock()
+	sm.t.mu.Lock()
 	url := sm.t.scripts[at.ScriptID].URL
-	sm.t.s.mu.Unlock()
+	sm.t.mu.Unlock()
 	return sm.bindHere(ctx, c, at.ScriptID, url, &at)
 }
 
@@ -246,8 +246,8 @@ func (sm SourceMapping) misplacedHit(p *debuggerPaused) bool {
 // bound to by URL there; false when one is not (the gate's, a function's, another file's or
 // line's, one bound through a map already).
 func (sm SourceMapping) lineBoundHit(p *debuggerPaused, top pausedFrame) (string, int, bool) {
-	sm.t.s.mu.Lock()
-	defer sm.t.s.mu.Unlock()
+	sm.t.lock()
+	defer sm.t.unlock()
 	path := fileOf(sm.t.scripts[top.Location.ScriptID].URL, "")
 	want := -1
 	for _, id := range p.HitBreakpoints {
@@ -291,9 +291,9 @@ func (sm SourceMapping) passMisplaced(p *debuggerPaused) {
 	}
 	here := sm.bindAtPause(ctx, c, p)
 	if len(here) > 0 {
-		sm.t.s.mu.Lock()
+		sm.t.mu.Lock()
 		sm.t.dispatcher().endPass() // the pause is the user's after all
-		sm.t.s.mu.Unlock()
+		sm.t.mu.Unlock()
 	}
 	sm.stopOrPass(ctx, c, p, here)
 }

@@ -63,7 +63,7 @@ func letRun(c clientCaller, more ...step) error {
 // adopted: exception mode, the logpoints' binding and the hooks, blackbox patterns, async
 // depth, breakpoints and logpoints, and the source map gate when one waits.
 func (t *Target) adoptDebugger(ctx context.Context, c clientCaller, breaksOnStart bool) error {
-	t.s.mu.Lock()
+	t.lock()
 	if !breaksOnStart { // its first pause is the user's
 		t.startSeen = true
 		close(t.startPause)
@@ -75,7 +75,7 @@ func (t *Target) adoptDebugger(ctx context.Context, c clientCaller, breaksOnStar
 	for _, h := range t.s.hooks {
 		bindings = append(bindings, h.Name)
 	}
-	t.s.mu.Unlock()
+	t.unlock()
 	if err := t.s.Settings().setPauseOnExceptions(ctx, c, mode); err != nil {
 		return err
 	}
@@ -99,9 +99,9 @@ func (t *Target) adoptDebugger(ctx context.Context, c clientCaller, breaksOnStar
 			t.s.log.Debug("breakpoint in target", "session", t.s.id, "target", t.ref, "err", err)
 		}
 	}
-	t.s.mu.Lock()
+	t.lock()
 	gate := t.s.waitsForMaps()
-	t.s.mu.Unlock()
+	t.unlock()
 	if gate {
 		return t.SourceMapping().gateTarget(ctx, c)
 	}
@@ -119,9 +119,9 @@ func (t *Target) passStart(p *debuggerPaused) {
 	if c == nil {
 		return
 	}
-	t.s.mu.Lock()
+	t.mu.Lock()
 	gated := t.gateID != ""
-	t.s.mu.Unlock()
+	t.mu.Unlock()
 	t.installCreation(ctx, c)
 	var here []string
 	if gated {
@@ -140,9 +140,9 @@ func (bp *breakpoint) everywhere() bool {
 // bindIn binds one of the session's breakpoints in this target, with the V8 id and locations
 // it gets here.
 func (bs Breakpoints) bindIn(ctx context.Context, c clientCaller, bp *breakpoint) error {
-	bs.t.s.mu.Lock()
+	bs.t.lock()
 	ok, call := bp.everywhere(), bp.call
-	bs.t.s.mu.Unlock()
+	bs.t.unlock()
 	if !ok {
 		return nil
 	}
@@ -153,8 +153,8 @@ func (bs Breakpoints) bindIn(ctx context.Context, c clientCaller, bp *breakpoint
 		}
 		return fmt.Errorf("bind %s in %s: %w", bp.ref(), bs.t.ref, err)
 	}
-	bs.t.s.mu.Lock()
-	defer bs.t.s.mu.Unlock()
+	bs.t.lock()
+	defer bs.t.unlock()
 	bs.bound(bp, res.BreakpointID, res.Locations)
 	return nil
 }
@@ -209,14 +209,14 @@ func (tg *Target) spread(ctx context.Context, ref string) {
 // removed there, the binding forgotten) and, in this one, out of the scripts it runs transformed
 // in place. Its binding by URL here the caller has removed from V8; the locations stay listed.
 func (tg *Target) unspread(ctx context.Context, bp *breakpoint) {
-	tg.s.mu.Lock()
+	tg.lock()
 	others := tg.s.Tree().debuggedBut(tg)
 	var aliases []string
 	if b := tg.bindings[bp]; b != nil {
 		aliases = b.aliases
 		b.v8ID, b.aliases, b.remapped = "", nil, false
 	}
-	tg.s.mu.Unlock()
+	tg.unlock()
 	remove := func(t *Target, ids []string) {
 		if c := t.liveConn(); c != nil {
 			for _, id := range ids {
@@ -228,13 +228,13 @@ func (tg *Target) unspread(ctx context.Context, bp *breakpoint) {
 	}
 	remove(tg, aliases)
 	for _, t := range others {
-		tg.s.mu.Lock()
+		tg.lock()
 		var ids []string
 		if b := t.bindings[bp]; b != nil {
 			ids = append([]string{b.v8ID}, b.aliases...)
 			delete(t.bindings, bp)
 		}
-		tg.s.mu.Unlock()
+		tg.unlock()
 		remove(t, ids)
 	}
 }
@@ -256,8 +256,8 @@ func (tg *Target) toEveryTarget(ctx context.Context, call proto.Command) {
 
 // liveConn is the target's connection, bounded as requests' calls are; nil once it has ended.
 func (t *Target) liveConn() clientCaller {
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
+	t.lock()
+	defer t.unlock()
 	if t.s.targets.live[t.ref] != t {
 		return nil
 	}

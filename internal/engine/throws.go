@@ -163,13 +163,13 @@ func (dp dispatcher) ownPause(p *debuggerPaused) bool {
 		info = dp.throwInfo(p, user)
 	}
 	uncaught := p.Data != nil && p.Data.Uncaught
-	dp.t.s.mu.Lock()
+	dp.t.lock()
 	// A caught exception node's own code throws (and catches) is never the user's stop.
 	userWants := dp.t.s.mode == ModeDebug && dp.t.s.Settings().userStopsAt(p) && (uncaught || user >= 0)
 	if !userWants {
 		dp.beginPass()
 	}
-	dp.t.s.mu.Unlock()
+	dp.t.unlock()
 	var slot *heldEvent
 	if info != nil {
 		slot = dp.t.s.store.reserve() // here, on the dispatcher: the events after it wait behind it
@@ -185,9 +185,9 @@ func (dp dispatcher) ownPause(p *debuggerPaused) bool {
 // answers and records the throw in its reserved place.
 func (dp dispatcher) passThrow(p *debuggerPaused, info *ThrowInfo, slot *heldEvent, resume bool) func() {
 	ctx, cancel := passContext()
-	dp.t.s.mu.Lock()
+	dp.t.mu.Lock()
 	c := dp.t.callerOf(dp.t.caller()) // a trace session's targets are not registered: not debugged
-	dp.t.s.mu.Unlock()
+	dp.t.mu.Unlock()
 	locals := func() []Variable { return nil }
 	if info != nil && c != nil {
 		if i := slices.IndexFunc(p.CallFrames, func(f pausedFrame) bool { return dp.t.s.isUserURL(dp.frameURL(f)) }); i >= 0 {
@@ -244,10 +244,10 @@ func (dp dispatcher) afterPassing(ctx context.Context) error {
 	if ctx.Value(passingKey{}) != nil {
 		return nil
 	}
-	dp.t.s.mu.Lock()
+	dp.t.mu.Lock()
 	ch := dp.t.passed
 	passing := dp.t.passing
-	dp.t.s.mu.Unlock()
+	dp.t.mu.Unlock()
 	if !passing {
 		return nil
 	}
@@ -265,17 +265,17 @@ func (dp dispatcher) afterPassing(ctx context.Context) error {
 // not thrown by user code (or by a library or node:assert user code called), not of a class
 // asked for, or past the rate cap (counted).
 func (dp dispatcher) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
-	dp.t.s.mu.Lock()
+	dp.t.lock()
 	on := dp.t.s.throws.on
-	dp.t.s.mu.Unlock()
+	dp.t.unlock()
 	if !on || p.Data == nil || user < 0 {
 		return nil
 	}
 	o := p.Data.remoteObject
-	dp.t.s.mu.Lock()
+	dp.t.lock()
 	t := &dp.t.s.throws
 	if len(t.classes) > 0 && !slices.Contains(t.classes, o.ClassName) {
-		dp.t.s.mu.Unlock()
+		dp.t.unlock()
 		return nil
 	}
 	now := time.Now()
@@ -285,13 +285,13 @@ func (dp dispatcher) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
 	if t.inWindow >= t.perSecond {
 		t.skipped++
 		t.skippedTotal++
-		dp.t.s.mu.Unlock()
+		dp.t.unlock()
 		return nil
 	}
 	t.inWindow++
 	skipped := t.skipped
 	t.skipped = 0
-	dp.t.s.mu.Unlock()
+	dp.t.unlock()
 
 	info := &ThrowInfo{Class: o.ClassName, Caught: !p.Data.Uncaught, Skipped: skipped}
 	if o.Subtype == "error" {
@@ -320,12 +320,12 @@ func (dp dispatcher) throwInfo(p *debuggerPaused, user int) *ThrowInfo {
 		info.Thrower = &info.Stack[0]
 	}
 	this := recordedThrow{info, user}
-	dp.t.s.mu.Lock()
+	dp.t.lock()
 	again := rethrown(dp.t.lastThrow, this)
 	if !again {
 		dp.t.lastThrow = this
 	}
-	dp.t.s.mu.Unlock()
+	dp.t.unlock()
 	if again {
 		return nil
 	}
@@ -369,8 +369,8 @@ func (dp dispatcher) frameURL(f pausedFrame) string {
 	if f.URL != "" {
 		return f.URL
 	}
-	dp.t.s.mu.Lock()
-	defer dp.t.s.mu.Unlock()
+	dp.t.mu.Lock()
+	defer dp.t.mu.Unlock()
 	return dp.t.scripts[f.Location.ScriptID].URL
 }
 
@@ -513,9 +513,9 @@ func (dp dispatcher) exceptionsFor(ctx context.Context, c clientCaller, call pro
 	case proto.DebuggerStepOver, proto.DebuggerStepInto, proto.DebuggerStepOut, proto.DebuggerContinueToLocation:
 		narrow = true
 	}
-	dp.t.s.mu.Lock()
+	dp.t.lock()
 	mode, on, narrowed := dp.t.s.Settings().exceptionModeNow(), dp.t.s.throws.on, dp.t.narrowed
-	dp.t.s.mu.Unlock()
+	dp.t.unlock()
 	user := exceptionState[mode]
 	if !on || user == "all" || narrow == narrowed {
 		return nil
@@ -527,18 +527,18 @@ func (dp dispatcher) exceptionsFor(ctx context.Context, c clientCaller, call pro
 	if err := proto.Do(ctx, c, proto.DebuggerSetPauseOnExceptions{State: state}, nil); err != nil {
 		return err
 	}
-	dp.t.s.mu.Lock()
+	dp.t.lock()
 	dp.t.narrowed = narrow
-	dp.t.s.mu.Unlock()
+	dp.t.unlock()
 	return nil
 }
 
 // widen gives V8 "all" back when an execution command ended with this target running (no pause
 // within the wait, or the pause came in another target): its throws are recorded again.
 func (dp dispatcher) widen(ctx context.Context, c clientCaller) {
-	dp.t.s.mu.Lock()
+	dp.t.mu.Lock()
 	running := dp.t.paused == nil
-	dp.t.s.mu.Unlock()
+	dp.t.mu.Unlock()
 	if !running {
 		return
 	}

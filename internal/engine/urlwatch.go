@@ -33,8 +33,8 @@ func exactURLs(urls []string) string {
 
 // urlsMatching lists the URLs of the loaded scripts re matches, sorted.
 func (dp dispatcher) urlsMatching(re *regexp.Regexp) []string {
-	dp.t.s.mu.Lock()
-	defer dp.t.s.mu.Unlock()
+	dp.t.mu.Lock()
+	defer dp.t.mu.Unlock()
 	var urls []string
 	for _, sc := range dp.t.scripts {
 		if sc.URL != "" && re.MatchString(sc.URL) && !slices.Contains(urls, sc.URL) {
@@ -52,22 +52,22 @@ func (dp dispatcher) rewatch(ctx context.Context, c clientCaller, url, scriptID 
 	if url == "" {
 		return nil
 	}
-	dp.t.s.mu.Lock()
+	dp.t.lock()
 	var grow []*breakpoint
 	for _, bp := range dp.t.s.breakpoints {
 		if bp.watch != nil && bp.watch.MatchString(url) && !slices.Contains(bp.watched, url) {
 			grow = append(grow, bp)
 		}
 	}
-	dp.t.s.mu.Unlock()
+	dp.t.unlock()
 	for _, bp := range grow {
-		dp.t.s.mu.Lock()
+		dp.t.lock()
 		watched := append(slices.Clone(bp.watched), url)
 		call, _ := bp.byURL() // a copy: bindings under way keep the call they read
 		call.URLRegex = exactURLs(watched)
 		old := dp.t.Breakpoints().v8IDOf(bp)
 		bp.watched, bp.call = watched, call
-		dp.t.s.mu.Unlock()
+		dp.t.unlock()
 		if old == "" {
 			continue // disabled: enabling binds it with the new list
 		}
@@ -77,14 +77,14 @@ func (dp dispatcher) rewatch(ctx context.Context, c clientCaller, url, scriptID 
 		}
 		var res setBreakpointResult
 		if err := proto.Do(ctx, c, call, &res); err != nil {
-			dp.t.s.mu.Lock()
+			dp.t.lock()
 			dp.t.Breakpoints().bindingOf(bp).v8ID = ""
-			dp.t.s.mu.Unlock()
+			dp.t.unlock()
 			dp.t.s.log.Debug("rebind url regex breakpoint", "session", dp.t.s.id, "bp", bp.ref(), "err", err)
 			continue
 		}
 		var bound []BreakpointInfo
-		dp.t.s.mu.Lock()
+		dp.t.lock()
 		b := dp.t.Breakpoints().bindingOf(bp)
 		b.v8ID, b.resolved = res.BreakpointID, []Frame{}
 		for _, l := range res.Locations {
@@ -97,7 +97,7 @@ func (dp dispatcher) rewatch(ctx context.Context, c clientCaller, url, scriptID 
 				here = append(here, res.BreakpointID)
 			}
 		}
-		dp.t.s.mu.Unlock()
+		dp.t.unlock()
 		for i := range bound {
 			dp.t.record(Event{Kind: KindBreakpoint, Breakpoint: &bound[i]})
 		}

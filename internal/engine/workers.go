@@ -98,14 +98,16 @@ func (tr Tree) workerOf(sessionID string) *targetEntry {
 // attachWorker takes a worker NodeWorker attached: it gets a target ref and a connection of
 // its own, tunnelled through this one, and its set-up runs apart from the dispatcher.
 func (t *Target) attachWorker(p attachedToWorker) {
-	t.s.mu.Lock()
+	t.lock()
 	e := t.s.targets.add(TargetInfo{Kind: "worker", Title: p.WorkerInfo.Title, URL: p.WorkerInfo.URL, Status: TargetAttached})
 	e.sessionID, e.parent = p.SessionID, t.conn
 	e.t = t.newTargetOf(e.info.Ref)
 	e.worker = cdp.NewWorker(e.parent, p.SessionID, e.t.dispatcher().onEvent)
+	e.t.mu.Lock() // its dispatcher may run already; the new target is no one else's yet
 	e.t.conn = e.worker
+	e.t.mu.Unlock()
 	t.s.targets.workers[p.SessionID] = e
-	t.s.mu.Unlock()
+	t.unlock()
 	follow, why := t.s.followWorkers, "workers are not followed (start option workers: false)"
 	if follow && !t.s.Tree().follows(p.WorkerInfo.URL) {
 		follow, why = false, "its script does not match followMatch"
