@@ -15,7 +15,8 @@ import (
 // makes CDP calls the dispatcher must not wait for. All end when the connection has ended.
 //
 // Locks: a target's fields are guarded by its own mutex (Target.mu). The order is Session.mu,
-// then one Target.mu (never two targets' at once, never Session.mu while holding a target's),
+// then one Target.mu (never Session.mu while holding a target's, never two targets' at once
+// but a new worker's, which no one else reaches yet, inside its parent's: attachWorker),
 // then the store's, the source maps', the heap's and the jobs' own. A path that needs only its
 // target's fields takes Target.mu alone (the dispatcher's scripts, contexts and sources); one
 // that needs the session's too takes both (lock). The fields session-wide readers look at in
