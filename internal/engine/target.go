@@ -30,7 +30,8 @@ type Target struct {
 	// no target acts on the one that paused last. Written under both locks.
 	pausedAt int
 
-	// Under mu. conn is set before the target is registered and not changed after.
+	// Under mu. conn is set once, with both locks held (Session.finish reads the main one's
+	// under Session.mu).
 	conn        cdp.Conn // its inspector connection; nil until attached
 	mainContext int
 	scripts     map[string]ScriptInfo // scriptId -> what scriptParsed said of it
