@@ -20,8 +20,9 @@ import (
 // then the store's, the source maps', the heap's and the jobs' own. A path that needs only its
 // target's fields takes Target.mu alone (the dispatcher's scripts, contexts and sources); one
 // that needs the session's too takes both (lock). The fields session-wide readers look at in
-// every target under Session.mu alone (paused, pausedAt, bindings: the status, the target that
-// paused last, the resolved locations) are written with both locks held.
+// every target under Session.mu alone (paused, pausedAt, bindings, conn: the status, the target
+// that paused last, the resolved locations, the main connection at the end) are written with
+// both locks held.
 type Target struct {
 	s   *Session // the session it belongs to; never embedded, so method sets stay apart
 	ref string   // t0 the main thread, t1, t2... a worker or a child process
