@@ -450,18 +450,28 @@ func TestDebugRemoveBreakpointRunsToEnd(t *testing.T) {
 }
 
 // TestDebugPauseRightAfterStart: a start answers once the program runs, so a pause sent at once
-// lands in the user's program, not in node's bootstrap before the first line.
+// lands in the user's program, not in node's bootstrap before the first line. spin.js runs its
+// loop in turns of the event loop: a pause that comes between two (V8 stops at the next
+// statement, node's processImmediate) is after the first line too; the next one is tried then.
 func TestDebugPauseRightAfterStart(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	s := h.debug(api.StartRequest{Target: "spin.js"})
-	st := h.exec(s.ID, "pause", api.PauseRequest{})
-	for _, f := range st.Stack {
-		if f.File == "spin.js" {
-			return
+	for try := 1; try <= 3; try++ {
+		st := h.exec(s.ID, "pause", api.PauseRequest{})
+		between := len(st.Stack) > 0 && st.Stack[0].Function == "processImmediate" && st.Stack[0].URL == "node:internal/timers"
+		for _, f := range st.Stack {
+			if f.File == "spin.js" {
+				return
+			}
 		}
+		if !between {
+			t.Fatalf("paused with no spin.js frame on the stack: reason %q, stack %+v", st.Reason, st.Stack)
+		}
+		t.Logf("pause %d came between two turns of spin's loop: %+v", try, st.Stack)
+		h.exec(s.ID, "continue", api.ContinueRequest{})
 	}
-	t.Fatalf("paused with no spin.js frame on the stack: reason %q, stack %+v", st.Reason, st.Stack)
+	t.Fatal("three pauses in a row came between turns of spin's loop")
 }
 
 // TestDebugStatusAtEveryPause: the state of a paused program says paused, both in the answer of
