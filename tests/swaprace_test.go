@@ -25,22 +25,21 @@ const swapTries = 40
 // the preload), where only the guard's module hooks see it.
 func TestSwappedDirectoryNeverRunsOutside(t *testing.T) {
 	t.Parallel()
-	const esm = `import fs from "node:fs"; fs.writeFileSync(MARKER, "ran"); console.log("outside");`
-	for _, c := range []struct{ name, main, pkgIn, pkgOut, inside, outside string }{
-		{"commonjs", "x.js", "", "", `console.log("inside");`, `require("fs").writeFileSync(MARKER, "ran"); console.log("outside");`},
-		{"mjs", "x.mjs", "", "", `console.log("inside");`, esm},
-		{"type-module", "x.js", `{"type":"module"}`, `{"type":"module"}`, `console.log("inside");`, esm},
+	for _, c := range []struct{ name, main, pkg, inside, outside string }{
+		{"commonjs", "x.js", "", `console.log("inside");`, `require("fs").writeFileSync(MARKER, "ran"); console.log("outside");`},
+		{"mjs", "x.mjs", "", `console.log("inside");`, `import fs from "node:fs"; fs.writeFileSync(MARKER, "ran"); console.log("outside");`},
+		{"type-module", "x.js", `{"type":"module"}`, `console.log("inside");`, `import fs from "node:fs"; fs.writeFileSync(MARKER, "ran"); console.log("outside");`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			swapRace(t, c.main, c.pkgIn, c.pkgOut, c.inside, c.outside)
+			swapRace(t, c.main, c.pkg, c.inside, c.outside)
 		})
 	}
 }
 
 // swapRace starts d/main again and again while d is swapped for a symlink to a directory that
-// holds main too, whose script (MARKER replaced) leaves a marker when it runs; pkgIn and pkgOut,
-// when set, are the package.json of each.
-func swapRace(t *testing.T, main, pkgIn, pkgOut, inside, outside string) {
+// holds main too, whose script (MARKER replaced) leaves a marker when it runs; pkg, when set,
+// is the package.json of both.
+func swapRace(t *testing.T, main, pkg, inside, outside string) {
 	root, elsewhere := t.TempDir(), t.TempDir()
 	marker := filepath.Join(elsewhere, "ran")
 	write := func(path, src string) {
@@ -55,11 +54,9 @@ func swapRace(t *testing.T, main, pkgIn, pkgOut, inside, outside string) {
 	quoted, _ := json.Marshal(marker)
 	write(filepath.Join(root, "d", main), inside+"\n")
 	write(filepath.Join(elsewhere, main), strings.ReplaceAll(outside, "MARKER", string(quoted))+"\n")
-	if pkgIn != "" {
-		write(filepath.Join(root, "d", "package.json"), pkgIn)
-	}
-	if pkgOut != "" {
-		write(filepath.Join(elsewhere, "package.json"), pkgOut)
+	if pkg != "" {
+		write(filepath.Join(root, "d", "package.json"), pkg)
+		write(filepath.Join(elsewhere, "package.json"), pkg)
 	}
 	h := newHarness(t, func(o *service.Options) { o.Engine.Root = root })
 

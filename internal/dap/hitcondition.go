@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
 	"traced/internal/engine/bpspec"
 )
 

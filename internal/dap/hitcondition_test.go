@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+
 	"traced/internal/engine/bpspec"
 )
 

@@ -113,10 +113,7 @@ func And(a, b string) string {
 func LogCondition(ref, binding, template, cond string) string {
 	emit := fmt.Sprintf("(() => { let t; try { t = %s; } catch (e) { t = 'logpoint error: ' + e; } "+
 		"globalThis.%s(JSON.stringify([%q, String(t)])); return false; })()", TemplateLiteral(template), binding, ref)
-	if cond == "" {
-		return emit
-	}
-	return "(" + cond + ") && " + emit
+	return And(cond, emit)
 }
 
 // TemplateLiteral is a logpoint's template as the JS template literal it is evaluated as.
